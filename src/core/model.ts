@@ -1,0 +1,135 @@
+// Plain data shared by the core, the command line and the extension. No behaviour here.
+
+/** A: OAuth 2.0 client credentials + bearer IP lookups. B: legacy user/password + organizations. */
+export type InterfaceId = 'a' | 'b';
+
+export interface CredentialsA {
+  readonly interfaceId: 'a';
+  readonly consumerKey: string;
+  readonly consumerSecret: string;
+}
+
+export interface CredentialsB {
+  readonly interfaceId: 'b';
+  readonly user: string;
+  readonly password: string;
+}
+
+export type Credentials = CredentialsA | CredentialsB;
+
+export interface Endpoints {
+  /** {auth_url}: host of POST /v1/token. */
+  readonly authUrl: string;
+  /** {base_url}: host of GET /v1/duns-search/ip/{ip}. */
+  readonly baseUrl: string;
+  /** {legacy_base_url}: host of Interface B. */
+  readonly legacyUrl: string;
+  /** Value of the Origin header Interface A requires. */
+  readonly origin: string;
+  /** Version segment of the Interface B authentication path (spec: V2.0). */
+  readonly authVersion: string;
+  /** Version segment of the organizations path (spec: V4.0). */
+  readonly orgVersion: string;
+}
+
+export interface IpQuery {
+  readonly ip: string;
+  readonly view?: string;
+}
+
+export interface OrgQuery {
+  readonly country: string;
+  readonly name: string;
+  readonly territory?: string;
+  readonly matchType?: string;
+}
+
+export type LookupQuery = ({ readonly kind: 'ip' } & IpQuery) | ({ readonly kind: 'org' } & OrgQuery);
+
+/** A token as stored; the value is a secret and lives only in a TokenStore. */
+export interface StoredToken {
+  readonly value: string;
+  /** Epoch milliseconds. */
+  readonly issuedAt: number;
+  /** Epoch milliseconds. */
+  readonly expiresAt: number;
+}
+
+export type TokenState =
+  | 'signed-out'
+  | 'none' // signed in, no token fetched yet
+  | 'valid'
+  | 'refreshing'
+  | 'expired'
+  | 'invalid' // rejected by the service before its expiry (SC001 / release update)
+  | 'locked' // the lockout guard refuses further attempts, or the service reported a locked account
+  | 'failed'; // the last authentication failed for another reason (credentials expired, network ...)
+
+export interface TokenStatus {
+  readonly interfaceId: InterfaceId;
+  readonly state: TokenState;
+  /** Masked account: the key or user name with most characters hidden. */
+  readonly account?: string;
+  readonly issuedAt?: number;
+  readonly expiresAt?: number;
+  /** Consecutive credential failures seen by the lockout guard for this account. */
+  readonly credentialFailures: number;
+  /** Data calls made through this client since it started. */
+  readonly callsMade: number;
+  /** Last failure's code and text, when state is not valid. */
+  readonly lastError?: { readonly code?: string; readonly text: string };
+}
+
+export interface LimiterState {
+  readonly qps: number;
+  readonly concurrency: number;
+  readonly active: number;
+  readonly queued: number;
+}
+
+/** What was sent, without secrets: for history, logs and "copy as curl". */
+export interface RequestRecord {
+  readonly method: 'GET' | 'POST';
+  readonly url: string;
+  /** Header names and values, credentials already replaced by placeholders. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string;
+}
+
+export type FailureKind =
+  | 'input' // rejected before any request
+  | 'auth' // credentials refused or account locked (exit 3)
+  | 'limit' // contract or rate limit (exit 4)
+  | 'guard' // the lockout guard refused to try again without confirmation (exit 3)
+  | 'api' // the service answered with an error that is neither of the above
+  | 'network' // connection, timeout, TLS, malformed response
+  | 'cancelled';
+
+export interface CallSuccess {
+  readonly ok: true;
+  readonly status: number;
+  /** Parsed JSON body. */
+  readonly body: unknown;
+  /** CM000 for Interface B; undefined when the body carries no code. */
+  readonly code?: string;
+  readonly durationMs: number;
+  readonly request: RequestRecord;
+}
+
+export interface CallFailure {
+  readonly ok: false;
+  readonly kind: FailureKind;
+  /** Result or error code from the service (SC001, 00040, ...), passed through intact when unknown. */
+  readonly code?: string;
+  readonly status?: number;
+  /** What went wrong: for a known code, the specification's text. */
+  readonly text: string;
+  /** What to do about it. */
+  readonly advice: string;
+  /** Parsed JSON body of the failing response, when there was one. */
+  readonly body?: unknown;
+  readonly durationMs: number;
+  readonly request?: RequestRecord;
+}
+
+export type CallResult = CallSuccess | CallFailure;
