@@ -1,0 +1,102 @@
+// Attaches code diagnostics to result documents and to JSON files that hold service responses.
+// The finding logic is plain (findCodes.ts); this file only adapts it to VS Code.
+import * as vscode from 'vscode';
+import { findCodes, mayHoldCodes, type CodeFinding } from './findCodes';
+import { CODE_DOCUMENTS, DIAGNOSTIC_SOURCE } from './documents';
+
+const DEBOUNCE_MS = 300;
+
+interface DiagnosticsSettings {
+  readonly enabled: boolean;
+  readonly maxChars: number;
+}
+
+function readSettings(): DiagnosticsSettings {
+  const config = vscode.workspace.getConfiguration('bizdata.diagnostics');
+  const maxMb = config.get<number>('maxFileSizeMB', 16);
+  return { enabled: config.get<boolean>('enabled', true), maxChars: Math.max(0, maxMb) * 1024 * 1024 };
+}
+
+function appliesTo(document: vscode.TextDocument): boolean {
+  return vscode.languages.match(CODE_DOCUMENTS, document) > 0;
+}
+
+const SEVERITY = {
+  error: vscode.DiagnosticSeverity.Error,
+  warning: vscode.DiagnosticSeverity.Warning,
+} as const;
+
+export function toDiagnostic(document: vscode.TextDocument, finding: CodeFinding): vscode.Diagnostic | undefined {
+  if (finding.severity === 'none') return undefined;
+  const range = new vscode.Range(document.positionAt(finding.offset), document.positionAt(finding.offset + finding.length));
+  const diagnostic = new vscode.Diagnostic(range, finding.message, SEVERITY[finding.severity]);
+  diagnostic.source = DIAGNOSTIC_SOURCE;
+  diagnostic.code = finding.code;
+  return diagnostic;
+}
+
+/** Registers the diagnostics collection and the listeners that keep it current. */
+export function registerDiagnostics(context: vscode.ExtensionContext, deps: { log?: vscode.LogOutputChannel } = {}): vscode.DiagnosticCollection {
+  const collection = vscode.languages.createDiagnosticCollection('bizdata');
+  const timers = new Map<string, NodeJS.Timeout>();
+  let settings = readSettings();
+
+  const cancelPending = (uri: vscode.Uri): void => {
+    const key = uri.toString();
+    const timer = timers.get(key);
+    if (timer) clearTimeout(timer);
+    timers.delete(key);
+  };
+
+  const update = (document: vscode.TextDocument): void => {
+    cancelPending(document.uri);
+    if (document.isClosed || !settings.enabled || !appliesTo(document)) {
+      collection.delete(document.uri);
+      return;
+    }
+    const text = document.getText();
+    if (text.length > settings.maxChars) {
+      collection.delete(document.uri);
+      deps.log?.info(`Diagnostics skipped for ${document.uri.toString(true)}: larger than bizdata.diagnostics.maxFileSizeMB.`);
+      return;
+    }
+    if (!mayHoldCodes(text)) {
+      collection.delete(document.uri);
+      return;
+    }
+    const diagnostics = findCodes(text)
+      .map((f) => toDiagnostic(document, f))
+      .filter((d): d is vscode.Diagnostic => d !== undefined);
+    collection.set(document.uri, diagnostics);
+  };
+
+  const schedule = (document: vscode.TextDocument, delayMs: number): void => {
+    cancelPending(document.uri);
+    timers.set(document.uri.toString(), setTimeout(() => update(document), delayMs));
+  };
+
+  const refreshAll = (): void => {
+    for (const document of vscode.workspace.textDocuments) schedule(document, 0);
+  };
+
+  context.subscriptions.push(
+    collection,
+    { dispose: () => timers.forEach((t) => clearTimeout(t)) },
+    vscode.workspace.onDidOpenTextDocument((d) => schedule(d, 0)),
+    vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.contentChanges.length > 0) schedule(e.document, DEBOUNCE_MS);
+    }),
+    vscode.workspace.onDidCloseTextDocument((d) => {
+      cancelPending(d.uri);
+      collection.delete(d.uri);
+    }),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration('bizdata.diagnostics')) return;
+      settings = readSettings();
+      refreshAll();
+    }),
+  );
+  // Documents already open at activation are checked after activate() returns, keeping it cheap.
+  refreshAll();
+  return collection;
+}

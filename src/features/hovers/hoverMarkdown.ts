@@ -1,0 +1,25 @@
+// Markdown for a hover on a code value. Plain TypeScript so it is tested in plain Node.
+import type { CodeFinding } from '../diagnostics/findCodes';
+
+const SITE_LABEL = {
+  transactionResult: 'Interface B result code',
+  errorObject: 'Interface A error code',
+} as const;
+
+/** The hover text: the code, the specification's text, what it means and what to do. */
+export function hoverMarkdown(finding: CodeFinding): string {
+  const info = finding.info;
+  const heading = `**${finding.code}**: ${SITE_LABEL[finding.site]}`;
+  if (!info) {
+    return [heading, '', finding.message.slice(finding.code.length + 2)].join('\n');
+  }
+  return [
+    heading,
+    '',
+    `*${info.text}*`,
+    '',
+    `**What it means:** ${info.meaning}`,
+    '',
+    `**What to do:** ${info.action}`,
+  ].join('\n');
+}

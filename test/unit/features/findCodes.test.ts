@@ -1,0 +1,180 @@
+import * as assert from 'node:assert/strict';
+import { allCodes, describeCode } from '../../../src/core/codes';
+import { codeAt, findCodes, mayHoldCodes } from '../../../src/features/diagnostics/findCodes';
+import { hoverMarkdown } from '../../../src/features/hovers/hoverMarkdown';
+
+/** A failed Interface B data call, as the service wraps it. */
+function matchResponse(code: string): string {
+  return JSON.stringify(
+    {
+      MatchResponse: {
+        TransactionDetail: { ApplicationTransactionID: 'Rest', ServiceTransactionID: 'Id-1', TransactionTimestamp: '2026-01-01T00:00:00Z' },
+        TransactionResult: { SeverityText: 'Error', ResultID: code, ResultText: describeCode(code)?.text ?? 'x' },
+      },
+    },
+    null,
+    2,
+  );
+}
+
+function interfaceAError(code: string): string {
+  return JSON.stringify({ error: { errorCode: code, errorMessage: 'text' } }, null, 2);
+}
+
+function textAt(text: string, f: { offset: number; length: number }): string {
+  return text.slice(f.offset, f.offset + f.length);
+}
+
+describe('findCodes', () => {
+  it('finds every catalog code with its severity, the spec text and the action', () => {
+    for (const info of allCodes()) {
+      const text = info.interfaceName === 'A' ? interfaceAError(info.code) : matchResponse(info.code);
+      const found = findCodes(text);
+      assert.equal(found.length, 1, info.code);
+      const [f] = found;
+      assert.equal(f.code, info.code);
+      assert.equal(textAt(text, f), info.code, 'range covers the code inside the quotes');
+      const expected = info.code === 'CM000' ? 'none' : info.code === '00040' ? 'warning' : 'error';
+      assert.equal(f.severity, expected, info.code);
+      assert.ok(f.message.includes(info.text), `${info.code} message carries the spec text`);
+      assert.ok(f.message.includes(info.action), `${info.code} message carries the action`);
+      assert.equal(f.info, info);
+    }
+  });
+
+  it('finds a top-level TransactionResult (failed authentication call)', () => {
+    const text = '{"TransactionDetail":{},"TransactionResult":{"SeverityText":"Fatal","ResultID":"SC001"}}';
+    const [f] = findCodes(text);
+    assert.equal(f.code, 'SC001');
+    assert.equal(f.site, 'transactionResult');
+    assert.equal(textAt(text, f), 'SC001');
+  });
+
+  it('finds codes at any depth and inside arrays', () => {
+    const text = JSON.stringify({
+      runs: [
+        { response: { MatchResponse: { TransactionResult: { ResultID: 'SC006' } } } },
+        { response: { error: { errorCode: '00040' } } },
+        [{ TransactionResult: { ResultID: 'CM000' } }],
+      ],
+    });
+    assert.deepEqual(
+      findCodes(text).map((f) => [f.code, f.site]),
+      [
+        ['SC006', 'transactionResult'],
+        ['00040', 'errorObject'],
+        ['CM000', 'transactionResult'],
+      ],
+    );
+  });
+
+  it('ignores code-like values outside the two shapes', () => {
+    const text = JSON.stringify({
+      ResultID: 'SC001',
+      errorCode: '00040',
+      TransactionResult: { ResultText: 'SC001', Nested: { ResultID: 'SC001' } },
+      error: { message: '00040', inner: { errorCode: 'SC001' } },
+      list: ['SC001', { ResultID: 'SC001' }],
+      other: { TransactionResult: { ResultID: 42 } },
+    });
+    assert.deepEqual(findCodes(text), []);
+  });
+
+  it('flags an unknown SC code as an error with a generic message', () => {
+    const text = matchResponse('SC999');
+    const [f] = findCodes(text);
+    assert.equal(f.code, 'SC999');
+    assert.equal(f.severity, 'error');
+    assert.equal(f.info, undefined);
+    assert.match(f.message, /not described by the specification/);
+  });
+
+  it('flags Interface A error codes the catalog does not name, but not unknown non-SC result ids', () => {
+    const [a] = findCodes(interfaceAError('invalid_token'));
+    assert.equal(a.code, 'invalid_token');
+    assert.equal(a.severity, 'error');
+    assert.deepEqual(findCodes(matchResponse('XY123')), []);
+  });
+
+  it('recovers codes from malformed JSON and JSON with comments', () => {
+    const truncated = '{"MatchResponse": {"TransactionResult": {"ResultID": "SC005", "ResultText": "Max';
+    assert.deepEqual(findCodes(truncated).map((f) => f.code), ['SC005']);
+    const broken = '{"error": {"errorCode": "00040",, "x": }, "TransactionResult": {"ResultID": "SC003",}}';
+    assert.deepEqual(findCodes(broken).map((f) => f.code), ['00040', 'SC003']);
+    const commented = '// saved\n{ /* why */ "TransactionResult": { "ResultID": "SC004" } }';
+    const [f] = findCodes(commented);
+    assert.equal(textAt(commented, f), 'SC004');
+    assert.deepEqual(findCodes('not json at all "ResultID"'), []);
+    assert.deepEqual(findCodes(''), []);
+  });
+
+  it('skips text that cannot hold a code without parsing it', () => {
+    assert.equal(mayHoldCodes('{"name": "x"}'), false);
+    assert.equal(mayHoldCodes('{"ResultID": "CM000"}'), true);
+    assert.equal(mayHoldCodes('{"errorCode": "00040"}'), true);
+  });
+
+  it('processes a 10 MB document and finds the codes in it', () => {
+    const record = { name: 'Example Trading Ltd', address: { line: '1 Main Street', city: 'Springfield' }, score: 7 };
+    const items: unknown[] = [];
+    let size = 0;
+    while (size < 10 * 1024 * 1024) {
+      const item = { record, TransactionResult: { ResultID: items.length % 1000 === 0 ? 'SC006' : 'CM000' } };
+      items.push(item);
+      size += JSON.stringify(item).length + 1;
+    }
+    const text = JSON.stringify({ items });
+    assert.ok(text.length >= 10 * 1024 * 1024);
+    const found = findCodes(text);
+    assert.equal(found.length, items.length);
+    assert.equal(found.filter((f) => f.code === 'SC006').length, Math.ceil(items.length / 1000));
+    const last = found[found.length - 1];
+    assert.equal(textAt(text, last), last.code);
+  });
+});
+
+describe('codeAt', () => {
+  it('returns the code under the cursor anywhere inside its value', () => {
+    const text = matchResponse('SC001');
+    const start = text.indexOf('"SC001"');
+    for (let o = start; o <= start + 7; o++) {
+      const f = codeAt(text, o);
+      assert.equal(f?.code, 'SC001', `offset ${o - start}`);
+      assert.equal(textAt(text, f), 'SC001');
+    }
+  });
+
+  it('returns nothing on keys, other values and code-like text elsewhere', () => {
+    const text = '{"TransactionResult": {"ResultID": "SC001", "ResultText": "SC001"}, "note": "SC001"}';
+    assert.equal(codeAt(text, text.indexOf('ResultID') + 2), undefined);
+    assert.equal(codeAt(text, text.indexOf('"SC001", "note"') - 3), undefined);
+    assert.equal(codeAt(text, text.lastIndexOf('SC001') + 1), undefined);
+  });
+
+  it('finds Interface A codes and every catalog code', () => {
+    for (const info of allCodes()) {
+      const text = info.interfaceName === 'A' ? interfaceAError(info.code) : matchResponse(info.code);
+      assert.equal(codeAt(text, text.indexOf(`"${info.code}"`) + 2)?.info, info);
+    }
+  });
+});
+
+describe('hoverMarkdown', () => {
+  it('shows the code, its text, its meaning and the action', () => {
+    const text = matchResponse('SC006');
+    const f = codeAt(text, text.indexOf('"SC006"') + 1);
+    assert.ok(f);
+    const md = hoverMarkdown(f);
+    const info = describeCode('SC006');
+    assert.ok(info);
+    for (const part of ['SC006', info.text, info.meaning, info.action]) assert.ok(md.includes(part), part);
+  });
+
+  it('explains an unknown SC code without inventing a meaning', () => {
+    const text = matchResponse('SC042');
+    const f = codeAt(text, text.indexOf('"SC042"') + 1);
+    assert.ok(f);
+    assert.match(hoverMarkdown(f), /^\*\*SC042\*\*/);
+    assert.match(hoverMarkdown(f), /not described by the specification/);
+  });
+});
