@@ -1,0 +1,21 @@
+// `npm run test:e2e`: builds the extension, then runs test/e2e/*.e2e.mjs with mocha. Each suite starts
+// the offline VS Code server and Chromium itself (scripts/vscode-host.mjs) and stops them on every path.
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const build = spawnSync(process.execPath, [join(root, 'esbuild.mjs')], { cwd: root, stdio: 'inherit' });
+if (build.status !== 0) {
+  console.error('[e2e] the build failed');
+  process.exit(1);
+}
+const specs = readdirSync(join(root, 'test', 'e2e'))
+  .filter((f) => f.endsWith('.e2e.mjs'))
+  .map((f) => join('test', 'e2e', f));
+const mocha = join(root, 'node_modules', 'mocha', 'bin', 'mocha.js');
+const res = spawnSync(process.execPath, [mocha, '--timeout', '180000', '--exit', ...process.argv.slice(2), ...specs], {
+  cwd: root,
+  stdio: 'inherit',
+});
+process.exit(res.status ?? 1);

@@ -1,0 +1,119 @@
+// End to end, as a person would: the browser workbench of the offline VS Code server with this
+// extension loaded, driven through the command palette, the editor and the mouse. Also takes the
+// README's screenshots (media/screenshots/*.png).
+import * as assert from 'node:assert/strict';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, before, describe, it } from 'mocha';
+import { launchChromium, startVsCodeServer, workbenchUrl } from '../../scripts/vscode-host.mjs';
+
+const root = resolve(import.meta.dirname, '..', '..');
+const screenshots = join(root, 'media', 'screenshots');
+const UI_TIMEOUT = 30_000;
+
+/** Opens the command palette, picks the command by its full title and runs it. */
+async function runCommand(page, title) {
+  const widget = page.locator('.quick-input-widget');
+  if (await widget.isVisible()) await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  const input = widget.locator('input.input');
+  await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await input.fill(`>${title}`);
+  const row = widget.locator('.monaco-list-row', { hasText: title }).first();
+  await row.waitFor({ timeout: UI_TIMEOUT });
+  await row.click();
+}
+
+/** Types into the quick input the running command opened and accepts it. */
+async function answerInput(page, value) {
+  const input = page.locator('.quick-input-widget input.input');
+  await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await input.fill(value);
+  await page.keyboard.press('Enter');
+}
+
+/** The hover widget that shows `text`, once visible. */
+async function hoverWith(page, text) {
+  const hover = page.locator('.monaco-hover, .workbench-hover', { hasText: text }).first();
+  await hover.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  return hover;
+}
+
+describe('Business Data in the browser workbench', function () {
+  let server;
+  let browser;
+  let page;
+  let workspace;
+
+  before(async function () {
+    workspace = mkdtempSync(join(tmpdir(), 'bizdata-e2e-'));
+    cpSync(join(root, 'test', 'e2e', 'fixtures', 'workspace'), workspace, { recursive: true });
+    mkdirSync(screenshots, { recursive: true });
+    server = await startVsCodeServer({ log: () => undefined });
+    browser = await launchChromium({ log: () => undefined });
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(workbenchUrl(server, { folder: workspace, extensionPath: root }), { timeout: 60_000 });
+    await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
+    // The workbench restores the explorer; wait until it lists the fixture files.
+    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'sc001.response.json' }).waitFor({ timeout: 60_000 });
+  });
+
+  after(async function () {
+    await browser?.close().catch(() => undefined);
+    await server?.stop().catch(() => undefined);
+    if (workspace) rmSync(workspace, { recursive: true, force: true });
+  });
+
+  it('starts the local sandbox from the command palette', async function () {
+    await runCommand(page, 'Business Data: Start Local Sandbox');
+    // The status bar item turns from "signed out" to the sandbox connection.
+    const item = page.locator('.statusbar-item', { hasText: /sandbox/i }).first();
+    await item.waitFor({ timeout: UI_TIMEOUT });
+  });
+
+  it('looks up an IP address and shows the result in a JSON editor', async function () {
+    await runCommand(page, 'Business Data: Look Up IP Address');
+    await answerInput(page, '8.8.8.8');
+    const tab = page.locator('.tabs-container .tab.active', { hasText: '.json' });
+    await tab.waitFor({ timeout: UI_TIMEOUT });
+    const editor = page.locator('.editor-group-container.active .monaco-editor .view-lines');
+    await editor.waitFor({ timeout: UI_TIMEOUT });
+    // The result body echoes the address looked up.
+    await editor.filter({ hasText: '8.8.8.8' }).waitFor({ timeout: UI_TIMEOUT });
+    assert.match((await editor.textContent()) ?? '', /\{/);
+  });
+
+  it('shows the sidebar with the connection and the lookup history', async function () {
+    await page.locator('.activitybar .action-item a[aria-label^="Business Data"]').first().click();
+    const sidebar = page.locator('.part.sidebar');
+    await sidebar.locator('.pane-header', { hasText: /Connections/i }).waitFor({ timeout: UI_TIMEOUT });
+    await sidebar.locator('.monaco-list-row', { hasText: '8.8.8.8' }).first().waitFor({ timeout: UI_TIMEOUT });
+    await page.screenshot({ path: join(screenshots, 'sidebar.png') });
+  });
+
+  it('shows the token status in the status bar tooltip', async function () {
+    const item = page.locator('.statusbar-item', { hasText: /sandbox/i }).first();
+    await item.hover();
+    const tooltip = await hoverWith(page, 'Interface');
+    assert.match((await tooltip.textContent()) ?? '', /expires|valid|token/i);
+    await page.screenshot({ path: join(screenshots, 'status-bar-tooltip.png') });
+    await page.mouse.move(640, 400);
+  });
+
+  it('underlines SC001 in a saved response and explains it on hover', async function () {
+    await page.locator('.activitybar .action-item a[aria-label^="Explorer"]').first().click();
+    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'sc001.response.json' }).dblclick();
+    await page.locator('.tabs-container .tab.active', { hasText: 'sc001.response.json' }).waitFor({ timeout: UI_TIMEOUT });
+    const code = page.locator('.editor-group-container.active .view-line span', { hasText: /^"SC001"$/ }).first();
+    await code.waitFor({ timeout: UI_TIMEOUT });
+    // The diagnostic appears in the status bar's problem counter.
+    await page.locator('.statusbar-item', { hasText: /1/ }).locator('.codicon-error').first().waitFor({ timeout: UI_TIMEOUT });
+    await code.hover();
+    const hover = await hoverWith(page, 'Your user credentials are invalid.');
+    const text = (await hover.textContent()) ?? '';
+    assert.match(text, /SC001/);
+    assert.match(text, /Generate a new token once/);
+    await page.screenshot({ path: join(screenshots, 'hover.png') });
+  });
+});
