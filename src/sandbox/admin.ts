@@ -1,0 +1,128 @@
+// The admin API: what "support" and the test harness do to a running sandbox.
+// Every route needs the header x-sandbox-admin with the instance's admin key.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { hasControlCharacters } from './config';
+import type { SandboxContext } from './context';
+import { FaultInputError } from './faults';
+import { HttpError, headerText, readBody, sendJson } from './http';
+import { sameText } from './secrets';
+
+export const ADMIN_PREFIX = '/_sandbox/';
+export const ADMIN_HEADER = 'x-sandbox-admin';
+export const INVALIDATION_REASONS = ['release-update', 'disaster-recovery', 'contract-expiration'] as const;
+
+function adminError(status: number, errorCode: string, errorMessage: string): HttpError {
+  return new HttpError(status, { error: { errorCode, errorMessage } }, errorCode);
+}
+
+const badRequest = (message: string, status = 400): HttpError => adminError(status, 'invalid_request', message);
+
+/** Admin bodies are optional on some routes: an empty body reads as {}. */
+async function bodyObject(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const raw = await readBody(req, 64 * 1024, () => badRequest('The request body is larger than 64 KiB.', 413));
+  if (raw.length === 0) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw badRequest('The request body is not valid JSON.');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest('The request body must be a JSON object.');
+  return value as Record<string, unknown>;
+}
+
+function optionalString(body: Record<string, unknown>, name: string): string | undefined {
+  const v = body[name];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || v === '') throw badRequest(`"${name}" must be a non-empty string.`);
+  return v;
+}
+
+function methodNotAllowed(allowed: string): HttpError {
+  return new HttpError(405, { error: { errorCode: 'method_not_allowed', errorMessage: `Use ${allowed}.` } }, 'method_not_allowed', { allow: allowed });
+}
+
+export async function handleAdmin(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+  const key = headerText(req, ADMIN_HEADER);
+  if (key === undefined || !sameText(key, ctx.adminKey)) {
+    throw adminError(403, 'forbidden', `The admin API needs the header ${ADMIN_HEADER} with the sandbox's admin key.`);
+  }
+  const method = req.method ?? 'GET';
+  const route = path.slice(ADMIN_PREFIX.length).replace(/\/+$/, '');
+  const ok = (body: unknown, status = 200): void => sendJson(res, status, body, { code: 'admin' });
+
+  const userRoute = /^users\/([^/]+)(?:\/(unlock|password))?$/.exec(route);
+  if (userRoute !== null) {
+    let user: string;
+    try {
+      user = decodeURIComponent(userRoute[1] ?? '');
+    } catch {
+      throw badRequest('The user name in the path is not correctly URL-encoded.');
+    }
+    if (!ctx.store.hasUser(user)) throw adminError(404, 'not_found', `No Interface B user "${user.slice(0, 80)}" in the sandbox config.`);
+    const action = userRoute[2];
+    if (action === undefined) {
+      if (method !== 'GET') throw methodNotAllowed('GET');
+      return ok({ user, ...ctx.store.userState(user) });
+    }
+    if (method !== 'POST') throw methodNotAllowed('POST');
+    if (action === 'unlock') {
+      ctx.store.unlock(user);
+      return ok({ user, ...ctx.store.userState(user) });
+    }
+    const password = (await bodyObject(req)).password;
+    if (typeof password !== 'string' || password === '' || hasControlCharacters(password) || password.trim() !== password || password.length > 256) {
+      throw badRequest('"password" must be a non-empty string of at most 256 characters, without control characters or surrounding spaces.');
+    }
+    await ctx.store.setPassword(user, password);
+    return ok({ user, passwordChanged: true });
+  }
+
+  switch (route) {
+    case 'stats':
+      if (method !== 'GET') throw methodNotAllowed('GET');
+      return ok(ctx.store.stats());
+    case 'clock': {
+      if (method === 'GET') return ok(clockBody(ctx));
+      if (method !== 'POST') throw methodNotAllowed('GET, POST');
+      const seconds = (await bodyObject(req)).advanceSeconds;
+      if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0 || seconds > 100 * 365 * 86400) {
+        throw badRequest('"advanceSeconds" must be a number of seconds from 0 to 3153600000; the clock only moves forward.');
+      }
+      ctx.store.advanceClock(seconds);
+      return ok(clockBody(ctx));
+    }
+    case 'tokens/invalidate': {
+      if (method !== 'POST') throw methodNotAllowed('POST');
+      const body = await bodyObject(req);
+      const reason = optionalString(body, 'reason') ?? 'release-update';
+      if (!(INVALIDATION_REASONS as readonly string[]).includes(reason)) {
+        throw badRequest(`"reason" must be one of ${INVALIDATION_REASONS.join(', ')}.`);
+      }
+      const user = optionalString(body, 'user');
+      const consumerKey = optionalString(body, 'consumerKey');
+      const customer = optionalString(body, 'customer');
+      if (user !== undefined && !ctx.store.hasUser(user)) throw adminError(404, 'not_found', `No Interface B user "${user.slice(0, 80)}".`);
+      if (consumerKey !== undefined && !ctx.store.hasClient(consumerKey)) throw adminError(404, 'not_found', `No consumer key "${consumerKey.slice(0, 80)}".`);
+      if (customer !== undefined && !ctx.store.hasCustomer(customer)) throw adminError(404, 'not_found', `No customer "${customer.slice(0, 80)}".`);
+      return ok({ invalidated: ctx.store.invalidateTokens({ user, consumerKey, customer }), reason });
+    }
+    case 'faults':
+      if (method === 'GET') return ok({ faults: ctx.faults.list() });
+      if (method === 'DELETE') return ok({ cleared: ctx.faults.clear() });
+      if (method !== 'POST') throw methodNotAllowed('GET, POST, DELETE');
+      try {
+        return ok({ fault: ctx.faults.add(await bodyObject(req)) }, 201);
+      } catch (err) {
+        if (err instanceof FaultInputError) throw badRequest(err.message);
+        throw err;
+      }
+    default:
+      throw adminError(404, 'not_found', `No admin route ${path.slice(0, 100)}.`);
+  }
+}
+
+function clockBody(ctx: SandboxContext): { now: string; offsetSeconds: number } {
+  const now = ctx.store.now();
+  return { now: new Date(now).toISOString(), offsetSeconds: Math.round((now - Date.now()) / 1000) };
+}

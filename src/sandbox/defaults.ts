@@ -1,0 +1,32 @@
+// Demo credentials and the configuration the sandbox runs with when none is given.
+// These credentials are documented in the README; they are not secrets.
+import type { CredentialsA, CredentialsB } from '../core/model';
+import type { SandboxConfig } from './config';
+
+export const DEMO_CREDENTIALS: { readonly a: CredentialsA; readonly b: CredentialsB } = Object.freeze({
+  a: Object.freeze({ interfaceId: 'a', consumerKey: 'sandbox-key', consumerSecret: 'sandbox-secret' } as const),
+  b: Object.freeze({ interfaceId: 'b', user: 'sandbox-user', password: 'sandbox-password' } as const),
+});
+
+/** The service's token lifetime (spec section 8). */
+export const DEFAULT_TOKEN_LIFETIME_SECONDS = 86400;
+export const DEFAULT_QPS = 10;
+export const DEFAULT_CONCURRENCY = 4;
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_CLI_PORT = 8080;
+export const DEMO_CUSTOMER_ID = 'sandbox';
+
+export const DEFAULT_CONFIG: SandboxConfig = Object.freeze({
+  tokenLifetimeSeconds: DEFAULT_TOKEN_LIFETIME_SECONDS,
+  customers: Object.freeze([
+    Object.freeze({
+      id: DEMO_CUSTOMER_ID,
+      qps: DEFAULT_QPS,
+      concurrency: DEFAULT_CONCURRENCY,
+      clients: Object.freeze([
+        Object.freeze({ consumerKey: DEMO_CREDENTIALS.a.consumerKey, consumerSecret: DEMO_CREDENTIALS.a.consumerSecret }),
+      ]),
+      users: Object.freeze([Object.freeze({ user: DEMO_CREDENTIALS.b.user, password: DEMO_CREDENTIALS.b.password })]),
+    }),
+  ]),
+});

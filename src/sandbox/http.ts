@@ -1,0 +1,114 @@
+// Small HTTP helpers shared by the sandbox handlers.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { gzip } from 'node:zlib';
+
+/** What one request leaves for the access log (never a header value or a body). */
+export interface RequestNote {
+  code?: string;
+}
+
+const NOTE = Symbol('sandboxNote');
+type Noted = ServerResponse & { [NOTE]?: RequestNote };
+
+export function noteOf(res: ServerResponse): RequestNote {
+  const r = res as Noted;
+  r[NOTE] ??= {};
+  return r[NOTE];
+}
+
+/** A failure to turn into a 4xx answer; `body` is the JSON to send. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly code: string,
+    readonly headers?: Readonly<Record<string, string>>,
+  ) {
+    super(code);
+  }
+}
+
+export function acceptsGzip(req: IncomingMessage): boolean {
+  const header = req.headers['accept-encoding'];
+  if (header === undefined) return false;
+  for (const part of header.split(',')) {
+    const [coding = '', ...params] = part.trim().toLowerCase().split(';');
+    if (coding.trim() !== 'gzip' && coding.trim() !== '*') continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return q === undefined || Number(q.slice(2)) > 0;
+  }
+  return false;
+}
+
+export interface SendOptions {
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly gzip?: boolean;
+  readonly code?: string;
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, options: SendOptions = {}): void {
+  if (options.code !== undefined) noteOf(res).code = options.code;
+  const data = Buffer.from(JSON.stringify(body));
+  const headers: Record<string, string | number> = { 'content-type': 'application/json; charset=utf-8', ...options.headers };
+  if (options.gzip !== true) {
+    headers['content-length'] = data.length;
+    res.writeHead(status, headers);
+    res.end(data);
+    return;
+  }
+  gzip(data, (err, zipped) => {
+    if (res.destroyed) return;
+    if (err !== null) {
+      headers['content-length'] = data.length;
+      res.writeHead(status, headers);
+      res.end(data);
+      return;
+    }
+    headers['content-encoding'] = 'gzip';
+    headers['content-length'] = zipped.length;
+    headers.vary = 'Accept-Encoding';
+    res.writeHead(status, headers);
+    res.end(zipped);
+  });
+}
+
+/** Reads a request body up to `limit` bytes; larger bodies are refused, not buffered. */
+export function readBody(req: IncomingMessage, limit: number, tooLarge: () => HttpError): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        reject(tooLarge());
+        req.removeAllListeners('data');
+        req.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** The JSON body of a request, or an HttpError built by `invalid` with a clear message. */
+export async function readJson(req: IncomingMessage, invalid: (message: string, status?: number) => HttpError): Promise<unknown> {
+  const body = await readBody(req, 64 * 1024, () => invalid('The request body is larger than 64 KiB.', 413));
+  if (body.length === 0) throw invalid('The request body is empty; send a JSON object.');
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    throw invalid('The request body is not valid JSON.');
+  }
+}
+
+export function isJsonContentType(req: IncomingMessage): boolean {
+  const ct = req.headers['content-type'];
+  return ct !== undefined && ct.split(';')[0]?.trim().toLowerCase() === 'application/json';
+}
+
+export function headerText(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}

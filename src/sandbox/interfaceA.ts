@@ -1,0 +1,112 @@
+// Interface A: OAuth 2.0 client-credentials token endpoint and the bearer IP lookup.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SUCCESS_CODE, TOKEN_EXPIRED_A } from '../core/codes';
+import { checkIp } from '../core/validate';
+import { CUSTOMER_CODE_DETAIL, type SandboxContext, admitDataCall, codeText, completeDataCall } from './context';
+import { ipCandidates, ipSlug } from './data';
+import { HttpError, acceptsGzip, headerText, isJsonContentType, readJson, sendJson } from './http';
+
+export const VIEWS = ['standard'];
+
+/** The error body of Interface A: {"error": {"errorCode", "errorMessage"}}. */
+export function errorA(status: number, errorCode: string, errorMessage: string): HttpError {
+  return new HttpError(status, { error: { errorCode, errorMessage } }, errorCode);
+}
+
+const invalidRequest = (message: string, status = 400): HttpError => errorA(status, 'invalid_request', message);
+
+function requireOrigin(req: IncomingMessage): void {
+  const origin = headerText(req, 'origin');
+  if (origin === undefined || origin.trim() === '') {
+    throw invalidRequest('The Origin header is required on Interface A requests; send a web origin such as https://example.com.');
+  }
+}
+
+function parseBasic(header: string | undefined): { key: string; secret: string } {
+  if (header === undefined || header.trim() === '') {
+    throw errorA(401, 'invalid_client', 'Client authentication is missing: send Authorization: Basic base64(consumer_key:consumer_secret).');
+  }
+  const m = /^Basic +([A-Za-z0-9+/]+={0,2})\s*$/i.exec(header);
+  if (m === null || (m[1] ?? '').length % 4 !== 0) {
+    throw invalidRequest('The Authorization header must be "Basic " followed by the base64 encoding of consumer_key:consumer_secret.');
+  }
+  const decoded = Buffer.from(m[1] ?? '', 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0 || colon === decoded.length - 1) {
+    throw invalidRequest('The Basic credentials must decode to consumer_key:consumer_secret, both non-empty.');
+  }
+  return { key: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
+}
+
+export async function handleToken(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  requireOrigin(req);
+  const { key, secret } = parseBasic(headerText(req, 'authorization'));
+  if (!isJsonContentType(req)) throw invalidRequest('The Content-Type must be application/json.');
+  const body = await readJson(req, invalidRequest);
+  if (typeof body !== 'object' || body === null || (body as Record<string, unknown>).grant_type !== 'client_credentials') {
+    throw invalidRequest('The body must be the JSON object {"grant_type":"client_credentials"}.');
+  }
+  const outcome = await ctx.store.authenticateClient(key, secret);
+  if (!outcome.ok) {
+    const err = outcome.reason === 'subscriber-expired'
+      ? errorA(401, 'SC004', codeText('SC004'))
+      : errorA(401, 'invalid_client', 'The consumer key or secret is not accepted.');
+    ctx.store.noteCode(outcome.customer, err.code);
+    throw err;
+  }
+  ctx.store.noteCode(outcome.customer, SUCCESS_CODE);
+  sendJson(res, 200, { access_token: outcome.token, expiresIn: ctx.store.tokenLifetimeSeconds }, {
+    code: SUCCESS_CODE,
+    headers: { 'cache-control': 'no-store' },
+  });
+}
+
+export async function handleIpLookup(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, rawIp: string, query: URLSearchParams): Promise<void> {
+  requireOrigin(req);
+  const auth = headerText(req, 'authorization');
+  const m = auth === undefined ? null : /^Bearer +(\S+)\s*$/i.exec(auth);
+  if (m === null) throw errorA(401, 'invalid_token', 'Send the access token as Authorization: Bearer <access_token>.');
+  const check = ctx.store.checkToken(m[1] ?? '', 'a');
+  if (!check.ok) {
+    const err = check.reason === 'expired'
+      ? errorA(401, TOKEN_EXPIRED_A, `${codeText(TOKEN_EXPIRED_A)} Obtain a new token from POST /v1/token.`)
+      : errorA(401, 'invalid_token', 'The access token is unknown or was invalidated; obtain a new token from POST /v1/token.');
+    ctx.store.noteCode(check.customer, err.code);
+    throw err;
+  }
+  const customer = check.customer;
+  customer.stats.dataCalls += 1;
+  try {
+    let ip: string;
+    try {
+      ip = decodeURIComponent(rawIp);
+    } catch {
+      throw invalidRequest('The IP address in the path is not correctly URL-encoded.');
+    }
+    const ipProblem = checkIp(ip);
+    if (ipProblem !== undefined) throw invalidRequest(ipProblem);
+    const view = query.get('view') ?? 'standard';
+    if (!VIEWS.includes(view)) throw invalidRequest(`Unknown view "${view.slice(0, 40)}"; use view=standard.`);
+    const refused = admitDataCall(ctx, customer, res);
+    if (refused !== undefined) throw errorA(401, refused, `${codeText(refused)} ${CUSTOMER_CODE_DETAIL[refused] ?? ''}`.trim());
+    if (customer.responseDelayMs > 0) await ctx.delay(customer.responseDelayMs);
+    const normalized = ip.trim();
+    const body = ctx.fixtures.ip.get(ipSlug(normalized)) ?? ipBody(ctx.nextTransactionId(), ctx.store.now(), normalized, view);
+    completeDataCall(ctx, customer);
+    sendJson(res, 200, body, { code: SUCCESS_CODE, gzip: acceptsGzip(req) });
+  } catch (err) {
+    if (err instanceof HttpError) ctx.store.noteCode(customer, err.code);
+    throw err;
+  }
+}
+
+export function ipBody(transactionId: string, now: number, ip: string, view: string): Record<string, unknown> {
+  const candidates = ipCandidates(ip);
+  return {
+    sandbox: true,
+    transactionDetail: { transactionID: transactionId, transactionTimestamp: new Date(now).toISOString() },
+    inquiryDetail: { ipAddress: ip, view },
+    candidatesMatchedQuantity: candidates.length,
+    matchCandidates: candidates,
+  };
+}

@@ -1,0 +1,196 @@
+// Interface B: user/password authentication (V2.0) and the organizations lookup (V4.0).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SUCCESS_CODE } from '../core/codes';
+import { checkCountry, checkName, checkOptionalText } from '../core/validate';
+import { CUSTOMER_CODE_DETAIL, type SandboxContext, admitDataCall, codeText, completeDataCall } from './context';
+import { nameSlug, orgCandidates } from './data';
+import { HttpError, acceptsGzip, headerText, readJson, sendJson } from './http';
+import type { AuthFailure } from './store';
+
+export const AUTH_VERSION = 'V2.0';
+export const ORG_VERSION = 'V4.0';
+/** ApplicationTransactionID of data-call responses: the spec allows a fixed word. */
+export const APPLICATION_TRANSACTION_ID = 'BizDataSandbox';
+export const INVALID_CREDENTIALS = 'INVALID CREDENTIALS';
+/** ResultID of bad-input answers (HTTP 400); the spec names no code for them. */
+export const INVALID_REQUEST = 'invalid_request';
+
+interface TransactionDetail {
+  ApplicationTransactionID: string;
+  ServiceTransactionID: string;
+  TransactionTimestamp: string;
+}
+
+function result(severity: 'Fatal' | 'Error', code: string, text: string, description: string): Record<string, unknown> {
+  return { SeverityText: severity, ResultID: code, ResultText: text, ResultMessage: { ResultDescription: description } };
+}
+
+/** A failed authentication call: top-level TransactionDetail + TransactionResult, SeverityText Fatal. */
+function authError(status: number, detail: TransactionDetail | Record<string, never>, code: string, description: string): HttpError {
+  const text = code === INVALID_REQUEST ? 'Invalid request' : codeText(code);
+  const body = { TransactionDetail: detail, TransactionResult: result(status === 400 ? 'Error' : 'Fatal', code, text, description) };
+  return new HttpError(status, body, code);
+}
+
+/** A failed data call: the MatchResponse wrapper, SeverityText Error. */
+export function matchError(ctx: SandboxContext, status: number, code: string, description: string): HttpError {
+  const text = code === INVALID_REQUEST ? 'Invalid request' : codeText(code);
+  const body = { MatchResponse: { TransactionDetail: serviceDetail(ctx), TransactionResult: result('Error', code, text, description) } };
+  return new HttpError(status, body, code);
+}
+
+function serviceDetail(ctx: SandboxContext): TransactionDetail {
+  return {
+    ApplicationTransactionID: APPLICATION_TRANSACTION_ID,
+    ServiceTransactionID: ctx.nextTransactionId(),
+    TransactionTimestamp: new Date(ctx.store.now()).toISOString(),
+  };
+}
+
+/** ISO 8601 date-time in UTC: a trailing Z or a zero offset. */
+const UTC_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]00:?00)$/;
+
+function parseTransactionDetail(body: unknown): TransactionDetail {
+  const bad = (message: string): HttpError => authError(400, {}, INVALID_REQUEST, message);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw bad('The body must be a JSON object with a TransactionDetail object.');
+  const td = (body as Record<string, unknown>).TransactionDetail;
+  if (typeof td !== 'object' || td === null || Array.isArray(td)) throw bad('TransactionDetail is required: an object with ApplicationTransactionID, ServiceTransactionID and TransactionTimestamp.');
+  const t = td as Record<string, unknown>;
+  for (const f of ['ApplicationTransactionID', 'ServiceTransactionID', 'TransactionTimestamp']) {
+    const v = t[f];
+    if (typeof v !== 'string' || v.trim() === '') throw bad(`TransactionDetail.${f} is required and must be a non-empty string.`);
+    if (v.length > 256) throw bad(`TransactionDetail.${f} must be at most 256 characters long.`);
+  }
+  const ts = t.TransactionTimestamp as string;
+  if (!UTC_TIMESTAMP.test(ts) || Number.isNaN(Date.parse(ts))) {
+    throw bad('TransactionDetail.TransactionTimestamp must be an ISO 8601 date-time in UTC, e.g. 2025-01-31T12:00:00Z.');
+  }
+  return {
+    ApplicationTransactionID: t.ApplicationTransactionID as string,
+    ServiceTransactionID: t.ServiceTransactionID as string,
+    TransactionTimestamp: ts,
+  };
+}
+
+const AUTH_FAILURE: Readonly<Record<AuthFailure, { code: string; description: string }>> = {
+  unknown: { code: 'SC001', description: 'The user name or password is not accepted.' },
+  'bad-secret': { code: 'SC001', description: 'The user name or password is not accepted.' },
+  locked: { code: 'SC001', description: 'The account is locked after three failed authentication attempts; only support can unlock it.' },
+  'credentials-expired': { code: 'SC003', description: CUSTOMER_CODE_DETAIL.SC003 ?? '' },
+  'subscriber-expired': { code: 'SC004', description: CUSTOMER_CODE_DETAIL.SC004 ?? '' },
+};
+
+/** `/Authentication/` with no version, or a version other than V2.0: refused with the fix. */
+export function versionError(version: string | undefined): HttpError {
+  const message = version === undefined
+    ? `The version segment is mandatory: POST /Authentication/${AUTH_VERSION}/.`
+    : `Unsupported authentication version "${version.slice(0, 20)}"; use POST /Authentication/${AUTH_VERSION}/.`;
+  return authError(400, {}, INVALID_REQUEST, message);
+}
+
+export async function handleAuthentication(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const detail = parseTransactionDetail(await readJson(req, (m, status = 400) => authError(status, {}, INVALID_REQUEST, m)));
+  const user = headerText(req, 'x-svc-user');
+  const password = headerText(req, 'x-svc-pwd');
+  const failHeaders = { authorization: INVALID_CREDENTIALS };
+  if (user === undefined || user === '' || password === undefined || password === '') {
+    const e = authError(401, detail, 'SC001', 'Both the x-svc-user and x-svc-pwd headers are required.');
+    throw new HttpError(e.status, e.body, e.code, failHeaders);
+  }
+  const outcome = await ctx.store.authenticateUser(user, password);
+  if (!outcome.ok) {
+    const f = AUTH_FAILURE[outcome.reason];
+    ctx.store.noteCode(outcome.customer, f.code);
+    const e = authError(401, detail, f.code, f.description);
+    throw new HttpError(e.status, e.body, e.code, failHeaders);
+  }
+  ctx.store.noteCode(outcome.customer, SUCCESS_CODE);
+  sendJson(res, 200, {
+    TransactionDetail: detail,
+    TransactionResult: { ResultID: SUCCESS_CODE, ResultText: codeText(SUCCESS_CODE) },
+    AuthenticationDetail: { Token: outcome.token },
+  }, { code: SUCCESS_CODE, headers: { authorization: outcome.token, 'cache-control': 'no-store' } });
+}
+
+interface OrgParams {
+  country: string;
+  name: string;
+  territory: string | undefined;
+  matchType: string;
+}
+
+function parseOrgQuery(ctx: SandboxContext, q: URLSearchParams): OrgParams {
+  const bad = (message: string): HttpError => matchError(ctx, 400, INVALID_REQUEST, message);
+  const country = q.get('CountryISOAlpha2Code');
+  if (country === null) throw bad('The CountryISOAlpha2Code query parameter is required (ISO 3166 alpha-2, e.g. US).');
+  const countryProblem = checkCountry(country);
+  if (countryProblem !== undefined) throw bad(countryProblem);
+  const name = q.get('SubjectName');
+  if (name === null) throw bad('The SubjectName query parameter is required: the organization name to look up.');
+  const nameProblem = checkName(name);
+  if (nameProblem !== undefined) throw bad(nameProblem);
+  const match = q.get('match');
+  if (match === null) throw bad('The match query parameter is required; use match=true.');
+  if (match !== 'true') throw bad(`match must be true (got "${match.slice(0, 20)}"); the sandbox serves matching calls only.`);
+  const matchType = q.get('MatchTypeText') ?? 'Advanced';
+  if (matchType !== 'Advanced') throw bad(`Unknown MatchTypeText "${matchType.slice(0, 40)}"; use MatchTypeText=Advanced.`);
+  const territory = q.get('TerritoryName') ?? undefined;
+  const territoryProblem = checkOptionalText('TerritoryName', territory);
+  if (territoryProblem !== undefined) throw bad(territoryProblem);
+  if (territory !== undefined && territory.length > 128) throw bad('TerritoryName must be at most 128 characters long.');
+  return { country: country.trim().toUpperCase(), name, territory, matchType };
+}
+
+function syntheticMatch(params: OrgParams): Record<string, unknown> {
+  const candidates = orgCandidates(params.name, params.country, params.territory);
+  return {
+    MatchResponseDetail: {
+      sandbox: true,
+      InquiryDetail: {
+        SubjectName: params.name, CountryISOAlpha2Code: params.country, TerritoryName: params.territory, MatchTypeText: params.matchType,
+      },
+      CandidateMatchedQuantity: candidates.length,
+      MatchCandidate: candidates,
+    },
+  };
+}
+
+export async function handleOrganizations(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, query: URLSearchParams): Promise<void> {
+  const token = headerText(req, 'authorization');
+  if (token === undefined || token.trim() === '') {
+    throw matchError(ctx, 401, 'SC001', 'Send the token from POST /Authentication/V2.0/ as the Authorization header, with no scheme word.');
+  }
+  const check = ctx.store.checkToken(token.trim(), 'b');
+  if (!check.ok) {
+    const description = check.reason === 'expired'
+      ? 'The token has expired (24 hours after issue); authenticate again for a new token.'
+      : /^bearer /i.test(token)
+        ? 'Interface B takes the raw token as the Authorization header, without "Bearer".'
+        : 'The token is unknown or was invalidated (release update, disaster recovery or contract expiration); authenticate again.';
+    ctx.store.noteCode(check.customer, 'SC001');
+    throw matchError(ctx, 401, 'SC001', description);
+  }
+  const customer = check.customer;
+  customer.stats.dataCalls += 1;
+  try {
+    const condition = ctx.store.userCondition(check.record.principal);
+    if (condition === 'locked') throw matchError(ctx, 401, 'SC001', AUTH_FAILURE.locked.description);
+    if (condition === 'credentials-expired') throw matchError(ctx, 401, 'SC003', AUTH_FAILURE['credentials-expired'].description);
+    const params = parseOrgQuery(ctx, query);
+    const refused = admitDataCall(ctx, customer, res);
+    if (refused !== undefined) throw matchError(ctx, 401, refused, CUSTOMER_CODE_DETAIL[refused] ?? codeText(refused));
+    if (customer.responseDelayMs > 0) await ctx.delay(customer.responseDelayMs);
+    const data = ctx.fixtures.org.get(nameSlug(params.name)) ?? syntheticMatch(params);
+    completeDataCall(ctx, customer);
+    sendJson(res, 200, {
+      MatchResponse: {
+        TransactionDetail: serviceDetail(ctx),
+        TransactionResult: { ResultID: SUCCESS_CODE, ResultText: codeText(SUCCESS_CODE) },
+        ...data,
+      },
+    }, { code: SUCCESS_CODE, gzip: acceptsGzip(req) });
+  } catch (err) {
+    if (err instanceof HttpError) ctx.store.noteCode(customer, err.code);
+    throw err;
+  }
+}
