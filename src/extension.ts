@@ -1,19 +1,49 @@
 // Composition root: build the services, hand them to each register… function, nothing else.
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
+import { registerCommands } from './commands/registerCommands';
+import { createConnection } from './features/connection/registerConnection';
+import { registerDiagnostics } from './features/diagnostics/registerDiagnostics';
+import { ContextKeys } from './features/contextKeys';
+import { LookupModel } from './features/explorer/lookupModel';
+import { registerExplorer } from './features/explorer/registerExplorer';
+import { registerHovers } from './features/hovers/registerHovers';
+import { createLog } from './features/log/log';
+import { registerResults, ResultStore } from './features/results/resultStore';
+import { createSandbox } from './features/sandbox/registerSandbox';
+import { registerQuickFixes } from './features/quickFixes/registerQuickFixes';
+import type { Services } from './features/services';
+import { registerStatusBar } from './features/statusBar/statusBar';
+import { createTestingApi, type TestingApi } from './features/testingApi';
 
 export interface ExtensionApi {
   /** Milliseconds activate() took; read by the integration tests. */
   readonly activationMs: number;
+  /** Read-only views of UI state that VS Code's API cannot read back (status bar text, tree items). */
+  readonly testing: TestingApi;
 }
 
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const started = performance.now();
-  const log = vscode.window.createOutputChannel('Business Data', { log: true });
-  context.subscriptions.push(log);
-  context.subscriptions.push(vscode.commands.registerCommand('bizdata.showLog', () => log.show(true)));
-  return { activationMs: performance.now() - started };
+  const log = createLog(context);
+  const contextKeys = new ContextKeys();
+  const connection = createConnection(context, { log, contextKeys });
+  const sandbox = createSandbox(context, { log, contextKeys, connection });
+  const lookups = new LookupModel(context.globalState);
+  context.subscriptions.push(lookups);
+  const results = new ResultStore(lookups);
+  const services: Services = { context, log, contextKeys, connection, results, lookups, sandbox };
+
+  registerResults(context, results);
+  const statusBar = registerStatusBar(context, services);
+  const views = registerExplorer(context, services);
+  registerCommands(context, services);
+  registerDiagnostics(context, { log });
+  registerHovers(context, { contextKeys });
+  registerQuickFixes(context);
+
+  return { activationMs: performance.now() - started, testing: createTestingApi(context, services, statusBar, views) };
 }
 
 export function deactivate(): void {
-  // Everything is released through context.subscriptions.
+  // Everything, the sandbox process included, is released through context.subscriptions.
 }

@@ -1,0 +1,17 @@
+// "Business Data: Copy as curl": the request behind a result, with placeholders for every credential.
+import * as vscode from 'vscode';
+import { toCurl } from '../core/curl';
+import type { Services } from '../features/services';
+import { resolveLookupTarget } from './lookupArgs';
+import { UserError } from './registerCommand';
+
+/** Copies the command to the clipboard and returns it. */
+export async function copyAsCurl(services: Services, arg?: unknown): Promise<string> {
+  const target = resolveLookupTarget(services, arg);
+  const request = target.entry?.request;
+  if (!request) throw new UserError('This lookup has no recorded request to copy: it failed before anything was sent. Re-run it first.');
+  const command = toCurl(request);
+  await vscode.env.clipboard.writeText(command);
+  void vscode.window.showInformationMessage('Business Data: curl command copied. Replace <TOKEN> (or the other <…> placeholders) with your own values before running it.');
+  return command;
+}

@@ -1,0 +1,7 @@
+// "Save Query" (Lookups view item): keeps the lookup's query in the Saved group.
+import type { Services } from '../features/services';
+import { resolveLookupTarget } from './lookupArgs';
+
+export function saveQuery(services: Services, arg?: unknown): void {
+  services.lookups.save(resolveLookupTarget(services, arg).query);
+}

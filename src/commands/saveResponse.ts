@@ -1,0 +1,42 @@
+// "Business Data: Save Response": writes the result as <name>.response.json into the workspace.
+import * as vscode from 'vscode';
+import { resultBaseName } from '../features/results/resultUri';
+import { renderEntry } from '../features/results/resultStore';
+import type { Services } from '../features/services';
+import { resolveLookupTarget } from './lookupArgs';
+import { UserError } from './registerCommand';
+
+/** Returns the URI (string) of the written file, or undefined when the user cancelled. */
+export async function saveResponse(services: Services, arg?: unknown): Promise<string | undefined> {
+  const target = resolveLookupTarget(services, arg);
+  if (!target.entry) throw new UserError('Run this saved query first; then save its response.');
+  const fileName = `${resultBaseName(target.query)}.response.json`;
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  let uri: vscode.Uri | undefined;
+  if (folder) {
+    uri = await freeName(folder, fileName);
+  } else {
+    uri = await vscode.window.showSaveDialog({ title: 'Save Response', saveLabel: 'Save Response', filters: { JSON: ['json'] } });
+    if (!uri) return undefined;
+  }
+  await vscode.workspace.fs.writeFile(uri, Buffer.from(renderEntry(target.entry), 'utf8'));
+  const written = uri;
+  void vscode.window
+    .showInformationMessage(`Business Data: response saved as ${vscode.workspace.asRelativePath(written)}.`, 'Open')
+    .then((choice) => (choice === 'Open' ? vscode.window.showTextDocument(written) : undefined));
+  return uri.toString();
+}
+
+/** name.response.json, or name-2.response.json … when it exists already. */
+async function freeName(folder: vscode.Uri, fileName: string): Promise<vscode.Uri> {
+  const base = fileName.replace(/\.response\.json$/, '');
+  for (let i = 1; i < 1000; i++) {
+    const candidate = vscode.Uri.joinPath(folder, i === 1 ? fileName : `${base}-${i}.response.json`);
+    try {
+      await vscode.workspace.fs.stat(candidate);
+    } catch {
+      return candidate;
+    }
+  }
+  throw new UserError(`Too many saved responses named ${fileName} in the workspace; delete some first.`);
+}

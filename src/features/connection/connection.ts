@@ -1,0 +1,223 @@
+// The connection of this window: which credentials and endpoints the client uses, the client itself
+// (rebuilt when settings change), sign-in state, and the lockout-guard prompt every call goes through.
+import * as vscode from 'vscode';
+import { BizDataClient, type CallOptions } from '../../core/client';
+import type { CallResult, Credentials, CredentialsA, CredentialsB, InterfaceId, LookupQuery, TokenStatus } from '../../core/model';
+import type { ContextKeys } from '../contextKeys';
+import { CLIENT_SECTIONS, missingEndpointSetting, readConnectionSettings, type ConnectionSettings } from './settings';
+import { CredentialStore, GlobalStateGuardStore, INTERFACE_IDS, MemoryGuardStore, MemoryTokenStore, SecretTokenStore } from './stores';
+import { confirmRiskyAttempt } from './guardPrompt';
+
+/** A local sandbox attached to this window: its address and demo credentials (not secrets). */
+export interface SandboxProfile {
+  readonly url: string;
+  readonly credentials: { readonly a?: CredentialsA; readonly b?: CredentialsB };
+}
+
+export const INTERFACE_LABELS: Readonly<Record<InterfaceId, string>> = {
+  a: 'Interface A (consumer key)',
+  b: 'Interface B (user name)',
+};
+
+export function interfaceOf(query: LookupQuery): InterfaceId {
+  return query.kind === 'ip' ? 'a' : 'b';
+}
+
+export class Connection implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** Sign-in state, token status, endpoints or the sandbox changed: re-render. */
+  readonly onDidChange = this.changed.event;
+  private readonly credentialStore: CredentialStore;
+  private readonly disposables: vscode.Disposable[] = [];
+  private client: BizDataClient | undefined;
+  private clientSubscription: { dispose(): void } | undefined;
+  private sandboxProfile: SandboxProfile | undefined;
+  private lastUsed: InterfaceId | undefined;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly contextKeys: ContextKeys,
+  ) {
+    this.credentialStore = new CredentialStore(context.secrets);
+    this.disposables.push(
+      this.credentialStore,
+      this.changed,
+      this.credentialStore.onDidChange(() => this.fireChanged()),
+      this.credentialStore.onDidChangeTokens(() => this.fireChanged()),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (CLIENT_SECTIONS.some((s) => e.affectsConfiguration(s))) this.resetClient();
+      }),
+    );
+  }
+
+  /** The local sandbox this window talks to, if any. */
+  get sandbox(): SandboxProfile | undefined {
+    return this.sandboxProfile;
+  }
+
+  /** Points this window at a local sandbox (undefined: back to the user's settings and credentials). */
+  useSandbox(profile: SandboxProfile | undefined): void {
+    this.sandboxProfile = profile;
+    this.resetClient();
+  }
+
+  settings(): ConnectionSettings {
+    const base = readConnectionSettings(vscode.workspace.getConfiguration());
+    const sb = this.sandboxProfile;
+    if (!sb) return base;
+    return { ...base, endpoints: { ...base.endpoints, authUrl: sb.url, baseUrl: sb.url, legacyUrl: sb.url } };
+  }
+
+  /** The client for the current settings; built on first use so activation stays cheap. */
+  getClient(): BizDataClient {
+    if (this.client) return this.client;
+    const settings = this.settings();
+    const sandbox = this.sandboxProfile !== undefined;
+    const client = new BizDataClient({
+      endpoints: settings.endpoints,
+      credentials: (id) => this.credentials(id),
+      tokenStore: sandbox ? new MemoryTokenStore() : new SecretTokenStore(this.context.secrets),
+      guardStore: sandbox ? new MemoryGuardStore() : new GlobalStateGuardStore(this.context.globalState),
+      limits: settings.limits,
+      http: settings.http,
+      log: (line) => this.log.info(line),
+    });
+    this.client = client;
+    this.clientSubscription = client.onDidChangeStatus(() => this.fireChanged());
+    return client;
+  }
+
+  async credentials(id: InterfaceId): Promise<Credentials | undefined> {
+    if (this.sandboxProfile) return this.sandboxProfile.credentials[id];
+    return this.credentialStore.get(id);
+  }
+
+  async isSignedIn(id: InterfaceId): Promise<boolean> {
+    return (await this.credentials(id)) !== undefined;
+  }
+
+  async signedInInterfaces(): Promise<InterfaceId[]> {
+    const result: InterfaceId[] = [];
+    for (const id of INTERFACE_IDS) if (await this.isSignedIn(id)) result.push(id);
+    return result;
+  }
+
+  /** Stores credentials in SecretStorage (and nowhere else) and drops the tokens of the old and new ones. */
+  async signIn(credentials: Credentials): Promise<void> {
+    const id = credentials.interfaceId;
+    if (this.sandboxProfile) {
+      // Signing in with real credentials leaves the sandbox: the user means the real service now.
+      this.sandboxProfile = undefined;
+      this.resetClient();
+    }
+    // forget() finds the token by the stored credentials, so it runs before and after the switch.
+    if (await this.isSignedIn(id)) await this.getClient().forget(id);
+    await this.credentialStore.set(credentials);
+    await this.getClient().forget(id);
+    this.lastUsed = id;
+    this.fireChanged();
+  }
+
+  /** Forgets the interface's credentials and its tokens. */
+  async signOut(id: InterfaceId): Promise<void> {
+    // Tokens first: forget() locates them through the credentials about to be deleted.
+    if (await this.isSignedIn(id)) await this.getClient().forget(id);
+    if (this.sandboxProfile) {
+      const credentials = { ...this.sandboxProfile.credentials };
+      delete credentials[id];
+      this.sandboxProfile = { ...this.sandboxProfile, credentials };
+    } else {
+      await this.credentialStore.delete(id);
+    }
+    this.fireChanged();
+  }
+
+  /** The interface the status bar shows: the last one used, else the first signed in. */
+  async activeInterface(): Promise<InterfaceId> {
+    const signedIn = await this.signedInInterfaces();
+    if (this.lastUsed && signedIn.includes(this.lastUsed)) return this.lastUsed;
+    return signedIn[0] ?? this.lastUsed ?? 'a';
+  }
+
+  async status(id: InterfaceId): Promise<TokenStatus> {
+    if (!(await this.isSignedIn(id))) return { interfaceId: id, state: 'signed-out', credentialFailures: 0, callsMade: 0 };
+    return this.getClient().status(id);
+  }
+
+  /** Runs a lookup; the lockout guard's refusal turns into the plain-words prompt described in guardPrompt.ts. */
+  lookup(query: LookupQuery, options: CallOptions = {}): Promise<CallResult> {
+    const id = interfaceOf(query);
+    return this.guarded(id, (o) => this.getClient().lookup(query, o), options);
+  }
+
+  refreshToken(id: InterfaceId, options: CallOptions = {}): Promise<CallResult> {
+    return this.guarded(id, (o) => this.getClient().refreshToken(id, o), { forceNewToken: true, ...options });
+  }
+
+  /**
+   * Calls `run`; when the lockout guard refuses (failure kind `guard`), asks the user and, on
+   * "Try anyway", calls again with `confirmRisk: true`. Batch and quick fixes use this too.
+   */
+  async guarded(id: InterfaceId, run: (o: CallOptions) => Promise<CallResult>, options: CallOptions = {}): Promise<CallResult> {
+    const problem = await this.notReady(id);
+    if (problem) return problem;
+    this.lastUsed = id;
+    const first = await run(options);
+    if (first.ok || first.kind !== 'guard') return first;
+    const status = await this.status(id);
+    if (!(await confirmRiskyAttempt(id, status))) return first;
+    return run({ ...options, confirmRisk: true });
+  }
+
+  /** A failure to show instead of calling, when the interface is not signed in or not configured. */
+  private async notReady(id: InterfaceId): Promise<CallResult | undefined> {
+    if (!(await this.isSignedIn(id))) {
+      return {
+        ok: false,
+        kind: 'input',
+        durationMs: 0,
+        text: `You are not signed in to ${INTERFACE_LABELS[id]}.`,
+        advice: 'Run "Business Data: Sign In" or "Business Data: Start Local Sandbox".',
+      };
+    }
+    const missing = missingEndpointSetting(this.settings().endpoints, id);
+    if (missing) {
+      return {
+        ok: false,
+        kind: 'input',
+        durationMs: 0,
+        text: `The setting ${missing} is empty, so ${INTERFACE_LABELS[id]} has no address to call.`,
+        advice: `Set ${missing} in the settings, or run "Business Data: Start Local Sandbox" to try the local sandbox.`,
+      };
+    }
+    return undefined;
+  }
+
+  /** Recomputes the sign-in context keys and tells listeners to re-render. */
+  fireChanged(): void {
+    void this.signedInInterfaces().then((ids) => {
+      this.contextKeys.set('bizdata:signedInA', ids.includes('a'));
+      this.contextKeys.set('bizdata:signedInB', ids.includes('b'));
+      this.contextKeys.set('bizdata:signedIn', ids.length > 0);
+      this.changed.fire();
+    });
+  }
+
+  private resetClient(): void {
+    const old = this.client;
+    this.clientSubscription?.dispose();
+    this.clientSubscription = undefined;
+    this.client = undefined;
+    if (old) void old.dispose();
+    this.fireChanged();
+  }
+
+  dispose(): void {
+    this.clientSubscription?.dispose();
+    const old = this.client;
+    this.client = undefined;
+    if (old) void old.dispose();
+    for (const d of this.disposables) d.dispose();
+  }
+}

@@ -1,0 +1,15 @@
+// Builds the connection of this window; its first sign-in state is read in the background.
+import type * as vscode from 'vscode';
+import type { ContextKeys } from '../contextKeys';
+import { Connection } from './connection';
+
+export function createConnection(
+  context: vscode.ExtensionContext,
+  deps: { readonly log: vscode.LogOutputChannel; readonly contextKeys: ContextKeys },
+): Connection {
+  const connection = new Connection(context, deps.log, deps.contextKeys);
+  context.subscriptions.push(connection);
+  // Sets the bizdata:signedIn* context keys without making activate() wait for SecretStorage.
+  connection.fireChanged();
+  return connection;
+}

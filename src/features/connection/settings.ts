@@ -1,0 +1,67 @@
+// Reads the `bizdata.*` settings into plain client options. Never holds a credential.
+import type { Endpoints } from '../../core/model';
+
+/** The subset of vscode.WorkspaceConfiguration this module needs (keeps it testable). */
+export interface SettingsReader {
+  get<T>(section: string): T | undefined;
+}
+
+export interface ConnectionSettings {
+  readonly endpoints: Endpoints;
+  readonly limits: { readonly qps: number; readonly concurrency: number };
+  readonly http: {
+    readonly connectTimeoutMs: number;
+    readonly bodyTimeoutMs: number;
+    readonly proxyUrl?: string;
+    readonly caFile?: string;
+  };
+}
+
+/** Sections whose change means the client must be rebuilt. */
+export const CLIENT_SECTIONS = ['bizdata.endpoints', 'bizdata.limits', 'bizdata.timeouts', 'bizdata.network'] as const;
+
+export function readConnectionSettings(config: SettingsReader): ConnectionSettings {
+  const text = (key: string, fallback: string): string => {
+    const v = config.get<string>(key);
+    return typeof v === 'string' && v.trim() !== '' ? v.trim() : fallback;
+  };
+  const positive = (key: string, fallback: number): number => {
+    const v = config.get<number>(key);
+    return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : fallback;
+  };
+  const optional = (key: string): string | undefined => {
+    const v = config.get<string>(key);
+    return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
+  };
+  return {
+    endpoints: {
+      authUrl: stripSlash(text('bizdata.endpoints.authUrl', '')),
+      baseUrl: stripSlash(text('bizdata.endpoints.baseUrl', '')),
+      legacyUrl: stripSlash(text('bizdata.endpoints.legacyUrl', '')),
+      origin: text('bizdata.endpoints.origin', 'https://localhost'),
+      authVersion: text('bizdata.endpoints.authVersion', 'V2.0'),
+      orgVersion: text('bizdata.endpoints.orgVersion', 'V4.0'),
+    },
+    limits: { qps: positive('bizdata.limits.qps', 5), concurrency: positive('bizdata.limits.concurrency', 2) },
+    http: {
+      connectTimeoutMs: positive('bizdata.timeouts.connectMs', 10_000),
+      bodyTimeoutMs: positive('bizdata.timeouts.responseMs', 30_000),
+      proxyUrl: optional('bizdata.network.proxy'),
+      caFile: optional('bizdata.network.caFile'),
+    },
+  };
+}
+
+/** The setting to fill in before an interface can be used, or undefined when its endpoints are set. */
+export function missingEndpointSetting(endpoints: Endpoints, interfaceId: 'a' | 'b'): string | undefined {
+  if (interfaceId === 'a') {
+    if (endpoints.authUrl === '') return 'bizdata.endpoints.authUrl';
+    if (endpoints.baseUrl === '') return 'bizdata.endpoints.baseUrl';
+    return undefined;
+  }
+  return endpoints.legacyUrl === '' ? 'bizdata.endpoints.legacyUrl' : undefined;
+}
+
+function stripSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}

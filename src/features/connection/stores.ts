@@ -1,0 +1,157 @@
+// Storage adapters for the core client. Secrets (credentials, tokens) live only in SecretStorage,
+// one key per interface; the lockout guard's failure counts are not secret and live in globalState
+// so they survive a restart (keyed by a hash, so not even the account name is written there).
+import { createHash } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { GuardStore, TokenStore } from '../../core/client';
+import type { Credentials, InterfaceId, StoredToken } from '../../core/model';
+
+const CREDENTIAL_KEYS: Readonly<Record<InterfaceId, string>> = { a: 'bizdata.credentials.a', b: 'bizdata.credentials.b' };
+const TOKEN_PREFIX = 'bizdata.token.';
+const GUARD_STATE_KEY = 'bizdata.guard.failures';
+
+export const INTERFACE_IDS: readonly InterfaceId[] = ['a', 'b'];
+
+/** Credentials in SecretStorage; other windows' changes arrive through secrets.onDidChange. */
+export class CredentialStore implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<InterfaceId>();
+  readonly onDidChange = this.changed.event;
+  private readonly tokensChanged = new vscode.EventEmitter<void>();
+  /** A token was written or deleted, possibly by another window. */
+  readonly onDidChangeTokens = this.tokensChanged.event;
+  private readonly cache = new Map<InterfaceId, Promise<Credentials | undefined>>();
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly secrets: vscode.SecretStorage) {
+    this.subscription = secrets.onDidChange((e) => {
+      if (e.key.startsWith(TOKEN_PREFIX)) {
+        this.tokensChanged.fire();
+        return;
+      }
+      const id = INTERFACE_IDS.find((i) => CREDENTIAL_KEYS[i] === e.key);
+      if (id === undefined) return;
+      this.cache.delete(id);
+      this.changed.fire(id);
+    });
+  }
+
+  get(id: InterfaceId): Promise<Credentials | undefined> {
+    let pending = this.cache.get(id);
+    if (!pending) {
+      pending = Promise.resolve(this.secrets.get(CREDENTIAL_KEYS[id])).then((raw) => parseCredentials(id, raw), () => undefined);
+      this.cache.set(id, pending);
+    }
+    return pending;
+  }
+
+  async set(credentials: Credentials): Promise<void> {
+    this.cache.set(credentials.interfaceId, Promise.resolve(credentials));
+    await this.secrets.store(CREDENTIAL_KEYS[credentials.interfaceId], JSON.stringify(credentials));
+  }
+
+  async delete(id: InterfaceId): Promise<void> {
+    this.cache.set(id, Promise.resolve(undefined));
+    await this.secrets.delete(CREDENTIAL_KEYS[id]);
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+    this.tokensChanged.dispose();
+  }
+}
+
+function parseCredentials(id: InterfaceId, raw: string | undefined): Credentials | undefined {
+  if (raw === undefined) return undefined;
+  try {
+    const v = JSON.parse(raw) as Partial<Record<string, unknown>>;
+    if (id === 'a' && typeof v.consumerKey === 'string' && typeof v.consumerSecret === 'string') {
+      return { interfaceId: 'a', consumerKey: v.consumerKey, consumerSecret: v.consumerSecret };
+    }
+    if (id === 'b' && typeof v.user === 'string' && typeof v.password === 'string') {
+      return { interfaceId: 'b', user: v.user, password: v.password };
+    }
+  } catch {
+    // A damaged entry counts as signed out; signing in again overwrites it.
+  }
+  return undefined;
+}
+
+/** Tokens in SecretStorage, one key per client token key. */
+export class SecretTokenStore implements TokenStore {
+  constructor(private readonly secrets: vscode.SecretStorage) {}
+
+  async get(key: string): Promise<StoredToken | undefined> {
+    const raw = await this.secrets.get(TOKEN_PREFIX + key);
+    if (raw === undefined) return undefined;
+    try {
+      const t = JSON.parse(raw) as Partial<StoredToken>;
+      if (typeof t.value === 'string' && typeof t.issuedAt === 'number' && typeof t.expiresAt === 'number') {
+        return { value: t.value, issuedAt: t.issuedAt, expiresAt: t.expiresAt };
+      }
+    } catch {
+      // fall through: a damaged token is fetched again
+    }
+    return undefined;
+  }
+
+  async set(key: string, t: StoredToken): Promise<void> {
+    await this.secrets.store(TOKEN_PREFIX + key, JSON.stringify(t));
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.secrets.delete(TOKEN_PREFIX + key);
+  }
+}
+
+/** Tokens for the local sandbox: kept in memory only, so they never mix with the user's real ones. */
+export class MemoryTokenStore implements TokenStore {
+  private readonly tokens = new Map<string, StoredToken>();
+  get(key: string): Promise<StoredToken | undefined> {
+    return Promise.resolve(this.tokens.get(key));
+  }
+  set(key: string, t: StoredToken): Promise<void> {
+    this.tokens.set(key, t);
+    return Promise.resolve();
+  }
+  delete(key: string): Promise<void> {
+    this.tokens.delete(key);
+    return Promise.resolve();
+  }
+}
+
+/** Failure counts of the lockout guard in globalState (not secret; must survive a restart). */
+export class GlobalStateGuardStore implements GuardStore {
+  constructor(private readonly state: vscode.Memento) {}
+
+  get(account: string): number {
+    return this.all()[hashAccount(account)] ?? 0;
+  }
+
+  async set(account: string, failures: number): Promise<void> {
+    const next = { ...this.all() };
+    if (failures <= 0) delete next[hashAccount(account)];
+    else next[hashAccount(account)] = failures;
+    await this.state.update(GUARD_STATE_KEY, next);
+  }
+
+  private all(): Readonly<Record<string, number>> {
+    return this.state.get<Record<string, number>>(GUARD_STATE_KEY) ?? {};
+  }
+}
+
+/** Guard counts for the sandbox: in memory, so demo accounts never touch the real counts. */
+export class MemoryGuardStore implements GuardStore {
+  private readonly counts = new Map<string, number>();
+  get(account: string): number {
+    return this.counts.get(account) ?? 0;
+  }
+  set(account: string, failures: number): Promise<void> {
+    this.counts.set(account, failures);
+    return Promise.resolve();
+  }
+}
+
+function hashAccount(account: string): string {
+  return createHash('sha256').update(account).digest('hex').slice(0, 24);
+}

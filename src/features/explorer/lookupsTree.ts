@@ -1,0 +1,90 @@
+// Renders the LookupModel: a "Saved" group and a "History" group. Menus match the contextValues.
+import * as vscode from 'vscode';
+import { describeCode } from '../../core/codes';
+import { toResultUri } from '../results/resultUri';
+import { queryLabel, type LookupEntry, type LookupModel, type SavedQuery } from './lookupModel';
+
+/** Elements of the Lookups view; tree-item commands receive these. */
+export type LookupNode =
+  | { readonly type: 'group'; readonly group: 'saved' | 'history' }
+  | { readonly type: 'history'; readonly entry: LookupEntry }
+  | { readonly type: 'saved'; readonly saved: SavedQuery };
+
+export const LOOKUP_CONTEXT = { history: 'bizdata.lookup.history', saved: 'bizdata.lookup.saved' } as const;
+
+const GROUPS: Readonly<Record<'saved' | 'history', LookupNode>> = {
+  saved: { type: 'group', group: 'saved' },
+  history: { type: 'group', group: 'history' },
+};
+
+export class LookupsTreeProvider implements vscode.TreeDataProvider<LookupNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<LookupNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly model: LookupModel) {
+    this.subscription = model.onDidChange(() => this.changed.fire(undefined));
+  }
+
+  getChildren(element?: LookupNode): LookupNode[] {
+    if (!element) {
+      // Empty: [] lets the view's viewsWelcome content show.
+      const groups: LookupNode[] = [];
+      if (this.model.savedQueries.length > 0) groups.push(GROUPS.saved);
+      if (this.model.entries.length > 0) groups.push(GROUPS.history);
+      return groups;
+    }
+    if (element.type !== 'group') return [];
+    return element.group === 'saved'
+      ? this.model.savedQueries.map((saved) => ({ type: 'saved', saved }))
+      : this.model.entries.map((entry) => ({ type: 'history', entry }));
+  }
+
+  getTreeItem(element: LookupNode): vscode.TreeItem {
+    switch (element.type) {
+      case 'group': {
+        const item = new vscode.TreeItem(element.group === 'saved' ? 'Saved' : 'History', vscode.TreeItemCollapsibleState.Expanded);
+        item.id = `group:${element.group}`;
+        return item;
+      }
+      case 'saved': {
+        const q = element.saved.query;
+        const item = new vscode.TreeItem(queryLabel(q), vscode.TreeItemCollapsibleState.None);
+        item.id = `saved:${element.saved.id}`;
+        item.description = q.kind === 'ip' ? 'IP address' : 'organization';
+        item.iconPath = new vscode.ThemeIcon('bookmark');
+        item.contextValue = LOOKUP_CONTEXT.saved;
+        item.tooltip = `Saved ${q.kind === 'ip' ? 'IP address' : 'organization'} lookup. Click to run it.`;
+        item.command = { command: 'bizdata.rerunLookup', title: 'Run', arguments: [element] };
+        return item;
+      }
+      case 'history':
+        return historyItem(element);
+    }
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}
+
+function historyItem(node: { readonly type: 'history'; readonly entry: LookupEntry }): vscode.TreeItem {
+  const e = node.entry;
+  const item = new vscode.TreeItem(queryLabel(e.query), vscode.TreeItemCollapsibleState.None);
+  item.id = `history:${e.id}`;
+  const code = e.code ?? (e.ok ? 'OK' : (e.kind ?? 'failed'));
+  item.description = `${code} · ${e.status ?? '—'} · ${e.durationMs} ms`;
+  item.iconPath = new vscode.ThemeIcon(e.ok ? 'pass' : 'error', new vscode.ThemeColor(e.ok ? 'testing.iconPassed' : 'testing.iconFailed'));
+  item.contextValue = LOOKUP_CONTEXT.history;
+  const info = e.code ? describeCode(e.code) : undefined;
+  const md = new vscode.MarkdownString();
+  md.appendMarkdown(`**${e.query.kind === 'ip' ? 'IP address' : 'Organization'} lookup**\n\n`);
+  md.appendText(`${queryLabel(e.query)}\n`);
+  md.appendMarkdown(`\n| | |\n|---|---|\n| Status | ${e.status ?? '—'} |\n| Result code | ${e.code ?? '—'} |\n| Duration | ${e.durationMs} ms |\n| When | ${new Date(e.at).toISOString()} |\n`);
+  if (info) md.appendText(`\n${info.code}: ${info.text} ${info.action}`);
+  else if (!e.ok && e.text) md.appendText(`\n${e.text} ${e.advice ?? ''}`);
+  item.tooltip = md;
+  item.command = { command: 'vscode.open', title: 'Open', arguments: [toResultUri(e.id, e.query), { preview: true }] };
+  return item;
+}

@@ -1,0 +1,22 @@
+// The sandbox process belongs to this window: stopped on dispose, and when it exits on its own the
+// connection goes back to the user's own settings and credentials.
+import * as vscode from 'vscode';
+import type { Connection } from '../connection/connection';
+import type { ContextKeys } from '../contextKeys';
+import { SandboxService } from './sandboxService';
+
+export function createSandbox(
+  context: vscode.ExtensionContext,
+  deps: { readonly log: vscode.LogOutputChannel; readonly contextKeys: ContextKeys; readonly connection: Connection },
+): SandboxService {
+  const sandbox = new SandboxService(context.extensionPath, deps.log);
+  context.subscriptions.push(
+    sandbox,
+    sandbox.onDidChange(() => {
+      const running = sandbox.running;
+      deps.contextKeys.set('bizdata:sandboxRunning', running !== undefined);
+      if (!running && deps.connection.sandbox) deps.connection.useSandbox(undefined);
+    }),
+  );
+  return sandbox;
+}

@@ -1,0 +1,68 @@
+// The one status bar item: token state and remaining life of the active interface, kept current
+// by client status events and a one-minute timer.
+import * as vscode from 'vscode';
+import type { Services } from '../services';
+import { statusAccessibilityLabel, statusBarText, statusTooltipMarkdown } from './statusText';
+
+export class TokenStatusBar implements vscode.Disposable {
+  private readonly item: vscode.StatusBarItem;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly timer: ReturnType<typeof setInterval>;
+  private renderCount = 0;
+
+  constructor(private readonly services: Services) {
+    this.item = vscode.window.createStatusBarItem('bizdata.status', vscode.StatusBarAlignment.Left, 50);
+    this.item.name = 'Business Data Token';
+    this.item.command = 'bizdata.showTokenStatus';
+    this.item.text = '$(key) Business Data';
+    this.item.accessibilityInformation = { label: 'Business Data token status. Activate for actions.', role: 'button' };
+    this.item.show();
+    this.disposables.push(this.item, services.connection.onDidChange(() => void this.update()), services.sandbox.onDidChange(() => void this.update()));
+    this.timer = setInterval(() => void this.update(), 60_000);
+    // First render in the background: it reads SecretStorage, which activation must not wait for.
+    void this.update();
+  }
+
+  /** What the item shows now (read by the integration tests through the extension API). */
+  get snapshot(): { readonly text: string; readonly tooltip: string; readonly accessibilityLabel: string } {
+    const tooltip = this.item.tooltip;
+    return {
+      text: this.item.text,
+      tooltip: typeof tooltip === 'string' ? tooltip : (tooltip?.value ?? ''),
+      accessibilityLabel: this.item.accessibilityInformation?.label ?? '',
+    };
+  }
+
+  async update(): Promise<void> {
+    const ticket = ++this.renderCount;
+    const connection = this.services.connection;
+    try {
+      const id = await connection.activeInterface();
+      const status = await connection.status(id);
+      const signedIn = status.state !== 'signed-out';
+      const limiter = signedIn ? connection.getClient().limiterState() : undefined;
+      if (ticket !== this.renderCount) return; // a newer update already rendered
+      const now = Date.now();
+      const sandbox = connection.sandbox !== undefined;
+      this.item.text = statusBarText(status, now, sandbox);
+      this.item.accessibilityInformation = { label: statusAccessibilityLabel(status, now, sandbox), role: 'button' };
+      const tooltip = new vscode.MarkdownString(statusTooltipMarkdown(status, limiter, now, sandbox));
+      this.item.tooltip = tooltip;
+      const problem = status.state === 'expired' || status.state === 'invalid' || status.state === 'locked' || status.state === 'failed';
+      this.item.backgroundColor = problem ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    } catch (err) {
+      this.services.log.warn(`status bar: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  dispose(): void {
+    clearInterval(this.timer);
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+export function registerStatusBar(context: vscode.ExtensionContext, services: Services): TokenStatusBar {
+  const bar = new TokenStatusBar(services);
+  context.subscriptions.push(bar);
+  return bar;
+}

@@ -1,0 +1,48 @@
+// The small, read-only window the integration tests get into state VS Code's API cannot read back.
+import type * as vscode from 'vscode';
+import type { ExplorerViews } from './explorer/registerExplorer';
+import type { Services } from './services';
+import type { TokenStatusBar } from './statusBar/statusBar';
+
+export interface TestingApi {
+  /** The status bar item as rendered now (after awaiting a fresh render). */
+  statusBar(): Promise<{ readonly text: string; readonly tooltip: string; readonly accessibilityLabel: string }>;
+  /** Tree items of a view, flattened depth-first: label, description, contextValue. */
+  treeItems(view: 'connections' | 'lookups'): Promise<ReadonlyArray<{ readonly label: string; readonly description: string; readonly contextValue?: string }>>;
+  /** Where this extension's log and global storage live (the tests search them for secrets). */
+  readonly logUri: string;
+  readonly globalStorageUri: string;
+  /** Address of the local sandbox started from this window, if running. */
+  sandboxUrl(): string | undefined;
+}
+
+export function createTestingApi(
+  context: vscode.ExtensionContext,
+  services: Services,
+  statusBar: TokenStatusBar,
+  views: ExplorerViews,
+): TestingApi {
+  return {
+    async statusBar() {
+      await statusBar.update();
+      return statusBar.snapshot;
+    },
+    async treeItems(view) {
+      const provider: vscode.TreeDataProvider<unknown> = views[view] as vscode.TreeDataProvider<unknown>;
+      const out: Array<{ label: string; description: string; contextValue?: string }> = [];
+      const walk = async (element?: unknown): Promise<void> => {
+        for (const child of (await provider.getChildren(element)) ?? []) {
+          const item = await provider.getTreeItem(child);
+          const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
+          out.push({ label, description: typeof item.description === 'string' ? item.description : '', contextValue: item.contextValue });
+          await walk(child);
+        }
+      };
+      await walk();
+      return out;
+    },
+    logUri: context.logUri.toString(),
+    globalStorageUri: context.globalStorageUri.toString(),
+    sandboxUrl: () => services.sandbox.running?.url,
+  };
+}
