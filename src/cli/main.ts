@@ -1,4 +1,5 @@
 // Entry point of the `bizdata` command line.
+import { runSandboxCommand } from './sandbox';
 const USAGE = `Usage: bizdata <command> [options]
 
 Commands:
@@ -17,6 +18,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return command === undefined ? 2 : 0;
   }
+  if (command === 'sandbox') return runSandboxCommand(argv.slice(1));
   process.stderr.write(`Unknown command "${command}".\n\n${USAGE}`);
   return 2;
 }

@@ -1,0 +1,117 @@
+// `bizdata sandbox`: runs the local sandbox of the service until SIGINT or SIGTERM.
+import { readConfigFile } from '../sandbox/config';
+import { DEFAULT_CLI_PORT, DEFAULT_HOST, DEMO_CREDENTIALS } from '../sandbox/defaults';
+import { startSandbox } from '../sandbox/server';
+
+export const SANDBOX_USAGE = `Usage: bizdata sandbox [options]
+
+Runs a local sandbox of the business-data service (both interfaces, limits,
+lockout, token expiry, fault injection and an admin API) on one origin.
+
+Options:
+  --host HOST        interface to bind (default ${DEFAULT_HOST})
+  --port PORT        port to listen on; 0 picks a free one (default ${DEFAULT_CLI_PORT})
+  --config FILE      JSON config (schemas/sandbox-config.schema.json)
+  --state FILE       keep accounts, lockouts, usage and tokens in FILE across restarts
+  --admin-key KEY    key for the admin API (header x-sandbox-admin); also from the
+                     environment variable BIZDATA_SANDBOX_ADMIN_KEY; random otherwise
+  --fixtures DIR     serve DIR/ip/<ip>.json and DIR/org/<name>.json as responses
+  -h, --help         show this help
+
+The first line on stdout is "Sandbox listening on http://HOST:PORT".
+One line per request goes to stderr. Stop with Ctrl+C (SIGINT) or SIGTERM.
+
+Demo credentials (not secrets), when no --config is given:
+  Interface A  key ${DEMO_CREDENTIALS.a.consumerKey}, secret ${DEMO_CREDENTIALS.a.consumerSecret}
+  Interface B  user ${DEMO_CREDENTIALS.b.user}, password ${DEMO_CREDENTIALS.b.password}
+`;
+
+interface SandboxArgs {
+  host?: string;
+  port?: number;
+  config?: string;
+  state?: string;
+  adminKey?: string;
+  fixtures?: string;
+  help?: boolean;
+}
+
+const VALUE_FLAGS: Readonly<Record<string, keyof SandboxArgs>> = {
+  '--host': 'host',
+  '--port': 'port',
+  '--config': 'config',
+  '--state': 'state',
+  '--admin-key': 'adminKey',
+  '--fixtures': 'fixtures',
+};
+
+/** Parses the options; returns a message for the first bad one. */
+export function parseSandboxArgs(argv: readonly string[]): SandboxArgs | string {
+  const out: SandboxArgs = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--help' || arg === '-h') {
+      out.help = true;
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const flag = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
+    const key = VALUE_FLAGS[flag];
+    if (key === undefined) return `Unknown option "${arg}".`;
+    const value = eq > 0 && flag !== arg ? arg.slice(eq + 1) : argv[++i];
+    if (value === undefined || value === '') return `${flag} needs a value.`;
+    if (key === 'port') {
+      if (!/^\d+$/.test(value) || Number(value) > 65535) return `--port must be a number from 0 to 65535, not "${value}".`;
+      out.port = Number(value);
+    } else if (key !== 'help') {
+      out[key] = value;
+    }
+  }
+  return out;
+}
+
+export async function runSandboxCommand(argv: string[]): Promise<number> {
+  const args = parseSandboxArgs(argv);
+  if (typeof args === 'string') {
+    process.stderr.write(`${args}\n\n${SANDBOX_USAGE}`);
+    return 2;
+  }
+  if (args.help === true) {
+    process.stdout.write(SANDBOX_USAGE);
+    return 0;
+  }
+  let config: unknown;
+  try {
+    config = args.config === undefined ? undefined : await readConfigFile(args.config);
+  } catch (err) {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    return 2;
+  }
+  const envKey = process.env.BIZDATA_SANDBOX_ADMIN_KEY;
+  const adminKey = args.adminKey ?? (envKey !== undefined && envKey !== '' ? envKey : undefined);
+  const sandbox = await startSandbox({
+    host: args.host ?? DEFAULT_HOST,
+    port: args.port ?? DEFAULT_CLI_PORT,
+    config,
+    statePath: args.state,
+    adminKey,
+    fixturesDir: args.fixtures,
+    log: (line) => process.stderr.write(`${line}\n`),
+  });
+  process.stdout.write(`Sandbox listening on ${sandbox.url}\n`);
+  // The key is printed only when the sandbox made it up: otherwise the user already has it.
+  const generated = adminKey === undefined && (config as { adminKey?: string } | undefined)?.adminKey === undefined;
+  if (generated) process.stdout.write(`Admin key (header x-sandbox-admin): ${sandbox.adminKey}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await sandbox.close();
+  process.stderr.write('Sandbox stopped.\n');
+  return 0;
+}
