@@ -1,29 +1,53 @@
 // Entry point of the `bizdata` command line.
 import { runSandboxCommand } from './sandbox';
+import { runBatchCommand } from './batch';
+import { EXIT, UsageError, type CliIo } from './common';
+import { runLookup } from './lookups';
+import { runToken } from './token';
+
 const USAGE = `Usage: bizdata <command> [options]
 
 Commands:
   ip ADDRESS        look up an IP address (Interface A)
   org               look up an organization (Interface B)
   batch FILE        run many lookups from a file, resumable
-  token             show the token status
+  token             sign in and show the token status
   sandbox           run the local sandbox of the service
 
 Run "bizdata <command> --help" for the options of a command.
+Credentials come only from the environment or a hidden prompt, never from flags.
 `;
 
-async function main(argv: string[]): Promise<number> {
+async function main(argv: string[], io: CliIo): Promise<number> {
   const [command] = argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
-    process.stdout.write(USAGE);
+    io.stdout.write(USAGE);
     return command === undefined ? 2 : 0;
   }
   if (command === 'sandbox') return runSandboxCommand(argv.slice(1));
-  process.stderr.write(`Unknown command "${command}".\n\n${USAGE}`);
+  const rest = argv.slice(1);
+  try {
+    switch (command) {
+      case 'ip':
+      case 'org':
+        return await runLookup(command, rest, io);
+      case 'batch':
+        return await runBatchCommand(rest, io);
+      case 'token':
+        return await runToken(rest, io);
+    }
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr.write(`bizdata ${command}: ${err.message}\n`);
+      return EXIT.usage;
+    }
+    throw err;
+  }
+  io.stderr.write(`Unknown command "${command}".\n\n${USAGE}`);
   return 2;
 }
 
-main(process.argv.slice(2)).then(
+main(process.argv.slice(2), { env: process.env, stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }).then(
   (code) => {
     process.exitCode = code;
   },

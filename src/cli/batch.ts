@@ -1,0 +1,74 @@
+// `bizdata batch`: many lookups from a file, one JSON line per input, resumable.
+import { readFile } from 'node:fs/promises';
+import { parseBatchInput, runBatch } from '../core/batch';
+import { CONNECTION_HELP, CONNECTION_OPTIONS, EXIT, exitCodeFor, makeClient, parse, positiveNumber, UsageError, type CliIo } from './common';
+
+export const BATCH_HELP = `Usage: bizdata batch FILE --out RESULTS.jsonl [--qps N] [--concurrency N] [connection options]
+
+Runs one lookup per input of FILE and appends one JSON line per input to RESULTS.jsonl as it goes:
+{"input", "ok", "code", "status", "body" | "error", "at"}. Running again with the same --out skips
+the inputs already done (successes and inputs the service rejected), so an interrupted run resumes.
+
+FILE is either
+  - a list of IP addresses (Interface A), one per line; blank lines and # comments are ignored, or
+  - a CSV (.csv, or a first line "country,name,territory") of organization queries (Interface B);
+    quote names that contain commas: US,"Example, Inc.",CA
+
+  --out FILE           where results are appended (required)
+  --concurrency N      lookups in flight at once (also caps the account's limiter)
+
+The run stops early on an authentication failure, the lockout guard, or a contract limit
+(SC003, SC004, SC005); Ctrl-C stops it cleanly. A summary is printed on stdout.
+Exit status: 0 when every input succeeded, the failure's status when the run was stopped,
+1 when some inputs failed or the run was cancelled.
+
+${CONNECTION_HELP}`;
+
+export async function runBatchCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parse(args, { ...CONNECTION_OPTIONS, out: { type: 'string', short: 'o' } }, true);
+  if (values.help) {
+    io.stdout.write(BATCH_HELP);
+    return EXIT.ok;
+  }
+  if (positionals.length !== 1) throw new UsageError('Give exactly one input file: bizdata batch FILE --out RESULTS.jsonl.');
+  if (!values.out) throw new UsageError('Give --out RESULTS.jsonl: results are appended there, and a re-run resumes from it.');
+  const file = positionals[0];
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}.`);
+  }
+  const parsed = parseBatchInput(text, file);
+  if (parsed.problems.length > 0) {
+    throw new UsageError(`${file} has rows that cannot be read; nothing was sent:\n${parsed.problems.map((p) => `  line ${p.line}: ${p.message}`).join('\n')}`);
+  }
+  if (parsed.inputs.length === 0) throw new UsageError(`${file} holds no inputs.`);
+  const concurrency = positiveNumber('--concurrency', values.concurrency ?? (io.env.BIZDATA_CONCURRENCY || undefined), 4);
+  const { client } = makeClient(values, io, parsed.format === 'csv' ? 'b' : 'a');
+  const abort = new AbortController();
+  const onSigint = (): void => abort.abort();
+  process.once('SIGINT', onSigint);
+  try {
+    const summary = await runBatch({
+      client,
+      inputs: parsed.inputs,
+      outFile: values.out,
+      concurrency,
+      signal: abort.signal,
+      onProgress: io.stderr.isTTY
+        ? (p) => io.stderr.write(`\r${p.done + p.skipped}/${p.total} (ok ${p.ok}, failed ${p.failed}, skipped ${p.skipped})`)
+        : undefined,
+    });
+    if (io.stderr.isTTY) io.stderr.write('\n');
+    io.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+    if (summary.stoppedBy) {
+      io.stderr.write(`bizdata: the batch stopped: ${summary.stoppedBy.code ? `${summary.stoppedBy.code} ` : ''}${client.redact(summary.stoppedBy.text)}\n  What to do: ${summary.stoppedBy.advice}\n`);
+      return exitCodeFor(summary.stoppedBy.kind);
+    }
+    return summary.failed > 0 || summary.cancelled ? EXIT.other : EXIT.ok;
+  } finally {
+    process.off('SIGINT', onSigint);
+    await client.dispose();
+  }
+}

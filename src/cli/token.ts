@@ -1,0 +1,39 @@
+// `bizdata token`: gets a token and shows its status; the token itself only with --reveal.
+import type { InterfaceId } from '../core/model';
+import { CONNECTION_HELP, CONNECTION_OPTIONS, EXIT, makeClient, parse, printFailure, printJson, UsageError, type CliIo } from './common';
+
+export const TOKEN_HELP = `Usage: bizdata token [--interface a|b] [--reveal] [connection options]
+
+Signs in (one authentication call) and prints the token's status as JSON: state, masked account,
+issue and expiry times. The command line keeps tokens only in memory, so each run signs in anew.
+
+  --interface a|b      a: consumer key and secret (default); b: user name and password
+  --reveal             also print the token itself (treat it like a password)
+
+${CONNECTION_HELP}`;
+
+export async function runToken(args: string[], io: CliIo): Promise<number> {
+  const { values } = parse(args, { ...CONNECTION_OPTIONS, interface: { type: 'string' }, reveal: { type: 'boolean' } }, false);
+  if (values.help) {
+    io.stdout.write(TOKEN_HELP);
+    return EXIT.ok;
+  }
+  const id = (values.interface ?? 'a').toLowerCase();
+  if (id !== 'a' && id !== 'b') throw new UsageError(`--interface must be a or b, not "${values.interface}".`);
+  const { client } = makeClient(values, io, id as InterfaceId);
+  try {
+    const result = await client.refreshToken(id as InterfaceId, { confirmRisk: values['confirm-risk'] === true });
+    if (!result.ok) return printFailure(result, io, (s) => client.redact(s));
+    const status = result.body as Record<string, unknown>;
+    const out: Record<string, unknown> = {
+      ...status,
+      issuedAt: typeof status.issuedAt === 'number' ? new Date(status.issuedAt).toISOString() : undefined,
+      expiresAt: typeof status.expiresAt === 'number' ? new Date(status.expiresAt).toISOString() : undefined,
+    };
+    if (values.reveal) out.token = await client.revealToken(id as InterfaceId);
+    printJson(out, io);
+    return EXIT.ok;
+  } finally {
+    await client.dispose();
+  }
+}

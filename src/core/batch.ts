@@ -1,0 +1,257 @@
+// Batch lookups: a list of IP addresses or a CSV of organization queries, run through one client
+// (so under its shared limiter), one JSON line appended per input as it completes. Re-running with
+// the same output file skips what is already done, so a cancelled or interrupted run resumes.
+import { open, readFile } from 'node:fs/promises';
+import type { CallFailure, CallResult, FailureKind, LookupQuery } from './model';
+
+export interface BatchProblem {
+  /** 1-based line of the input file. */
+  readonly line: number;
+  readonly message: string;
+}
+
+export interface ParsedBatch {
+  readonly format: 'ip-list' | 'csv';
+  readonly inputs: readonly LookupQuery[];
+  /** Lines that could not be read as an input at all (values are checked later, per input). */
+  readonly problems: readonly BatchProblem[];
+}
+
+const CSV_COLUMNS = ['country', 'name', 'territory'] as const;
+
+/**
+ * An IP list (one address per line; `#` comments and blank lines ignored) or, for a `.csv` file or
+ * a text whose first line is the header `country,name,territory`, organization queries.
+ */
+export function parseBatchInput(text: string, fileName: string): ParsedBatch {
+  const body = text.replace(/^\uFEFF/, '');
+  const firstLine = body.split(/\r?\n/, 1)[0]?.trim().toLowerCase() ?? '';
+  if (/\.csv$/i.test(fileName) || firstLine.startsWith('country,')) return parseCsvQueries(body);
+  const inputs: LookupQuery[] = [];
+  body.split(/\r?\n/).forEach((raw) => {
+    const value = raw.replace(/#.*$/, '').trim();
+    if (value !== '') inputs.push({ kind: 'ip', ip: value });
+  });
+  return { format: 'ip-list', inputs, problems: [] };
+}
+
+function parseCsvQueries(text: string): ParsedBatch {
+  const rows = parseCsv(text);
+  const problems: BatchProblem[] = [];
+  const inputs: LookupQuery[] = [];
+  const header = rows.shift();
+  const columns = header?.fields.map((h) => h.trim().toLowerCase()) ?? [];
+  const at = (name: string): number => columns.indexOf(name);
+  if (!header || at('country') < 0 || at('name') < 0) {
+    return {
+      format: 'csv',
+      inputs,
+      problems: [{ line: header?.line ?? 1, message: `The first row must be the header ${CSV_COLUMNS.join(',')} (territory is optional).` }],
+    };
+  }
+  for (const row of rows) {
+    if (row.fields.every((f) => f.trim() === '')) continue;
+    if (row.fields.length > columns.length) {
+      problems.push({ line: row.line, message: `This row has ${row.fields.length} fields but the header has ${columns.length}; quote names that contain commas.` });
+      continue;
+    }
+    const field = (name: string): string | undefined => (at(name) >= 0 ? row.fields[at(name)] : undefined);
+    const territory = field('territory')?.trim();
+    inputs.push({
+      kind: 'org',
+      country: (field('country') ?? '').trim(),
+      name: (field('name') ?? '').trim(),
+      ...(territory ? { territory } : {}),
+    });
+  }
+  return { format: 'csv', inputs, problems };
+}
+
+/** RFC 4180 fields: quoted fields may hold commas, doubled quotes and line breaks. */
+function parseCsv(text: string): Array<{ line: number; fields: string[] }> {
+  const rows: Array<{ line: number; fields: string[] }> = [];
+  let fields: string[] = [];
+  let field = '';
+  let quoted = false;
+  let line = 1;
+  let rowLine = 1;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') {
+        quoted = false;
+      } else {
+        if (ch === '\n') line++;
+        field += ch;
+      }
+    } else if (ch === '"' && field.trim() === '') {
+      quoted = true;
+      field = '';
+    } else if (ch === ',') {
+      fields.push(field);
+      field = '';
+    } else if (ch === '\n' || ch === '\r') {
+      if (ch === '\r' && text[i + 1] === '\n') i++;
+      fields.push(field);
+      rows.push({ line: rowLine, fields });
+      fields = [];
+      field = '';
+      line++;
+      rowLine = line;
+    } else {
+      field += ch;
+    }
+  }
+  if (field !== '' || fields.length > 0) {
+    fields.push(field);
+    rows.push({ line: rowLine, fields });
+  }
+  return rows;
+}
+
+/** The identity of an input for resuming: the same query written differently is the same input. */
+export function inputKey(q: LookupQuery): string {
+  return q.kind === 'ip'
+    ? JSON.stringify(['ip', q.ip.trim().toLowerCase(), q.view ?? 'standard'])
+    : JSON.stringify(['org', q.country.trim().toUpperCase(), q.name.trim(), q.territory?.trim() ?? '', q.matchType ?? 'Advanced']);
+}
+
+/** One line of the output file. */
+export interface BatchLine {
+  readonly input: LookupQuery;
+  readonly ok: boolean;
+  readonly code?: string;
+  readonly status?: number;
+  readonly body?: unknown;
+  readonly error?: { readonly kind: FailureKind; readonly text: string; readonly advice: string };
+  readonly at: string;
+}
+
+export interface BatchProgress {
+  readonly total: number;
+  /** Inputs found done in the output file and not run again. */
+  readonly skipped: number;
+  readonly done: number;
+  readonly ok: number;
+  readonly failed: number;
+}
+
+export interface BatchSummary extends BatchProgress {
+  readonly outFile: string;
+  readonly cancelled: boolean;
+  /** The failure that stopped the run: credentials, the lockout guard, or a contract limit. */
+  readonly stoppedBy?: Omit<CallFailure, 'request' | 'body'>;
+  readonly durationMs: number;
+}
+
+export interface BatchOptions {
+  readonly client: { lookup(q: LookupQuery, o?: { signal?: AbortSignal }): Promise<CallResult> };
+  readonly inputs: readonly LookupQuery[];
+  readonly outFile: string;
+  /** Lookups in flight at once from this batch (the client's limiter still applies). */
+  readonly concurrency?: number;
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (p: BatchProgress) => void;
+}
+
+/**
+ * Failures whose input is finished with: asking again would give the same answer. Others (network,
+ * limits, credentials, cancellation) are run again by the next run with the same output file.
+ */
+const FINAL_KINDS: ReadonlySet<FailureKind> = new Set(['input', 'api']);
+/** Failures that end the run: every further call would fail the same way or risk the account. */
+const STOPPING_KINDS: ReadonlySet<FailureKind> = new Set(['auth', 'guard', 'limit']);
+
+export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
+  const started = performance.now();
+  const done = await readDone(options.outFile);
+  const seen = new Set<string>();
+  const queue: LookupQuery[] = [];
+  let skipped = 0;
+  for (const q of options.inputs) {
+    const key = inputKey(q);
+    if (done.has(key)) skipped++;
+    else if (!seen.has(key)) queue.push(q);
+    else skipped++; // a duplicate within the file: looked up once
+    seen.add(key);
+  }
+  const progress = { total: options.inputs.length, skipped, done: 0, ok: 0, failed: 0 };
+  let stoppedBy: CallFailure | undefined;
+  // Stopping aborts the calls still waiting in the limiter, so a stop is immediate.
+  const stop = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+  const file = await open(options.outFile, 'a');
+  let writes = Promise.resolve();
+  const append = (line: BatchLine): Promise<void> => {
+    writes = writes.then(() => file.write(`${JSON.stringify(line)}\n`).then(() => undefined));
+    return writes;
+  };
+  options.onProgress?.({ ...progress });
+  try {
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < queue.length && !signal.aborted) {
+        const input = queue[next++];
+        const result = await options.client.lookup(input, { signal });
+        if (!result.ok && result.kind === 'cancelled') return;
+        if (!result.ok && STOPPING_KINDS.has(result.kind) && result.code !== 'SC006') {
+          // Written so the output shows why the run ended; not final, so a later run retries it.
+          stoppedBy ??= result;
+          stop.abort();
+        }
+        await append(toLine(input, result));
+        progress.done++;
+        if (result.ok) progress.ok++;
+        else progress.failed++;
+        options.onProgress?.({ ...progress });
+      }
+    };
+    const workers = Math.max(1, Math.min(options.concurrency ?? 4, queue.length || 1));
+    await Promise.all(Array.from({ length: workers }, () => worker()));
+  } finally {
+    await writes;
+    await file.close();
+  }
+  const stopped = stoppedBy as CallFailure | undefined;
+  return {
+    ...progress,
+    outFile: options.outFile,
+    cancelled: options.signal?.aborted === true,
+    stoppedBy: stopped ? { ok: false, kind: stopped.kind, code: stopped.code, status: stopped.status, text: stopped.text, advice: stopped.advice, durationMs: stopped.durationMs } : undefined,
+    durationMs: performance.now() - started,
+  };
+}
+
+function toLine(input: LookupQuery, r: CallResult): BatchLine {
+  const at = new Date().toISOString();
+  if (r.ok) return { input, ok: true, code: r.code, status: r.status, body: r.body, at };
+  return { input, ok: false, code: r.code, status: r.status, error: { kind: r.kind, text: r.text, advice: r.advice }, at };
+}
+
+/** Keys of inputs whose latest line in the output file is a success or a final failure. */
+async function readDone(outFile: string): Promise<Set<string>> {
+  let text: string;
+  try {
+    text = await readFile(outFile, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new Set();
+    throw err;
+  }
+  const latest = new Map<string, boolean>();
+  for (const raw of text.split('\n')) {
+    if (raw.trim() === '') continue;
+    let line: Partial<BatchLine>;
+    try {
+      line = JSON.parse(raw) as Partial<BatchLine>;
+    } catch {
+      continue; // a line cut short by a crash: that input runs again
+    }
+    if (!line.input) continue;
+    const final = line.ok === true || (line.error !== undefined && FINAL_KINDS.has(line.error.kind));
+    latest.set(inputKey(line.input), final);
+  }
+  return new Set([...latest].filter(([, final]) => final).map(([key]) => key));
+}

@@ -1,0 +1,177 @@
+// The wire format of both interfaces (service spec sections 2, 4 and 7): request builders that
+// return what to send plus a secret-free record of it, and readers of tokens and result codes.
+import { randomUUID } from 'node:crypto';
+import type { WireRequest, WireResponse } from './http';
+import { headerValue } from './http';
+import type { CredentialsA, CredentialsB, Endpoints, IpQuery, OrgQuery, RequestRecord } from './model';
+import { PLACEHOLDER } from './curl';
+import { basicCredential } from './redact';
+
+export interface Built {
+  readonly wire: WireRequest;
+  readonly record: RequestRecord;
+}
+
+/** Spec 2.2: tokens last 24 hours; used when a response does not say. */
+export const TOKEN_LIFETIME_MS = 24 * 60 * 60 * 1000;
+export const APPLICATION_TRANSACTION_ID = 'bizdata-explorer';
+
+const ACCEPT = { accept: 'application/json', 'accept-encoding': 'gzip' } as const;
+
+function join(base: string, path: string): URL {
+  return new URL(base.replace(/\/+$/, '') + path);
+}
+
+function build(
+  method: 'GET' | 'POST',
+  url: URL,
+  headers: Record<string, string>,
+  shown: Record<string, string>,
+  body?: string,
+): Built {
+  return {
+    wire: { method, url, headers: { ...ACCEPT, ...headers }, body },
+    record: { method, url: url.toString(), headers: { ...ACCEPT, ...headers, ...shown }, body },
+  };
+}
+
+/** Spec 2.1 / 4.1: POST {auth_url}/v1/token with Basic key:secret, JSON content type and Origin. */
+export function tokenRequestA(e: Endpoints, c: CredentialsA): Built {
+  return build(
+    'POST',
+    join(e.authUrl, '/v1/token'),
+    {
+      authorization: `Basic ${basicCredential(c.consumerKey, c.consumerSecret)}`,
+      'content-type': 'application/json',
+      origin: e.origin,
+    },
+    { authorization: `Basic ${PLACEHOLDER.basic}` },
+    JSON.stringify({ grant_type: 'client_credentials' }),
+  );
+}
+
+/** Spec 4.1: GET {base_url}/v1/duns-search/ip/{ip}?view=... with Bearer token and Origin. */
+export function ipRequest(e: Endpoints, q: IpQuery, token: string): Built {
+  // Colons of IPv6 addresses are valid in a path segment; only a zone id's % needs encoding.
+  const segment = encodeURIComponent(q.ip.trim()).replace(/%3A/gi, ':');
+  const url = join(e.baseUrl, `/v1/duns-search/ip/${segment}?view=${encodeURIComponent(q.view ?? 'standard')}`);
+  return build('GET', url, { authorization: `Bearer ${token}`, origin: e.origin }, { authorization: `Bearer ${PLACEHOLDER.token}` });
+}
+
+export interface TransactionDetail {
+  readonly ApplicationTransactionID: string;
+  readonly ServiceTransactionID: string;
+  readonly TransactionTimestamp: string;
+}
+
+export function newTransactionDetail(): TransactionDetail {
+  return {
+    ApplicationTransactionID: APPLICATION_TRANSACTION_ID,
+    ServiceTransactionID: randomUUID(),
+    TransactionTimestamp: new Date().toISOString(),
+  };
+}
+
+/** Spec 2.3 / 4.2: POST {legacy}/Authentication/{version}/ with user and password headers. */
+export function authRequestB(e: Endpoints, c: CredentialsB, txn: TransactionDetail): Built {
+  return build(
+    'POST',
+    join(e.legacyUrl, `/Authentication/${encodeURIComponent(e.authVersion)}/`),
+    { 'x-svc-user': c.user, 'x-svc-pwd': c.password, 'content-type': 'application/json' },
+    { 'x-svc-user': PLACEHOLDER.user, 'x-svc-pwd': PLACEHOLDER.password },
+    JSON.stringify({ TransactionDetail: txn }),
+  );
+}
+
+/** Spec 4.2: GET {legacy}/{version}/organizations with the raw token (no scheme word). */
+export function orgRequest(e: Endpoints, q: OrgQuery, token: string): Built {
+  const params: Array<[string, string]> = [
+    ['CountryISOAlpha2Code', q.country.trim().toUpperCase()],
+    ['SubjectName', q.name.trim()],
+    ['match', 'true'],
+    ['MatchTypeText', q.matchType ?? 'Advanced'],
+  ];
+  if (q.territory !== undefined && q.territory.trim() !== '') params.push(['TerritoryName', q.territory.trim()]);
+  // encodeURIComponent rather than URLSearchParams: spaces as %20, as the spec's "URL-encoded name".
+  const query = params.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
+  const url = join(e.legacyUrl, `/${encodeURIComponent(e.orgVersion)}/organizations?${query}`);
+  return build('GET', url, { authorization: token }, { authorization: PLACEHOLDER.token });
+}
+
+/** A code and texts found in a response body, in either interface's error shape. */
+export interface ServiceCode {
+  readonly code?: string;
+  readonly text?: string;
+  readonly severity?: string;
+  readonly description?: string;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
+
+/** TransactionResult at the top level (authentication) or inside one wrapper (MatchResponse, ...). */
+export function findTransactionParts(json: unknown): { result?: Obj; detail?: Obj } {
+  if (!isObj(json)) return {};
+  if (isObj(json.TransactionResult) || isObj(json.TransactionDetail)) {
+    return { result: isObj(json.TransactionResult) ? json.TransactionResult : undefined, detail: isObj(json.TransactionDetail) ? json.TransactionDetail : undefined };
+  }
+  for (const v of Object.values(json)) {
+    if (isObj(v) && (isObj(v.TransactionResult) || isObj(v.TransactionDetail))) {
+      return { result: isObj(v.TransactionResult) ? v.TransactionResult : undefined, detail: isObj(v.TransactionDetail) ? v.TransactionDetail : undefined };
+    }
+  }
+  return {};
+}
+
+export function readServiceCode(json: unknown): ServiceCode {
+  if (!isObj(json)) return {};
+  // Interface A: {"error": {"errorCode", "errorMessage"}}; also plain OAuth {"error": "...", "error_description"}.
+  if (isObj(json.error)) {
+    return { code: str(json.error.errorCode) ?? str(json.error.code), text: str(json.error.errorMessage) ?? str(json.error.message) };
+  }
+  if (typeof json.error === 'string') return { code: json.error, text: str(json.error_description) };
+  const { result } = findTransactionParts(json);
+  if (result) {
+    const message = isObj(result.ResultMessage) ? result.ResultMessage : Array.isArray(result.ResultMessage) && isObj(result.ResultMessage[0]) ? (result.ResultMessage[0] as Obj) : undefined;
+    return {
+      code: str(result.ResultID),
+      text: str(result.ResultText),
+      severity: str(result.SeverityText),
+      description: message ? str(message.ResultDescription) : undefined,
+    };
+  }
+  return {};
+}
+
+export type TokenRead = { readonly ok: true; readonly value: string; readonly expiresInMs: number } | { readonly ok: false; readonly text: string };
+
+/** Spec 2.2: access_token and expiresIn; expires_in (RFC 6749 spelling) is accepted too. */
+export function readTokenA(res: WireResponse): TokenRead {
+  const j = res.json;
+  if (!isObj(j) || typeof j.access_token !== 'string' || j.access_token === '') {
+    return { ok: false, text: 'The token response carried no access_token.' };
+  }
+  const seconds = Number(j.expiresIn ?? j.expires_in);
+  return { ok: true, value: j.access_token, expiresInMs: Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : TOKEN_LIFETIME_MS };
+}
+
+/** Spec 2.4: token in the Authorization header, else AuthenticationDetail.Token; echo must match. */
+export function readTokenB(res: WireResponse, sent: TransactionDetail): TokenRead {
+  const { detail } = findTransactionParts(res.json);
+  const ts = detail ? str(detail.TransactionTimestamp) : undefined;
+  const echoed =
+    detail !== undefined &&
+    detail.ApplicationTransactionID === sent.ApplicationTransactionID &&
+    detail.ServiceTransactionID === sent.ServiceTransactionID &&
+    // Compared as a time, not as text: a service may normalise the format.
+    (ts === undefined || Date.parse(ts) === Date.parse(sent.TransactionTimestamp));
+  if (!echoed) {
+    return { ok: false, text: 'The authentication response did not echo the TransactionDetail that was sent, so it may answer another request; its token was not used.' };
+  }
+  const header = headerValue(res.headers.authorization)?.trim();
+  const body = isObj(res.json) && isObj(res.json.AuthenticationDetail) ? str(res.json.AuthenticationDetail.Token) : undefined;
+  const value = header && header.toUpperCase() !== 'INVALID CREDENTIALS' ? header : body;
+  if (!value) return { ok: false, text: 'The authentication response carried no token.' };
+  return { ok: true, value, expiresInMs: TOKEN_LIFETIME_MS };
+}

@@ -1,0 +1,50 @@
+// The one redaction step for everything bound for a log line, an error message or an export.
+// Two layers: the exact secret values the caller knows (and the forms they take on the wire), and
+// patterns for credential-bearing fields, so a token the caller never saw is still hidden.
+
+export const REDACTED = '<redacted>';
+
+// Header and JSON fields that carry credentials whatever their value.
+const FIELD_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
+  // "Authorization: Bearer x", "authorization=Basic x": keep the scheme word, hide the credential.
+  [/(\bauthorization["']?\s*[:=]\s*["']?)(Bearer|Basic)\s+(?!<)[^\s"',;]+/gi, `$1$2 ${REDACTED}`],
+  // Interface B sends the raw token with no scheme word; INVALID CREDENTIALS is a status, not a secret.
+  [/(\bauthorization["']?\s*[:=]\s*["']?)(?!Bearer\b|Basic\b|INVALID CREDENTIALS|<)[^\s"',;]+/gi, `$1${REDACTED}`],
+  [/(\bx-svc-pwd["']?\s*[:=]\s*["']?)(?!<)[^\s"',;]+/gi, `$1${REDACTED}`],
+  [/("(?:access_token|token|password|secret|consumer_?secret|client_secret)"\s*:\s*")(?!<)[^"]*/gi, `$1${REDACTED}`],
+  [/\b(Bearer|Basic)\s+(?!<)[A-Za-z0-9._~+/=-]{8,}/g, `$1 ${REDACTED}`],
+];
+
+/**
+ * Returns `text` with every known secret and every credential-bearing field replaced by a marker.
+ * `secrets` are exact values (keys, secrets, passwords, tokens, a Basic credential); their
+ * URL-encoded and JSON-escaped forms are hidden too.
+ */
+export function redact(text: string, secrets: Iterable<string | undefined> = []): string {
+  let out = text;
+  const forms = new Set<string>();
+  for (const s of secrets) {
+    if (s === undefined || s === '') continue;
+    forms.add(s);
+    forms.add(encodeURIComponent(s));
+    forms.add(JSON.stringify(s).slice(1, -1));
+  }
+  // Longest first, so a secret that contains another is hidden whole.
+  for (const f of [...forms].sort((x, y) => y.length - x.length)) {
+    if (out.includes(f)) out = out.split(f).join(REDACTED);
+  }
+  for (const [pattern, replacement] of FIELD_PATTERNS) out = out.replace(pattern, replacement);
+  return out;
+}
+
+/** The value of an HTTP Basic credential, so it can be listed as a secret of its own. */
+export function basicCredential(user: string, password: string): string {
+  return Buffer.from(`${user}:${password}`, 'utf8').toString('base64');
+}
+
+/** A short form of an account name for status displays: enough to recognise, not to reuse. */
+export function maskAccount(account: string): string {
+  if (account.length <= 4) return '*'.repeat(account.length);
+  const keep = account.length <= 8 ? 1 : 2;
+  return `${account.slice(0, keep)}${'*'.repeat(Math.min(account.length - 2 * keep, 8))}${account.slice(-keep)}`;
+}
