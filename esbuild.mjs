@@ -13,6 +13,8 @@ const common = {
   sourcemap: !production,
   sourcesContent: false,
   logLevel: 'warning',
+  // Prefer ES module builds: jsonc-parser's UMD build requires its parts at run time, which a bundle cannot resolve.
+  mainFields: ['module', 'main'],
 };
 
 const builds = [

@@ -1,8 +1,6 @@
 // Which documents the code diagnostics, hovers and quick fixes look at.
 import type * as vscode from 'vscode';
-
-/** Scheme of the read-only result documents the lookups open. */
-export const RESULT_SCHEME = 'bizdata-result';
+import { RESULT_SCHEME } from '../results/resultUri';
 
 /** `source` of every diagnostic this extension reports; quick fixes only act on these. */
 export const DIAGNOSTIC_SOURCE = 'Business Data';

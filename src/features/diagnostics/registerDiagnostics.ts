@@ -35,6 +35,15 @@ export function toDiagnostic(document: vscode.TextDocument, finding: CodeFinding
   return diagnostic;
 }
 
+function tabUri(tab: vscode.Tab): vscode.Uri | undefined {
+  return tab.input instanceof vscode.TabInputText ? tab.input.uri : undefined;
+}
+
+function isInTab(uri: vscode.Uri): boolean {
+  const key = uri.toString();
+  return vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => tabUri(t)?.toString() === key));
+}
+
 /** Registers the diagnostics collection and the listeners that keep it current. */
 export function registerDiagnostics(context: vscode.ExtensionContext, deps: { log?: vscode.LogOutputChannel } = {}): vscode.DiagnosticCollection {
   const collection = vscode.languages.createDiagnosticCollection('bizdata');
@@ -70,6 +79,11 @@ export function registerDiagnostics(context: vscode.ExtensionContext, deps: { lo
     collection.set(document.uri, diagnostics);
   };
 
+  const forget = (uri: vscode.Uri): void => {
+    cancelPending(uri);
+    collection.delete(uri);
+  };
+
   const schedule = (document: vscode.TextDocument, delayMs: number): void => {
     cancelPending(document.uri);
     timers.set(document.uri.toString(), setTimeout(() => update(document), delayMs));
@@ -86,9 +100,15 @@ export function registerDiagnostics(context: vscode.ExtensionContext, deps: { lo
     vscode.workspace.onDidChangeTextDocument((e) => {
       if (e.contentChanges.length > 0) schedule(e.document, DEBOUNCE_MS);
     }),
-    vscode.workspace.onDidCloseTextDocument((d) => {
-      cancelPending(d.uri);
-      collection.delete(d.uri);
+    vscode.workspace.onDidCloseTextDocument((d) => forget(d.uri)),
+    // VS Code keeps a closed editor's document alive for a while; the user has closed it when its
+    // last tab goes, so clear then, and check again when a tab brings it back.
+    vscode.window.tabGroups.onDidChangeTabs((e) => {
+      for (const uri of e.closed.map(tabUri)) if (uri && !isInTab(uri)) forget(uri);
+      for (const uri of e.opened.map(tabUri)) {
+        const document = uri && vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+        if (document) schedule(document, 0);
+      }
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration('bizdata.diagnostics')) return;

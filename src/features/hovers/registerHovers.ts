@@ -1,16 +1,19 @@
 // Hovers on code values in result documents and JSON files; the text comes from the core's catalog.
 import * as vscode from 'vscode';
+import type { ContextKeys } from '../contextKeys';
 import { codeAt, mayHoldCodes } from '../diagnostics/findCodes';
 import { CODE_DOCUMENTS } from '../diagnostics/documents';
 import { hoverMarkdown } from './hoverMarkdown';
 
-export function registerHovers(context: vscode.ExtensionContext): void {
+export function registerHovers(context: vscode.ExtensionContext, deps: { readonly contextKeys: ContextKeys }): void {
   const provider: vscode.HoverProvider = {
     provideHover(document, position) {
       const text = document.getText();
       if (!mayHoldCodes(text)) return undefined;
       const finding = codeAt(text, document.offsetAt(position));
       if (!finding) return undefined;
+      // The walkthrough's "Hover a code" step completes on this key.
+      deps.contextKeys.set('bizdata:codeHovered', true);
       const range = new vscode.Range(document.positionAt(finding.offset), document.positionAt(finding.offset + finding.length));
       return new vscode.Hover(new vscode.MarkdownString(hoverMarkdown(finding)), range);
     },

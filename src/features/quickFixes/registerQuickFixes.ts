@@ -1,7 +1,8 @@
 // Quick fixes on codes in results this extension produced: re-run with a new token, or after a pause.
 // The re-run goes through `bizdata.rerunLookup`, so the client's lockout guard applies as everywhere.
 import * as vscode from 'vscode';
-import { DIAGNOSTIC_SOURCE, RESULT_SCHEME } from '../diagnostics/documents';
+import { DIAGNOSTIC_SOURCE } from '../diagnostics/documents';
+import { RESULT_SCHEME } from '../results/resultUri';
 import { rerunFixFor } from './rerunFixes';
 
 /** The argument object of `bizdata.rerunLookup`. */
