@@ -14,6 +14,8 @@ export interface TestingApi {
   readonly globalStorageUri: string;
   /** Address of the local sandbox started from this window, if running. */
   sandboxUrl(): string | undefined;
+  /** Every globalState and workspaceState entry as JSON, so tests can prove no secret is kept there. */
+  stateDump(): string;
 }
 
 export function createTestingApi(
@@ -44,5 +46,9 @@ export function createTestingApi(
     logUri: context.logUri.toString(),
     globalStorageUri: context.globalStorageUri.toString(),
     sandboxUrl: () => services.sandbox.running?.url,
+    stateDump: () => {
+      const dump = (m: vscode.Memento): Record<string, unknown> => Object.fromEntries(m.keys().map((k) => [k, m.get(k)]));
+      return JSON.stringify({ global: dump(context.globalState), workspace: dump(context.workspaceState) });
+    },
   };
 }

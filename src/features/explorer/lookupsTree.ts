@@ -74,14 +74,14 @@ function historyItem(node: { readonly type: 'history'; readonly entry: LookupEnt
   const item = new vscode.TreeItem(queryLabel(e.query), vscode.TreeItemCollapsibleState.None);
   item.id = `history:${e.id}`;
   const code = e.code ?? (e.ok ? 'OK' : (e.kind ?? 'failed'));
-  item.description = `${code} · ${e.status ?? '—'} · ${e.durationMs} ms`;
+  item.description = `${code} · ${e.status ?? '—'} · ${Math.round(e.durationMs)} ms`;
   item.iconPath = new vscode.ThemeIcon(e.ok ? 'pass' : 'error', new vscode.ThemeColor(e.ok ? 'testing.iconPassed' : 'testing.iconFailed'));
   item.contextValue = LOOKUP_CONTEXT.history;
   const info = e.code ? describeCode(e.code) : undefined;
   const md = new vscode.MarkdownString();
   md.appendMarkdown(`**${e.query.kind === 'ip' ? 'IP address' : 'Organization'} lookup**\n\n`);
   md.appendText(`${queryLabel(e.query)}\n`);
-  md.appendMarkdown(`\n| | |\n|---|---|\n| Status | ${e.status ?? '—'} |\n| Result code | ${e.code ?? '—'} |\n| Duration | ${e.durationMs} ms |\n| When | ${new Date(e.at).toISOString()} |\n`);
+  md.appendMarkdown(`\n| | |\n|---|---|\n| Status | ${e.status ?? '—'} |\n| Result code | ${e.code ?? '—'} |\n| Duration | ${Math.round(e.durationMs)} ms |\n| When | ${new Date(e.at).toISOString()} |\n`);
   if (info) md.appendText(`\n${info.code}: ${info.text} ${info.action}`);
   else if (!e.ok && e.text) md.appendText(`\n${e.text} ${e.advice ?? ''}`);
   item.tooltip = md;

@@ -84,5 +84,5 @@ export function statusTooltipMarkdown(status: TokenStatus, limiter: LimiterState
 }
 
 function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (c) => `\\${c}`);
+  return text.replace(/[\\`*_[\]|<>]/g, (c) => `\\${c}`);
 }
