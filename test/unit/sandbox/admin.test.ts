@@ -1,0 +1,90 @@
+import * as assert from 'node:assert/strict';
+import { type RunningSandbox, startSandbox } from '../../../src/sandbox/server';
+import { admin, call, ipLookup, orgLookup, roomyConfig, tokenA, tokenB } from './helpers';
+
+describe('sandbox: admin API', () => {
+  let sb: RunningSandbox;
+  beforeEach(async () => {
+    sb = await startSandbox({ config: roomyConfig(), adminKey: 'test-admin-key' });
+  });
+  afterEach(async () => {
+    await sb.close();
+  });
+
+  it('uses the given admin key', () => {
+    assert.equal(sb.adminKey, 'test-admin-key');
+  });
+
+  const routes: Array<['GET' | 'POST' | 'DELETE', string]> = [
+    ['GET', 'stats'], ['POST', 'users/sandbox-user/unlock'], ['POST', 'users/sandbox-user/password'], ['POST', 'tokens/invalidate'],
+    ['POST', 'clock'], ['POST', 'faults'], ['DELETE', 'faults'], ['GET', 'nothing-here'],
+  ];
+  for (const [method, path] of routes) {
+    it(`${method} /_sandbox/${path} is 403 without the key or with a wrong one`, async () => {
+      const none = await call(sb, method, `/_sandbox/${path}`);
+      assert.equal(none.status, 403);
+      assert.equal(none.json.error.errorCode, 'forbidden');
+      const wrong = await call(sb, method, `/_sandbox/${path}`, { headers: { 'x-sandbox-admin': 'test-admin-kex' } });
+      assert.equal(wrong.status, 403);
+    });
+  }
+
+  it('the config adminKey applies when no option is given', async () => {
+    const other = await startSandbox({ config: roomyConfig({}, { adminKey: 'from-config' }) });
+    try {
+      assert.equal(other.adminKey, 'from-config');
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('stats has the documented shape and does not count admin requests', async () => {
+    await orgLookup(sb, await tokenB(sb));
+    await admin(sb, 'GET', 'stats');
+    const r = await admin(sb, 'GET', 'stats');
+    assert.deepEqual(r.json, {
+      requests: 2,
+      customers: {
+        sandbox: {
+          tokenRequests: 1, authSuccesses: 1, authFailures: 0, dataCalls: 1, resultCodes: { CM000: 2 }, maxConcurrency: 1, contractUsed: 1,
+        },
+      },
+    });
+  });
+
+  it('the clock moves forward only and reports the offset', async () => {
+    const r = await admin(sb, 'POST', 'clock', { advanceSeconds: 3600 });
+    assert.equal(r.status, 200);
+    assert.equal(r.json.offsetSeconds, 3600);
+    assert.equal((await admin(sb, 'GET', 'clock')).json.offsetSeconds, 3600);
+    for (const bad of [{ advanceSeconds: -1 }, { advanceSeconds: 'x' }, {}]) {
+      const e = await admin(sb, 'POST', 'clock', bad);
+      assert.equal(e.status, 400);
+      assert.match(e.json.error.errorMessage, /advanceSeconds/);
+    }
+  });
+
+  it('unknown users are 404; bad passwords and reasons are 400', async () => {
+    assert.equal((await admin(sb, 'POST', 'users/ghost/unlock')).status, 404);
+    assert.equal((await admin(sb, 'POST', 'users/ghost/password', { password: 'x-password' })).status, 404);
+    assert.equal((await admin(sb, 'POST', 'users/sandbox-user/password', {})).status, 400);
+    assert.equal((await admin(sb, 'POST', 'users/sandbox-user/password', { password: 'a\nb' })).status, 400);
+    assert.equal((await admin(sb, 'POST', 'tokens/invalidate', { reason: 'boredom' })).status, 400);
+    assert.equal((await admin(sb, 'POST', 'tokens/invalidate', { user: 'ghost' })).status, 404);
+    assert.equal((await admin(sb, 'POST', 'tokens/invalidate', { user: 5 })).status, 400);
+    const badJson = await call(sb, 'POST', '/_sandbox/clock', { headers: { 'x-sandbox-admin': 'test-admin-key' }, rawBody: '{' });
+    assert.equal(badJson.status, 400);
+    assert.equal((await admin(sb, 'GET', 'users/sandbox-user/unlock')).status, 405);
+    assert.equal((await admin(sb, 'GET', 'nothing-here')).status, 404);
+  });
+
+  it('invalidation without a filter drops every B token but no A token; by customer drops both', async () => {
+    const [a, b] = [await tokenA(sb), await tokenB(sb)];
+    assert.equal((await admin(sb, 'POST', 'tokens/invalidate')).json.invalidated, 1);
+    assert.equal((await ipLookup(sb, a)).status, 200);
+    assert.equal((await orgLookup(sb, b)).status, 401);
+    await tokenB(sb);
+    assert.equal((await admin(sb, 'POST', 'tokens/invalidate', { customer: 'sandbox' })).json.invalidated, 2);
+    assert.equal((await ipLookup(sb, a)).status, 401);
+  });
+});

@@ -1,0 +1,114 @@
+import * as assert from 'node:assert/strict';
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SandboxConfigError, parseConfig, readConfigFile } from '../../../src/sandbox/config';
+import { DEFAULT_CONFIG, DEMO_CREDENTIALS } from '../../../src/sandbox/defaults';
+import { startSandbox } from '../../../src/sandbox/server';
+import { ipLookup, orgLookup, roomyConfig, tokenA, tokenB } from './helpers';
+
+const user = { user: 'u', password: 'p-secret-1' };
+
+describe('sandbox: config validation and fixtures', () => {
+  const invalid: Array<[string, unknown, string]> = [
+    ['not an object', [], '(root)'],
+    ['no customers', {}, 'customers'],
+    ['customers not an array', { customers: {} }, 'customers'],
+    ['an unknown top-level property', { customers: [], colour: 'red' }, 'colour'],
+    ['a zero token lifetime', { customers: [], tokenLifetimeSeconds: 0 }, 'tokenLifetimeSeconds'],
+    ['an empty admin key', { customers: [], adminKey: '' }, 'adminKey'],
+    ['a customer without id', { customers: [{}] }, 'customers[0].id'],
+    ['a duplicate customer id', { customers: [{ id: 'a' }, { id: 'a' }] }, 'customers[1].id'],
+    ['a negative qps', { customers: [{ id: 'a', qps: -1 }] }, 'customers[0].qps'],
+    ['a fractional concurrency', { customers: [{ id: 'a', concurrency: 1.5 }] }, 'customers[0].concurrency'],
+    ['a string contractLimit', { customers: [{ id: 'a', contractLimit: '10' }] }, 'customers[0].contractLimit'],
+    ['a bad subscriberExpires', { customers: [{ id: 'a', subscriberExpires: 'next year' }] }, 'customers[0].subscriberExpires'],
+    ['a negative responseDelayMs', { customers: [{ id: 'a', responseDelayMs: -5 }] }, 'customers[0].responseDelayMs'],
+    ['a user without password', { customers: [{ id: 'a', users: [{ user: 'u' }] }] }, 'customers[0].users[0].password'],
+    ['a non-boolean locked', { customers: [{ id: 'a', users: [{ ...user, locked: 'yes' }] }] }, 'customers[0].users[0].locked'],
+    ['a duplicate user', { customers: [{ id: 'a', users: [user] }, { id: 'b', users: [user] }] }, 'customers[1].users[0].user'],
+    ['a key with a colon', { customers: [{ id: 'a', clients: [{ consumerKey: 'a:b', consumerSecret: 's' }] }] }, 'customers[0].clients[0].consumerKey'],
+    ['a secret with a line break', { customers: [{ id: 'a', clients: [{ consumerKey: 'k', consumerSecret: 's\nx' }] }] }, 'customers[0].clients[0].consumerSecret'],
+    ['an unknown user property', { customers: [{ id: 'a', users: [{ ...user, role: 'admin' }] }] }, 'customers[0].users[0].role'],
+    ['clients not an array', { customers: [{ id: 'a', clients: 'k' }] }, 'customers[0].clients'],
+  ];
+  for (const [name, raw, path] of invalid) {
+    it(`refuses ${name}, naming ${path}`, async () => {
+      assert.throws(() => parseConfig(raw), (err: unknown) => err instanceof SandboxConfigError && err.path === path && err.message.includes(path));
+      await assert.rejects(startSandbox({ config: raw }), (err: Error) => err.message.includes(path));
+    });
+  }
+
+  it('never repeats a secret in an error message', () => {
+    try {
+      parseConfig({ customers: [{ id: 'a', users: [{ user: 'u', password: ' CANARY-spaced ' }] }] });
+      assert.fail('should throw');
+    } catch (err) {
+      assert.ok(err instanceof SandboxConfigError);
+      assert.ok(!err.message.includes('CANARY'));
+    }
+  });
+
+  it('accepts the default config and the demo credentials match it', () => {
+    const c = parseConfig(DEFAULT_CONFIG);
+    assert.equal(c.customers[0]?.clients?.[0]?.consumerKey, DEMO_CREDENTIALS.a.consumerKey);
+    assert.equal(c.customers[0]?.users?.[0]?.password, DEMO_CREDENTIALS.b.password);
+    assert.equal(c.customers[0]?.qps, 10);
+    assert.equal(c.customers[0]?.concurrency, 4);
+  });
+
+  it('reads a config file, and names the file and path when it is invalid', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'bizdata-config-'));
+    try {
+      const good = join(dir, 'good.json');
+      await writeFile(good, JSON.stringify({ $schema: '../schemas/sandbox-config.schema.json', customers: [{ id: 'x', users: [user] }] }));
+      assert.equal((await readConfigFile(good)).customers[0]?.id, 'x');
+      const bad = join(dir, 'bad.json');
+      await writeFile(bad, JSON.stringify({ customers: [{ id: 'x', qps: 0 }] }));
+      await assert.rejects(readConfigFile(bad), (err: Error) => err.message.includes('customers[0].qps') && err.message.includes(bad));
+      const broken = join(dir, 'broken.json');
+      await writeFile(broken, '{');
+      await assert.rejects(readConfigFile(broken), (err: Error) => err.message.includes(broken));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the JSON Schema describes exactly the properties the validator accepts', async () => {
+    const schema = JSON.parse(await readFile(join(__dirname, '../../../../schemas/sandbox-config.schema.json'), 'utf8'));
+    assert.deepEqual(Object.keys(schema.properties).sort(), ['$schema', 'adminKey', 'customers', 'tokenLifetimeSeconds']);
+    const customer = schema.$defs.customer;
+    assert.deepEqual(Object.keys(customer.properties).sort(),
+      ['clients', 'concurrency', 'contractLimit', 'id', 'qps', 'responseDelayMs', 'subscriberExpires', 'users']);
+    assert.deepEqual(Object.keys(schema.$defs.user.properties).sort(), ['credentialsExpired', 'locked', 'password', 'user']);
+    assert.deepEqual(Object.keys(schema.$defs.client.properties).sort(), ['consumerKey', 'consumerSecret']);
+  });
+
+  it('serves fixtures per IP and per name instead of synthetic data', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'bizdata-fixtures-'));
+    try {
+      await mkdir(join(dir, 'ip'));
+      await mkdir(join(dir, 'org'));
+      await writeFile(join(dir, 'ip', '198.51.100.20.json'), JSON.stringify({ mine: 'ip fixture' }));
+      await writeFile(join(dir, 'ip', '2001-db8--5.json'), JSON.stringify({ mine: 'v6 fixture' }));
+      await writeFile(join(dir, 'org', 'fixture-co-ltd.json'), JSON.stringify({ MyData: { answer: 42 } }));
+      const sb = await startSandbox({ config: roomyConfig(), fixturesDir: dir });
+      try {
+        const a = await tokenA(sb);
+        assert.deepEqual((await ipLookup(sb, a, '198.51.100.20')).json, { mine: 'ip fixture' });
+        assert.deepEqual((await ipLookup(sb, a, '2001:db8::5')).json, { mine: 'v6 fixture' });
+        assert.equal((await ipLookup(sb, a, '198.51.100.21')).json.sandbox, true);
+        const b = await tokenB(sb);
+        const r = await orgLookup(sb, b, 'CountryISOAlpha2Code=GB&SubjectName=Fixture%20Co.%20Ltd&match=true');
+        assert.equal(r.json.MatchResponse.TransactionResult.ResultID, 'CM000');
+        assert.deepEqual(r.json.MatchResponse.MyData, { answer: 42 });
+      } finally {
+        await sb.close();
+      }
+      await writeFile(join(dir, 'org', 'broken.json'), '[1,');
+      await assert.rejects(startSandbox({ fixturesDir: dir }), /broken\.json/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

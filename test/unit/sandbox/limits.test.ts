@@ -1,0 +1,94 @@
+import * as assert from 'node:assert/strict';
+import { type RunningSandbox, startSandbox } from '../../../src/sandbox/server';
+import { admin, delay, ipLookup, orgLookup, roomyConfig, tokenA, tokenB } from './helpers';
+
+const SC006 = 'Transaction not processed, permitted concurrency limit exceeded.';
+
+describe('sandbox: customer limits (SC005, SC006)', () => {
+  const open: RunningSandbox[] = [];
+  async function start(customer: Record<string, unknown>): Promise<RunningSandbox> {
+    const sb = await startSandbox({ config: roomyConfig(customer) });
+    open.push(sb);
+    return sb;
+  }
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((s) => s.close()));
+  });
+
+  it('QPS is one window per customer across both interfaces and all tokens: SC006 over it', async () => {
+    const sb = await start({ qps: 3 });
+    const [a, b1, b2] = [await tokenA(sb), await tokenB(sb), await tokenB(sb)];
+    assert.notEqual(b1, b2);
+    assert.equal((await ipLookup(sb, a)).status, 200);
+    assert.equal((await orgLookup(sb, b1)).status, 200);
+    assert.equal((await orgLookup(sb, b2)).status, 200);
+    const over = await orgLookup(sb, b1);
+    assert.equal(over.status, 401);
+    assert.equal(over.json.MatchResponse.TransactionResult.ResultID, 'SC006');
+    assert.equal(over.json.MatchResponse.TransactionResult.ResultText, SC006);
+    assert.equal(over.json.MatchResponse.TransactionResult.SeverityText, 'Error');
+    const overA = await ipLookup(sb, a);
+    assert.equal(overA.status, 401);
+    assert.equal(overA.json.error.errorCode, 'SC006');
+    assert.match(overA.json.error.errorMessage, /concurrency limit exceeded/);
+    await delay(1050);
+    assert.equal((await orgLookup(sb, b1)).status, 200, 'the same token works again after the window');
+  });
+
+  it('concurrency counts calls in flight across tokens: SC006 beyond it; maxConcurrency in stats', async () => {
+    const sb = await start({ concurrency: 2, responseDelayMs: 300 });
+    const [a, b] = [await tokenA(sb), await tokenB(sb)];
+    const results = await Promise.all([ipLookup(sb, a), orgLookup(sb, b), orgLookup(sb, b)]);
+    const codes = results.map((r) => (r.status === 200 ? 'ok' : (r.json.MatchResponse?.TransactionResult.ResultID ?? r.json.error.errorCode)));
+    assert.deepEqual(codes.slice().sort(), ['SC006', 'ok', 'ok']);
+    const stats = (await admin(sb, 'GET', 'stats')).json.customers.sandbox;
+    assert.equal(stats.maxConcurrency, 2);
+    assert.equal(stats.resultCodes.SC006, 1);
+    assert.equal((await orgLookup(sb, b)).status, 200, 'a slot frees when a call finishes');
+  });
+
+  it('contractLimit successful data calls, then SC005 on both interfaces', async () => {
+    const sb = await start({ contractLimit: 2 });
+    const [a, b] = [await tokenA(sb), await tokenB(sb)];
+    assert.equal((await orgLookup(sb, b, 'CountryISOAlpha2Code=XX&SubjectName=A&match=true')).status, 400, 'bad input uses no contract');
+    assert.equal((await ipLookup(sb, a)).status, 200);
+    assert.equal((await orgLookup(sb, b)).status, 200);
+    const over = await orgLookup(sb, b);
+    assert.equal(over.status, 401);
+    assert.equal(over.json.MatchResponse.TransactionResult.ResultID, 'SC005');
+    assert.equal(over.json.MatchResponse.TransactionResult.ResultText, 'Maximum limit permitted by the contract reached.');
+    const overA = await ipLookup(sb, a);
+    assert.equal(overA.json.error.errorCode, 'SC005');
+    const stats = (await admin(sb, 'GET', 'stats')).json.customers.sandbox;
+    assert.equal(stats.contractUsed, 2);
+    assert.equal(stats.dataCalls, 5);
+    assert.equal(stats.resultCodes.SC005, 2);
+  });
+
+  it('an expired subscriber number refuses data calls of existing tokens with SC004', async () => {
+    const soon = new Date(Date.now() + 3600_000).toISOString();
+    const sb = await start({ subscriberExpires: soon });
+    const [a, b] = [await tokenA(sb), await tokenB(sb)];
+    await admin(sb, 'POST', 'clock', { advanceSeconds: 7200 });
+    const r = await orgLookup(sb, b);
+    assert.equal(r.status, 401);
+    assert.equal(r.json.MatchResponse.TransactionResult.ResultID, 'SC004');
+    assert.equal((await ipLookup(sb, a)).json.error.errorCode, 'SC004');
+  });
+
+  it('limits of one customer do not touch another', async () => {
+    const sb = await startSandbox({
+      config: {
+        customers: [
+          { id: 'one', qps: 1, users: [{ user: 'u1', password: 'password-1' }] },
+          { id: 'two', qps: 1, users: [{ user: 'u2', password: 'password-2' }] },
+        ],
+      },
+    });
+    open.push(sb);
+    const [t1, t2] = [await tokenB(sb, 'u1', 'password-1'), await tokenB(sb, 'u2', 'password-2')];
+    assert.equal((await orgLookup(sb, t1)).status, 200);
+    assert.equal((await orgLookup(sb, t2)).status, 200);
+    assert.equal((await orgLookup(sb, t1)).status, 401);
+  });
+});
