@@ -1,0 +1,111 @@
+import * as assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseBatchInput, runBatch, type BatchLine, type BatchProgress } from '../../../src/core/batch';
+import { CANARY, sandbox, testClient, type Sandbox, type TestClient } from './harness';
+
+async function lines(file: string): Promise<BatchLine[]> {
+  return (await readFile(file, 'utf8')).trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as BatchLine);
+}
+
+describe('batch input parsing', () => {
+  it('reads an IP list with comments and blank lines', () => {
+    const p = parseBatchInput('# office ranges\n203.0.113.7\n\n  2001:db8::1  # v6\n\r\n198.51.100.1\r\n', 'ips.txt');
+    assert.equal(p.format, 'ip-list');
+    assert.deepEqual(p.inputs.map((q) => (q.kind === 'ip' ? q.ip : '')), ['203.0.113.7', '2001:db8::1', '198.51.100.1']);
+    assert.deepEqual(p.problems, []);
+  });
+
+  it('reads a CSV with a header, quoted fields, doubled quotes and embedded line breaks', () => {
+    const csv = 'country,name,territory\nUS,"Example, Inc.",CA\nGB,"The ""Quoted"" Ltd",\n\nDE,"Multi\nLine GmbH"\n';
+    const p = parseBatchInput(csv, 'orgs.csv');
+    assert.equal(p.format, 'csv');
+    assert.deepEqual(p.inputs, [
+      { kind: 'org', country: 'US', name: 'Example, Inc.', territory: 'CA' },
+      { kind: 'org', country: 'GB', name: 'The "Quoted" Ltd' },
+      { kind: 'org', country: 'DE', name: 'Multi\nLine GmbH' },
+    ]);
+  });
+
+  it('recognises a CSV by its header and reports rows it cannot read', () => {
+    const p = parseBatchInput('country,name\nUS,Example,Extra\nUS,Fine\n', 'queries.txt');
+    assert.equal(p.format, 'csv');
+    assert.equal(p.inputs.length, 1);
+    assert.deepEqual(p.problems.map((x) => x.line), [2]);
+    assert.equal(parseBatchInput('name,city\nx,y\n', 'a.csv').problems.length, 1);
+  });
+});
+
+describe('batch runner against the sandbox', () => {
+  let sb: Sandbox;
+  let t: TestClient;
+  let dir: string;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'bizdata-batch-'));
+  });
+
+  afterEach(async () => {
+    await t?.client.dispose();
+    await sb?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('writes one line per input as it goes, reports progress, and a re-run skips what is done', async () => {
+    sb = await sandbox({ qps: 50, concurrency: 3 });
+    t = testClient(sb.url, { limits: { qps: 50, concurrency: 3 } });
+    const ips = Array.from({ length: 20 }, (_, i) => `198.51.100.${i + 1}`);
+    const { inputs } = parseBatchInput([...ips, 'not-an-ip'].join('\n'), 'ips.txt');
+    const out = join(dir, 'out.jsonl');
+    const progress: BatchProgress[] = [];
+    const s = await runBatch({ client: t.client, inputs, outFile: out, concurrency: 3, onProgress: (p) => progress.push(p) });
+    assert.deepEqual({ total: s.total, done: s.done, ok: s.ok, failed: s.failed, skipped: s.skipped, cancelled: s.cancelled }, { total: 21, done: 21, ok: 20, failed: 1, skipped: 0, cancelled: false });
+    const written = await lines(out);
+    assert.equal(written.length, 21);
+    const bad = written.find((l) => !l.ok);
+    assert.equal(bad?.error?.kind, 'input');
+    assert.ok(written.filter((l) => l.ok).every((l) => l.status === 200 && l.body !== undefined));
+    assert.equal(progress.at(-1)?.done, 21);
+    const calls = (await sb.customer()).dataCalls;
+
+    const again = await runBatch({ client: t.client, inputs, outFile: out, concurrency: 3 });
+    assert.equal(again.skipped, 21);
+    assert.equal(again.done, 0);
+    assert.equal((await sb.customer()).dataCalls, calls, 'nothing sent again');
+    assert.equal((await lines(out)).length, 21);
+  });
+
+  it('stops on cancellation and the next run completes the rest', async () => {
+    sb = await sandbox({ qps: 20, concurrency: 2 });
+    t = testClient(sb.url, { limits: { qps: 20, concurrency: 2 } });
+    const inputs = parseBatchInput(Array.from({ length: 40 }, (_, i) => `192.0.2.${i + 1}`).join('\n'), 'ips.txt').inputs;
+    const out = join(dir, 'out.jsonl');
+    const ac = new AbortController();
+    const s = await runBatch({ client: t.client, inputs, outFile: out, concurrency: 2, signal: ac.signal, onProgress: (p) => p.done >= 10 && ac.abort() });
+    assert.equal(s.cancelled, true);
+    assert.ok(s.done >= 10 && s.done < 40);
+    const rest = await runBatch({ client: t.client, inputs, outFile: out, concurrency: 4 });
+    assert.equal(rest.skipped, s.done);
+    assert.equal(rest.ok, 40 - s.done);
+    const keys = new Set((await lines(out)).filter((l) => l.ok).map((l) => JSON.stringify(l.input)));
+    assert.equal(keys.size, 40);
+  });
+
+  it('runs CSV organization queries and stops at once on wrong credentials (one attempt)', async () => {
+    sb = await sandbox();
+    t = testClient(sb.url);
+    t.credentials.b = { interfaceId: 'b', user: CANARY.user, password: 'wrong' };
+    const csv = join(dir, 'orgs.csv');
+    await writeFile(csv, `country,name,territory\n${Array.from({ length: 30 }, (_, i) => `US,"Example ${i}, Inc.",CA`).join('\n')}\n`);
+    const inputs = parseBatchInput(await readFile(csv, 'utf8'), csv).inputs;
+    const s = await runBatch({ client: t.client, inputs, outFile: join(dir, 'out.jsonl'), concurrency: 4 });
+    assert.equal(s.stoppedBy?.kind, 'auth');
+    assert.ok(s.done <= 4);
+    assert.equal((await sb.customer()).tokenRequests, 1);
+
+    t.credentials.b = { interfaceId: 'b', user: CANARY.user, password: CANARY.password };
+    const ok = await runBatch({ client: t.client, inputs, outFile: join(dir, 'out.jsonl'), concurrency: 4 });
+    assert.equal(ok.ok, 30, 'failed-on-credentials inputs are run again');
+  });
+});

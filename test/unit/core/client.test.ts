@@ -1,0 +1,197 @@
+import * as assert from 'node:assert/strict';
+import type { TokenStatus } from '../../../src/core/model';
+import { PLACEHOLDER } from '../../../src/core/curl';
+import { CANARY, failed, ok, sandbox, testClient, type Sandbox, type TestClient } from './harness';
+
+
+
+describe('core client against the sandbox', () => {
+  let sb: Sandbox;
+  let t: TestClient;
+
+  afterEach(async () => {
+    await t?.client.dispose();
+    await sb?.close();
+  });
+
+  describe('happy paths', () => {
+    beforeEach(async () => {
+      sb = await sandbox();
+      t = testClient(sb.url);
+    });
+
+    it('Interface A: token exchange then an IP lookup with Bearer and Origin', async () => {
+      const r = ok(await t.client.lookupIp({ ip: '203.0.113.7' }));
+      assert.equal(r.status, 200);
+      assert.equal((r.body as { inquiryDetail: { ipAddress: string } }).inquiryDetail.ipAddress, '203.0.113.7');
+      assert.equal(r.request.headers.authorization, `Bearer ${PLACEHOLDER.token}`);
+      assert.equal(r.request.headers.origin, 'https://app.example.com');
+      const c = await sb.customer();
+      assert.equal(c.tokenRequests, 1);
+      assert.equal(c.dataCalls, 1);
+    });
+
+    it('Interface A: IPv6 addresses go in the path segment', async () => {
+      const r = ok(await t.client.lookupIp({ ip: '2001:db8::1' }));
+      assert.equal((r.body as { inquiryDetail: { ipAddress: string } }).inquiryDetail.ipAddress, '2001:db8::1');
+    });
+
+    it('Interface B: authentication then an organizations lookup with the raw token', async () => {
+      const r = ok(await t.client.lookupOrganization({ country: 'us', name: 'Example Corp, Inc.', territory: 'CA' }));
+      assert.equal(r.code, 'CM000');
+      const detail = (r.body as { MatchResponse: { MatchResponseDetail: { InquiryDetail: Record<string, string> } } }).MatchResponse.MatchResponseDetail.InquiryDetail;
+      assert.equal(detail.SubjectName, 'Example Corp, Inc.');
+      assert.equal(detail.CountryISOAlpha2Code, 'US');
+      assert.equal(detail.TerritoryName, 'CA');
+      assert.equal(r.request.headers.authorization, PLACEHOLDER.token);
+      assert.match(r.request.url, /SubjectName=Example%20Corp%2C%20Inc\.&match=true&MatchTypeText=Advanced&TerritoryName=CA$/);
+    });
+
+    it('reuses one token for many calls, and concurrent first calls share one sign-in', async () => {
+      const first = await Promise.all(Array.from({ length: 10 }, (_, i) => t.client.lookupIp({ ip: `198.51.100.${i + 1}` })));
+      first.forEach(ok);
+      for (let i = 0; i < 10; i++) ok(await t.client.lookupIp({ ip: `192.0.2.${i + 1}` }));
+      const orgs = await Promise.all(Array.from({ length: 5 }, () => t.client.lookupOrganization({ country: 'DE', name: 'Beispiel GmbH' })));
+      orgs.forEach(ok);
+      const c = await sb.customer();
+      assert.equal(c.tokenRequests, 2, 'one token per interface');
+      assert.equal(c.dataCalls, 25);
+    });
+
+    it('decodes gzip answers and reports the encoding in the log', async () => {
+      ok(await t.client.lookupIp({ ip: '203.0.113.9' }));
+      assert.ok(t.logs.some((l) => /duns-search.*-> 200 .*gzip/.test(l)), t.logs.join('\n'));
+    });
+
+    it('refuses a decoded body above the cap', async () => {
+      await t.client.dispose();
+      t = testClient(sb.url, { http: { maxBodyBytes: 64 } });
+      const f = failed(await t.client.lookupIp({ ip: '203.0.113.9' }));
+      assert.equal(f.kind, 'network');
+      assert.match(f.text, /larger than 64 bytes/);
+    });
+
+    it('reports a truncated gzip body as a network failure', async () => {
+      ok(await t.client.lookupIp({ ip: '203.0.113.9' }));
+      await sb.admin('POST', 'faults', { type: 'truncated-gzip', path: '/v1/duns-search', count: 1 });
+      const f = failed(await t.client.lookupIp({ ip: '203.0.113.9' }));
+      assert.equal(f.kind, 'network');
+      assert.match(f.text, /could not be decompressed/);
+    });
+
+    it('status, refreshToken, forget and status events follow the token', async () => {
+      const seen: TokenStatus[] = [];
+      const sub = t.client.onDidChangeStatus((s) => seen.push(s));
+      assert.equal((await t.client.status('a')).state, 'none');
+      const r = ok(await t.client.refreshToken('a'));
+      const s = r.body as TokenStatus;
+      assert.equal(s.state, 'valid');
+      assert.ok(!s.account?.includes(CANARY.consumerKey));
+      assert.ok((s.expiresAt ?? 0) - (s.issuedAt ?? 0) === 86_400_000);
+      assert.equal(r.request.headers.authorization, `Basic ${PLACEHOLDER.basic}`);
+      assert.ok(seen.some((e) => e.state === 'refreshing') && seen.some((e) => e.state === 'valid'));
+      await t.client.forget('a');
+      assert.equal((await t.client.status('a')).state, 'none');
+      t.credentials.a = undefined;
+      assert.equal((await t.client.status('a')).state, 'signed-out');
+      sub.dispose();
+    });
+
+    it('fails calls cleanly after dispose', async () => {
+      ok(await t.client.lookupIp({ ip: '203.0.113.9' }));
+      await t.client.dispose();
+      const f = failed(await t.client.lookupIp({ ip: '203.0.113.9' }));
+      assert.equal(f.kind, 'cancelled');
+    });
+
+    it('reports an unreachable service as a network failure', async () => {
+      await t.client.dispose();
+      t = testClient('http://127.0.0.1:9');
+      const f = failed(await t.client.lookupIp({ ip: '203.0.113.9' }));
+      assert.equal(f.kind, 'network');
+      assert.match(f.text, /refused/);
+    });
+
+    it('cancels through an AbortSignal', async () => {
+      await sb.admin('POST', 'faults', { type: 'latency', latencyMs: 2000, path: '/v1/duns-search' });
+      const ac = new AbortController();
+      const p = t.client.lookupIp({ ip: '203.0.113.9' }, { signal: ac.signal });
+      setTimeout(() => ac.abort(), 200);
+      const f = failed(await p);
+      assert.equal(f.kind, 'cancelled');
+    });
+  });
+
+  describe('expired and invalidated tokens', () => {
+    beforeEach(async () => {
+      sb = await sandbox();
+      t = testClient(sb.url);
+    });
+
+    it('A: after the service clock passes 24 h, 00040 leads to exactly one new token and one repeat', async () => {
+      ok(await t.client.lookupIp({ ip: '203.0.113.7' }));
+      await sb.admin('POST', 'clock', { advanceSeconds: 86_400 + 60 });
+      ok(await t.client.lookupIp({ ip: '203.0.113.7' }));
+      const c = await sb.customer();
+      assert.equal(c.tokenRequests, 2);
+      assert.equal(c.resultCodes['00040'], 1);
+      assert.equal(c.resultCodes.CM000, 4, 'two tokens and two lookups succeeded');
+    });
+
+    it('B: an expired token (SC001 on a data call) leads to exactly one re-authentication', async () => {
+      ok(await t.client.lookupOrganization({ country: 'US', name: 'Example Corp' }));
+      await sb.admin('POST', 'clock', { advanceSeconds: 86_400 + 60 });
+      ok(await t.client.lookupOrganization({ country: 'US', name: 'Example Corp' }));
+      const c = await sb.customer();
+      assert.equal(c.tokenRequests, 2);
+      assert.equal(c.resultCodes.SC001, 1);
+    });
+
+    it('B: a token invalidated by a release update is replaced once, shared by concurrent callers', async () => {
+      ok(await t.client.lookupOrganization({ country: 'US', name: 'Example Corp' }));
+      await sb.admin('POST', 'tokens/invalidate', { reason: 'release-update', user: CANARY.user });
+      const rs = await Promise.all(Array.from({ length: 5 }, () => t.client.lookupOrganization({ country: 'US', name: 'Example Corp' })));
+      rs.forEach(ok);
+      const c = await sb.customer();
+      assert.equal(c.tokenRequests, 2, 'one re-authentication for all five callers');
+      assert.equal(c.authFailures, 0);
+    });
+
+    it('A: an invalidated token (invalid_token) is replaced once', async () => {
+      ok(await t.client.lookupIp({ ip: '203.0.113.7' }));
+      await sb.admin('POST', 'tokens/invalidate', { consumerKey: CANARY.consumerKey });
+      ok(await t.client.lookupIp({ ip: '203.0.113.7' }));
+      assert.equal((await sb.customer()).tokenRequests, 2);
+    });
+
+    it('refreshes before expiry by its own clock, without a refused call', async () => {
+      await t.client.dispose();
+      let offset = 0;
+      t = testClient(sb.url, { now: () => Date.now() + offset, refreshMarginMs: 10 * 60_000 });
+      ok(await t.client.lookupIp({ ip: '203.0.113.7' }));
+      offset = 86_400_000 - 5 * 60_000; // inside the refresh margin
+      ok(await t.client.lookupIp({ ip: '203.0.113.7' }));
+      const c = await sb.customer();
+      assert.equal(c.tokenRequests, 2);
+      assert.equal(c.resultCodes['00040'], undefined);
+    });
+
+    it('stops with "contact support" when the new token is refused as well', async () => {
+      // Tokens live one second and every organizations call is held 1.5 s before its token is
+      // checked, so the repeat on the new token is refused too.
+      await t.client.dispose();
+      await sb.close();
+      sb = await sandbox({}, 1);
+      t = testClient(sb.url);
+      ok(await t.client.refreshToken('b'));
+      await sb.admin('POST', 'faults', { type: 'latency', latencyMs: 1500, path: '/V4.0/organizations' });
+      const f = failed(await t.client.lookupOrganization({ country: 'US', name: 'Example Corp' }));
+      assert.equal(f.code, 'SC001');
+      assert.equal(f.kind, 'auth');
+      assert.match(f.advice, /contact support/);
+      const c = await sb.customer();
+      assert.equal(c.tokenRequests, 2, 'exactly one re-authentication');
+      assert.equal(c.resultCodes.SC001, 2);
+    });
+  });
+});
