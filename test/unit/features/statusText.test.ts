@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { TokenStatus } from '../../../src/core/model';
 import { formatRemaining, stateLabel, statusBarText, statusTooltipMarkdown } from '../../../src/features/statusBar/statusText';
 import { missingEndpointSetting, readConnectionSettings } from '../../../src/features/connection/settings';
+import { riskyAttemptText } from '../../../src/features/connection/guardText';
 
 const HOUR = 3_600_000;
 const now = Date.UTC(2026, 0, 1, 12, 0, 0);
@@ -44,5 +45,14 @@ describe('connection settings', () => {
     assert.equal(s.limits.qps, 5);
     assert.equal(missingEndpointSetting(s.endpoints, 'a'), 'bizdata.endpoints.authUrl');
     assert.equal(missingEndpointSetting(s.endpoints, 'b'), 'bizdata.endpoints.legacyUrl');
+  });
+});
+
+describe('lockout guard wording', () => {
+  it('says plainly that one more failure locks the account until support unlocks it', () => {
+    const t = riskyAttemptText('b', { interfaceId: 'b', state: 'failed', account: 'us****er', credentialFailures: 2, callsMade: 0 });
+    assert.match(t.message, /Interface B account "us\*\*\*\*er" has failed 2 times in a row/);
+    assert.match(t.message, /One more failure locks the account until the service's support unlocks it\./);
+    assert.match(t.detail, /Try anyway/);
   });
 });
