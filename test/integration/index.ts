@@ -1,7 +1,7 @@
 // Entry the extension host loads (extensionTestsPath): runs every *.test.js beside this file.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import Mocha = require('mocha');
+import Mocha from 'mocha';
 
 export async function run(): Promise<void> {
   const mocha = new Mocha({
