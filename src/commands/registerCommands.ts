@@ -9,6 +9,7 @@ import { lookUpOrganization } from './lookUpOrganization';
 import { refreshToken } from './refreshToken';
 import { registerCommand, type CommandHandler } from './registerCommand';
 import { rerunLookup } from './rerunLookup';
+import { runBatchLookup } from './runBatchLookup';
 import { saveQuery } from './saveQuery';
 import { saveResponse } from './saveResponse';
 import { showTokenStatus } from './showTokenStatus';
@@ -27,6 +28,7 @@ export function registerCommands(context: vscode.ExtensionContext, services: Ser
   register('bizdata.lookUpIp', (arg) => lookUpIp(services, arg));
   register('bizdata.lookUpOrganization', (arg) => lookUpOrganization(services, arg));
   register('bizdata.rerunLookup', (arg) => rerunLookup(services, arg));
+  register('bizdata.runBatchLookup', (arg) => runBatchLookup(services, arg));
   register('bizdata.copyAsCurl', (arg) => copyAsCurl(services, arg));
   register('bizdata.saveResponse', (arg) => saveResponse(services, arg));
   register('bizdata.saveQuery', (arg) => saveQuery(services, arg));

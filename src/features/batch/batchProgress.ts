@@ -1,33 +1,37 @@
 // Plain helpers of the batch command: where results go, and the progress line. No `vscode` import.
+import type { BatchProgress, BatchSummary } from '../../core/batch';
 
 /** Results are written beside the input as JSON lines: `<file>.results.jsonl`. */
 export function resultsPathFor(inputPath: string): string {
   return `${inputPath}.results.jsonl`;
 }
 
-export interface BatchCounts {
-  readonly done: number;
-  readonly total: number;
-  /** Lookups skipped because an earlier run already wrote them (resume). */
-  readonly skipped?: number;
-  readonly elapsedMs: number;
-}
-
-/** "12 of 40 done, 3.2 per second" (the rate counts only this run's lookups). */
-export function progressMessage(c: BatchCounts): string {
-  const ranNow = c.done - (c.skipped ?? 0);
-  const seconds = c.elapsedMs / 1000;
-  const rate = seconds > 0 && ranNow > 0 ? `, ${formatRate(ranNow / seconds)} per second` : '';
-  const resumed = c.skipped ? ` (${c.skipped} from an earlier run)` : '';
-  return `${c.done} of ${c.total} done${rate}${resumed}`;
+/** "12 of 40 done, 3.2 per second (20 from an earlier run)"; the rate counts only this run's lookups. */
+export function progressMessage(p: BatchProgress, elapsedMs: number): string {
+  const seconds = elapsedMs / 1000;
+  const rate = seconds > 0 && p.done > 0 ? `, ${formatRate(p.done / seconds)} per second` : '';
+  const resumed = p.skipped > 0 ? ` (${p.skipped} from an earlier run)` : '';
+  return `${p.skipped + p.done} of ${p.total} done${rate}${resumed}`;
 }
 
 function formatRate(perSecond: number): string {
   return perSecond >= 10 ? String(Math.round(perSecond)) : perSecond.toFixed(1);
 }
 
-/** The progress bar's increment (percent) for going from `before` to `after` of `total`. */
-export function progressIncrement(before: number, after: number, total: number): number {
-  if (total <= 0) return 0;
-  return ((after - before) / total) * 100;
+/** Percent of the whole batch finished (earlier runs included), for the progress bar. */
+export function percentDone(p: BatchProgress): number {
+  return p.total > 0 ? ((p.skipped + p.done) / p.total) * 100 : 100;
+}
+
+/** The closing message: what happened, and what to do next. */
+export function summaryMessage(s: BatchSummary, outName: string): string {
+  const counts = `${s.ok} succeeded, ${s.failed} failed${s.skipped > 0 ? `, ${s.skipped} already done earlier` : ''}`;
+  if (s.stoppedBy) {
+    const code = s.stoppedBy.code ? `${s.stoppedBy.code}: ` : '';
+    return `Batch stopped after ${s.skipped + s.done} of ${s.total} (${counts}). ${code}${s.stoppedBy.text} ${s.stoppedBy.advice} Run the batch again to resume; results so far are in ${outName}.`;
+  }
+  if (s.cancelled) {
+    return `Batch cancelled after ${s.skipped + s.done} of ${s.total} (${counts}). Run it again on the same file to resume where it stopped; results so far are in ${outName}.`;
+  }
+  return `Batch finished: ${s.total} inputs (${counts}). Results are in ${outName}.`;
 }

@@ -1,5 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { progressIncrement, progressMessage, resultsPathFor } from '../../../src/features/batch/batchProgress';
+import type { BatchSummary } from '../../../src/core/batch';
+import { percentDone, progressMessage, resultsPathFor, summaryMessage } from '../../../src/features/batch/batchProgress';
+
+const progress = (done: number, total: number, skipped = 0) => ({ done, total, skipped, ok: done, failed: 0 });
+
+function summary(over: Partial<BatchSummary>): BatchSummary {
+  return { total: 10, skipped: 0, done: 10, ok: 9, failed: 1, outFile: '/w/ips.txt.results.jsonl', cancelled: false, durationMs: 1000, ...over };
+}
 
 describe('batch progress helpers', () => {
   it('writes results beside the input', () => {
@@ -7,19 +14,25 @@ describe('batch progress helpers', () => {
   });
 
   it('shows done/total and the rate of this run', () => {
-    assert.equal(progressMessage({ done: 0, total: 40, elapsedMs: 0 }), '0 of 40 done');
-    assert.equal(progressMessage({ done: 12, total: 40, elapsedMs: 4000 }), '12 of 40 done, 3.0 per second');
-    assert.equal(progressMessage({ done: 300, total: 400, elapsedMs: 10_000 }), '300 of 400 done, 30 per second');
+    assert.equal(progressMessage(progress(0, 40), 0), '0 of 40 done');
+    assert.equal(progressMessage(progress(12, 40), 4000), '12 of 40 done, 3.0 per second');
+    assert.equal(progressMessage(progress(300, 400), 10_000), '300 of 400 done, 30 per second');
   });
 
-  it('does not count resumed lookups in the rate', () => {
-    assert.equal(progressMessage({ done: 30, total: 40, skipped: 20, elapsedMs: 5000 }), '30 of 40 done, 2.0 per second (20 from an earlier run)');
-    assert.equal(progressMessage({ done: 20, total: 40, skipped: 20, elapsedMs: 5000 }), '20 of 40 done (20 from an earlier run)');
+  it('counts resumed inputs as done but not in the rate', () => {
+    assert.equal(progressMessage(progress(10, 40, 20), 5000), '30 of 40 done, 2.0 per second (20 from an earlier run)');
+    assert.equal(progressMessage(progress(0, 40, 20), 5000), '20 of 40 done (20 from an earlier run)');
+    assert.equal(percentDone(progress(10, 40, 20)), 75);
+    assert.equal(percentDone(progress(0, 0)), 100);
   });
 
-  it('turns counts into progress-bar increments', () => {
-    assert.equal(progressIncrement(0, 10, 40), 25);
-    assert.equal(progressIncrement(5, 5, 40), 0);
-    assert.equal(progressIncrement(0, 1, 0), 0);
+  it('ends with what happened and what to do next', () => {
+    assert.equal(summaryMessage(summary({}), 'ips.txt.results.jsonl'), 'Batch finished: 10 inputs (9 succeeded, 1 failed). Results are in ips.txt.results.jsonl.');
+    assert.match(summaryMessage(summary({ cancelled: true, done: 4, ok: 4, failed: 0 }), 'x'), /^Batch cancelled after 4 of 10 .*Run it again on the same file to resume/);
+    const stopped = summaryMessage(
+      summary({ done: 2, stoppedBy: { ok: false, kind: 'limit', code: 'SC005', text: 'Maximum limit permitted by the contract reached.', advice: 'Contact support.', durationMs: 1 } }),
+      'x',
+    );
+    assert.match(stopped, /SC005: Maximum limit permitted by the contract reached\. Contact support\. Run the batch again to resume/);
   });
 });
