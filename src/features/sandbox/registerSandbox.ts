@@ -1,6 +1,7 @@
 // The sandbox process belongs to this window: stopped on dispose, and when it exits on its own the
 // connection goes back to the user's own settings and credentials.
 import * as vscode from 'vscode';
+import { DEMO_CREDENTIALS } from '../../sandbox/defaults';
 import type { Connection } from '../connection/connection';
 import type { ContextKeys } from '../contextKeys';
 import { SandboxService } from './sandboxService';
@@ -18,5 +19,11 @@ export function createSandbox(
       if (!running && deps.connection.sandbox) deps.connection.useSandbox(undefined);
     }),
   );
+  // `npm start` runs a sandbox itself and passes its address: attach this window to it with the demo
+  // credentials (never the user's), leaving settings and stored credentials untouched.
+  const external = process.env.BIZDATA_SANDBOX_URL;
+  if (external && /^https?:\/\/(127\.0\.0\.1|localhost)(:\d+)?\/?$/.test(external)) {
+    deps.connection.useSandbox({ url: external.replace(/\/+$/, ''), credentials: DEMO_CREDENTIALS });
+  }
   return sandbox;
 }
