@@ -113,3 +113,12 @@ export function dataRootOf(path: string): string {
   const i = parts.findIndex((p) => p.startsWith('bizdata-vscode-'));
   return i >= 0 ? parts.slice(0, i + 1).join('/') : path;
 }
+
+/** Leaves the window as a test found it: both interfaces signed out, editors closed, endpoints reset, sandbox stopped. */
+export async function tearDown(sb: RunningSandbox | undefined): Promise<void> {
+  await vscode.commands.executeCommand('bizdata.signOut', { interfaceId: 'a' });
+  await vscode.commands.executeCommand('bizdata.signOut', { interfaceId: 'b' });
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  await pointAt(undefined);
+  await sb?.close();
+}

@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { RunningSandbox } from '../../src/sandbox/server';
-import { admin, canaries, extensionApi, pointAt, startTestSandbox } from './helpers';
+import { admin, canaries, extensionApi, pointAt, startTestSandbox, tearDown } from './helpers';
 
 describe('lookups and results', function () {
   this.timeout(60_000);
@@ -17,11 +17,7 @@ describe('lookups and results', function () {
   });
 
   after(async () => {
-    await vscode.commands.executeCommand('bizdata.signOut', { interfaceId: 'a' });
-    await vscode.commands.executeCommand('bizdata.signOut', { interfaceId: 'b' });
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await pointAt(undefined);
-    await sb.close();
+    await tearDown(sb);
   });
 
   it('looks up an IP address from an argument object and opens a read-only JSON result', async () => {

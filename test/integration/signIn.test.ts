@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { RunningSandbox } from '../../src/sandbox/server';
-import { canaries, dataRootOf, extensionApi, filesContaining, pointAt, sleep, startTestSandbox, waitFor } from './helpers';
+import { canaries, dataRootOf, extensionApi, filesContaining, pointAt, sleep, startTestSandbox, tearDown, waitFor } from './helpers';
 
 describe('sign in and out', function () {
   this.timeout(60_000);
@@ -17,10 +17,7 @@ describe('sign in and out', function () {
   });
 
   after(async () => {
-    await vscode.commands.executeCommand('bizdata.signOut', { interfaceId: 'a' });
-    await vscode.commands.executeCommand('bizdata.signOut', { interfaceId: 'b' });
-    await pointAt(undefined);
-    await sb.close();
+    await tearDown(sb);
   });
 
   it('signs in to Interface A with an argument object and shows a valid token', async () => {
