@@ -97,4 +97,15 @@ describe('prompts', function () {
     assert.match(String(inputs[0].validateInput?.('')), /cannot be empty/);
     assert.match(decodeURIComponent(uri), /org-GB-Acme-Widgets-Ltd\.json$/);
   });
+
+  it('Show Token Status (the status bar click) lists each interface and the next actions', async () => {
+    choose = () => undefined;
+    await vscode.commands.executeCommand('bizdata.showTokenStatus');
+    const labels = (picks.at(-1)?.items ?? []).map((i) => i.label);
+    assert.ok(labels.some((l) => /^Interface A: valid \d+h \d+m$/.test(l)), labels.join(' | '));
+    assert.ok(labels.some((l) => /^Interface B: valid/.test(l)), labels.join(' | '));
+    for (const action of ['Refresh Token', 'Sign In', 'Sign Out', 'Start Local Sandbox', 'Show Log']) {
+      assert.ok(labels.some((l) => l.endsWith(action)), `${action} is not offered: ${labels.join(' | ')}`);
+    }
+  });
 });
