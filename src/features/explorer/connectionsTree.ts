@@ -7,13 +7,15 @@ import { stateLabel } from '../statusBar/statusText';
 
 export type ConnectionNode =
   | { readonly type: 'interface'; readonly interfaceId: InterfaceId; readonly status: TokenStatus }
-  | { readonly type: 'sandbox'; readonly url?: string };
+  | { readonly type: 'sandbox'; readonly url?: string; readonly external?: boolean };
 
 export const CONNECTION_CONTEXT = {
   signedIn: 'bizdata.connection.signedIn',
   signedOut: 'bizdata.connection.signedOut',
   sandboxRunning: 'bizdata.sandbox.running',
   sandboxStopped: 'bizdata.sandbox.stopped',
+  /** A sandbox this window uses but did not start (npm start): nothing to stop from here. */
+  sandboxAttached: 'bizdata.sandbox.attached',
 } as const;
 
 export class ConnectionsTreeProvider implements vscode.TreeDataProvider<ConnectionNode>, vscode.Disposable {
@@ -36,7 +38,8 @@ export class ConnectionsTreeProvider implements vscode.TreeDataProvider<Connecti
     if (signedIn.length === 0 && !running) return [];
     const nodes: ConnectionNode[] = [];
     for (const id of ['a', 'b'] as const) nodes.push({ type: 'interface', interfaceId: id, status: await this.connection.status(id) });
-    nodes.push({ type: 'sandbox', url: running?.url });
+    const attached = this.connection.sandbox?.url;
+    nodes.push(running ? { type: 'sandbox', url: running.url } : { type: 'sandbox', url: attached, external: attached !== undefined });
     return nodes;
   }
 
@@ -44,11 +47,15 @@ export class ConnectionsTreeProvider implements vscode.TreeDataProvider<Connecti
     if (element.type === 'sandbox') {
       const item = new vscode.TreeItem('Local sandbox', vscode.TreeItemCollapsibleState.None);
       item.id = 'sandbox';
-      item.description = element.url ? `running at ${element.url}` : 'stopped';
+      item.description = element.url ? `${element.external ? 'in use' : 'running'} at ${element.url}` : 'stopped';
       item.iconPath = new vscode.ThemeIcon(element.url ? 'vm-running' : 'vm-outline');
-      item.contextValue = element.url ? CONNECTION_CONTEXT.sandboxRunning : CONNECTION_CONTEXT.sandboxStopped;
+      item.contextValue = element.external
+        ? CONNECTION_CONTEXT.sandboxAttached
+        : element.url
+          ? CONNECTION_CONTEXT.sandboxRunning
+          : CONNECTION_CONTEXT.sandboxStopped;
       item.tooltip = element.url
-        ? `The local sandbox runs at ${element.url}; this window uses it with its demo credentials.`
+        ? `This window uses the local sandbox at ${element.url} with its demo credentials${element.external ? ' (started outside this window, e.g. by npm start)' : ''}.`
         : 'The local sandbox is not running. Start it to try the service without real credentials.';
       return item;
     }
