@@ -2,6 +2,7 @@
 // interfaces (customer conditions and limits apply the same way to A and B).
 import type { ServerResponse } from 'node:http';
 import { SUCCESS_CODE, describeCode } from '../core/codes';
+import type { BoundedCache } from './cache';
 import type { Fixtures } from './data';
 import type { FaultSet } from './faults';
 import type { Customer, SandboxStore } from './store';
@@ -11,6 +12,8 @@ export interface SandboxContext {
   readonly faults: FaultSet;
   readonly fixtures: Fixtures;
   readonly adminKey: string;
+  /** Serialized synthetic data parts by lookup key: the same input always gives the same record. */
+  readonly bodies: BoundedCache<string, string>;
   /** A service-generated transaction id, unique within this instance. */
   nextTransactionId(): string;
   /** Waits, but returns at once when the sandbox closes, so no timer outlives it. */

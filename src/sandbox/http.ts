@@ -10,10 +10,17 @@ export interface RequestNote {
 const NOTE = Symbol('sandboxNote');
 type Noted = ServerResponse & { [NOTE]?: RequestNote };
 
-export function noteOf(res: ServerResponse): RequestNote {
-  const r = res as Noted;
-  r[NOTE] ??= {};
-  return r[NOTE];
+/** Starts collecting what the access log needs for this response; only done when logging. */
+export function trackNote(res: ServerResponse): RequestNote {
+  const note: RequestNote = {};
+  (res as Noted)[NOTE] = note;
+  return note;
+}
+
+/** Records the result code for the access log, if this response is being logged. */
+export function setNoteCode(res: ServerResponse, code: string): void {
+  const note = (res as Noted)[NOTE];
+  if (note !== undefined) note.code = code;
 }
 
 /** A failure to turn into a 4xx answer; `body` is the JSON to send. */
@@ -47,8 +54,13 @@ export interface SendOptions {
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, options: SendOptions = {}): void {
-  if (options.code !== undefined) noteOf(res).code = options.code;
-  const data = Buffer.from(JSON.stringify(body));
+  sendJsonText(res, status, JSON.stringify(body), options);
+}
+
+/** Sends an already serialized JSON body (the hot path splices cached parts into one string). */
+export function sendJsonText(res: ServerResponse, status: number, json: string, options: SendOptions = {}): void {
+  if (options.code !== undefined) setNoteCode(res, options.code);
+  const data = Buffer.from(json);
   const headers: Record<string, string | number> = { 'content-type': 'application/json; charset=utf-8', ...options.headers };
   if (options.gzip !== true) {
     headers['content-length'] = data.length;
@@ -111,4 +123,9 @@ export function isJsonContentType(req: IncomingMessage): boolean {
 export function headerText(req: IncomingMessage, name: string): string | undefined {
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;
+}
+
+/** The members of a JSON object without its braces, for splicing into a larger object. */
+export function jsonMembers(value: unknown): string {
+  return JSON.stringify(value).slice(1, -1);
 }

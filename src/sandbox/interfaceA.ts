@@ -4,7 +4,7 @@ import { SUCCESS_CODE, TOKEN_EXPIRED_A } from '../core/codes';
 import { checkIp } from '../core/validate';
 import { CUSTOMER_CODE_DETAIL, type SandboxContext, admitDataCall, codeText, completeDataCall } from './context';
 import { ipCandidates, ipSlug } from './data';
-import { HttpError, acceptsGzip, headerText, isJsonContentType, readJson, sendJson } from './http';
+import { HttpError, acceptsGzip, headerText, isJsonContentType, jsonMembers, readJson, sendJson, sendJsonText } from './http';
 
 export const VIEWS = ['standard'];
 
@@ -91,22 +91,21 @@ export async function handleIpLookup(ctx: SandboxContext, req: IncomingMessage, 
     if (refused !== undefined) throw errorA(401, refused, `${codeText(refused)} ${CUSTOMER_CODE_DETAIL[refused] ?? ''}`.trim());
     if (customer.responseDelayMs > 0) await ctx.delay(customer.responseDelayMs);
     const normalized = ip.trim();
-    const body = ctx.fixtures.ip.get(ipSlug(normalized)) ?? ipBody(ctx.nextTransactionId(), ctx.store.now(), normalized, view);
+    const fixture = ctx.fixtures.ip.get(ipSlug(normalized));
     completeDataCall(ctx, customer);
-    sendJson(res, 200, body, { code: SUCCESS_CODE, gzip: acceptsGzip(req) });
+    if (fixture !== undefined) return sendJson(res, 200, fixture, { code: SUCCESS_CODE, gzip: acceptsGzip(req) });
+    const key = `a\n${normalized}\n${view}`;
+    const tail = ctx.bodies.get(key) ?? ctx.bodies.set(key, ipTail(normalized, view));
+    const detail = JSON.stringify({ transactionID: ctx.nextTransactionId(), transactionTimestamp: new Date(ctx.store.now()).toISOString() });
+    sendJsonText(res, 200, `{"sandbox":true,"transactionDetail":${detail},${tail}}`, { code: SUCCESS_CODE, gzip: acceptsGzip(req) });
   } catch (err) {
     if (err instanceof HttpError) ctx.store.noteCode(customer, err.code);
     throw err;
   }
 }
 
-export function ipBody(transactionId: string, now: number, ip: string, view: string): Record<string, unknown> {
+/** Everything of an IP lookup body after transactionDetail, serialized once per IP and view. */
+function ipTail(ip: string, view: string): string {
   const candidates = ipCandidates(ip);
-  return {
-    sandbox: true,
-    transactionDetail: { transactionID: transactionId, transactionTimestamp: new Date(now).toISOString() },
-    inquiryDetail: { ipAddress: ip, view },
-    candidatesMatchedQuantity: candidates.length,
-    matchCandidates: candidates,
-  };
+  return jsonMembers({ inquiryDetail: { ipAddress: ip, view }, candidatesMatchedQuantity: candidates.length, matchCandidates: candidates });
 }

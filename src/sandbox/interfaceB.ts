@@ -4,7 +4,7 @@ import { SUCCESS_CODE } from '../core/codes';
 import { checkCountry, checkName, checkOptionalText } from '../core/validate';
 import { CUSTOMER_CODE_DETAIL, type SandboxContext, admitDataCall, codeText, completeDataCall } from './context';
 import { nameSlug, orgCandidates } from './data';
-import { HttpError, acceptsGzip, headerText, readJson, sendJson } from './http';
+import { HttpError, acceptsGzip, headerText, jsonMembers, readJson, sendJson, sendJsonText } from './http';
 import type { AuthFailure } from './store';
 
 export const AUTH_VERSION = 'V2.0';
@@ -14,6 +14,8 @@ export const APPLICATION_TRANSACTION_ID = 'BizDataSandbox';
 export const INVALID_CREDENTIALS = 'INVALID CREDENTIALS';
 /** ResultID of bad-input answers (HTTP 400); the spec names no code for them. */
 export const INVALID_REQUEST = 'invalid_request';
+
+const SUCCESS_RESULT = JSON.stringify({ ResultID: SUCCESS_CODE, ResultText: codeText(SUCCESS_CODE) });
 
 interface TransactionDetail {
   ApplicationTransactionID: string;
@@ -180,15 +182,12 @@ export async function handleOrganizations(ctx: SandboxContext, req: IncomingMess
     const refused = admitDataCall(ctx, customer, res);
     if (refused !== undefined) throw matchError(ctx, 401, refused, CUSTOMER_CODE_DETAIL[refused] ?? codeText(refused));
     if (customer.responseDelayMs > 0) await ctx.delay(customer.responseDelayMs);
-    const data = ctx.fixtures.org.get(nameSlug(params.name)) ?? syntheticMatch(params);
+    const fixture = ctx.fixtures.org.get(nameSlug(params.name));
+    const key = `b\n${params.country}\n${params.name}\n${params.territory ?? ''}\n${params.matchType}`;
+    const tail = fixture !== undefined ? jsonMembers(fixture) : (ctx.bodies.get(key) ?? ctx.bodies.set(key, jsonMembers(syntheticMatch(params))));
     completeDataCall(ctx, customer);
-    sendJson(res, 200, {
-      MatchResponse: {
-        TransactionDetail: serviceDetail(ctx),
-        TransactionResult: { ResultID: SUCCESS_CODE, ResultText: codeText(SUCCESS_CODE) },
-        ...data,
-      },
-    }, { code: SUCCESS_CODE, gzip: acceptsGzip(req) });
+    const head = `{"MatchResponse":{"TransactionDetail":${JSON.stringify(serviceDetail(ctx))},"TransactionResult":${SUCCESS_RESULT}`;
+    sendJsonText(res, 200, `${head}${tail === '' ? '' : `,${tail}`}}}`, { code: SUCCESS_CODE, gzip: acceptsGzip(req) });
   } catch (err) {
     if (err instanceof HttpError) ctx.store.noteCode(customer, err.code);
     throw err;

@@ -9,8 +9,9 @@ import { parseConfig } from './config';
 import type { SandboxContext } from './context';
 import { type Fixtures, NO_FIXTURES, loadFixtures } from './data';
 import { DEFAULT_CONFIG, DEFAULT_HOST } from './defaults';
+import { BoundedCache } from './cache';
 import { FaultSet, type Fault } from './faults';
-import { HttpError, noteOf, sendJson } from './http';
+import { HttpError, sendJson, setNoteCode, trackNote } from './http';
 import { handleIpLookup, handleToken } from './interfaceA';
 import { AUTH_VERSION, ORG_VERSION, handleAuthentication, handleOrganizations, versionError } from './interfaceB';
 import { SandboxStore } from './store';
@@ -60,6 +61,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     store,
     faults: new FaultSet(),
     fixtures,
+    bodies: new BoundedCache<string, string>(1000),
     adminKey,
     nextTransactionId: () => `sbx-${idPrefix}-${(counter += 1)}`,
     delay: (ms) => new Promise<void>((resolve) => {
@@ -73,12 +75,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   };
 
   const server: Server = createServer((req, res) => {
-    const started = performance.now();
     const path = pathOf(req.url);
-    res.once('close', () => {
-      const status = res.writableFinished ? String(res.statusCode) : 'aborted';
-      log(`${new Date().toISOString()} ${req.method ?? '-'} ${logPath(path)} ${status} ${noteOf(res).code ?? '-'} ${(performance.now() - started).toFixed(1)}ms`);
-    });
+    if (options.log !== undefined) {
+      // Only a sandbox with a log pays for timing and formatting the line.
+      const started = performance.now();
+      const note = trackNote(res);
+      res.once('close', () => {
+        const status = res.writableFinished ? String(res.statusCode) : 'aborted';
+        log(`${new Date().toISOString()} ${req.method ?? '-'} ${logPath(path)} ${status} ${note.code ?? '-'} ${(performance.now() - started).toFixed(1)}ms`);
+      });
+    }
     route(ctx, req, res, path).catch((err: unknown) => {
       if (err instanceof HttpError) {
         if (!res.headersSent) sendJson(res, err.status, err.body, { code: err.code, headers: err.headers });
@@ -204,15 +210,15 @@ const FAULT_BODY = Buffer.from(JSON.stringify({ sandbox: true, fault: 'injected'
 
 /** Answers with the injected failure instead of handling the request. */
 function applyFault(fault: Fault, req: IncomingMessage, res: ServerResponse): void {
-  const note = noteOf(res);
-  note.code = `fault:${fault.type}`;
+  const code = `fault:${fault.type}`;
+  setNoteCode(res, code);
   switch (fault.type) {
     case 'reset':
       req.socket.destroy();
       return;
     case 'status':
       sendJson(res, fault.status ?? 500, { error: { errorCode: 'sandbox_fault', errorMessage: `Injected fault: HTTP ${fault.status ?? 500}.` } }, {
-        code: note.code,
+        code,
       });
       return;
     case 'malformed-json': {

@@ -2,6 +2,7 @@
 // Everything lives on the instance: two sandboxes in one process share nothing.
 import type { SandboxConfig, SandboxCustomerConfig } from './config';
 import { DEFAULT_CONCURRENCY, DEFAULT_QPS, DEFAULT_TOKEN_LIFETIME_SECONDS } from './defaults';
+import { BoundedCache } from './cache';
 import { CustomerLimiter } from './limits';
 import { StateSaver, readJsonFile } from './persist';
 import { VerifiedSecretCache, hashSecret, isSecretHash, newToken, tokenDigest } from './secrets';
@@ -114,6 +115,8 @@ export class SandboxStore {
   private readonly clients = new Map<string, Client>();
   private readonly tokens = new Map<string, TokenRecord>();
   private readonly verified = new VerifiedSecretCache();
+  /** Presented token -> digest, so a data call with a known token skips SHA-256. In memory only. */
+  private readonly digests = new BoundedCache<string, string>(10_000);
   private readonly lifetimeMs: number;
   private clockOffsetMs = 0;
   private requestCount = 0;
@@ -126,20 +129,26 @@ export class SandboxStore {
   /** Hashes every configured secret (once, here, not per request) and loads the state file if any. */
   static async create(config: SandboxConfig, statePath: string | undefined, log: (line: string) => void): Promise<SandboxStore> {
     const store = new SandboxStore(config);
+    const hashing: Promise<void>[] = [];
     for (const c of config.customers) {
       const customer = makeCustomer(c);
       store.customers.set(c.id, customer);
+      // scrypt runs on the libuv pool: hashing in parallel shortens the start with many accounts.
       for (const cl of c.clients ?? []) {
-        store.clients.set(cl.consumerKey, { consumerKey: cl.consumerKey, customer, secretHash: await hashSecret(cl.consumerSecret) });
+        hashing.push(hashSecret(cl.consumerSecret).then((secretHash) => {
+          store.clients.set(cl.consumerKey, { consumerKey: cl.consumerKey, customer, secretHash });
+        }));
       }
       for (const u of c.users ?? []) {
-        const configHash = await hashSecret(u.password);
-        store.users.set(u.user, {
-          user: u.user, customer, configHash, passwordHash: configHash, failures: 0, locked: u.locked === true,
-          credentialsExpired: u.credentialsExpired === true,
-        });
+        hashing.push(hashSecret(u.password).then((configHash) => {
+          store.users.set(u.user, {
+            user: u.user, customer, configHash, passwordHash: configHash, failures: 0, locked: u.locked === true,
+            credentialsExpired: u.credentialsExpired === true,
+          });
+        }));
       }
     }
+    await Promise.all(hashing);
     if (statePath !== undefined) {
       const raw = await readJsonFile(statePath);
       if (raw !== undefined) store.restore(raw, statePath);
@@ -223,7 +232,8 @@ export class SandboxStore {
 
   /** Looks a presented token up by its digest; the hot path of every data call. */
   checkToken(token: string, kind: 'a' | 'b'): TokenCheck {
-    const record = this.tokens.get(tokenDigest(token));
+    const digest = this.digests.get(token) ?? this.digests.set(token, tokenDigest(token));
+    const record = this.tokens.get(digest);
     if (record === undefined) return { ok: false, reason: 'unknown' };
     const customer = this.customers.get(record.customerId);
     if (customer === undefined) return { ok: false, reason: 'unknown' };
