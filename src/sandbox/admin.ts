@@ -123,6 +123,5 @@ export async function handleAdmin(ctx: SandboxContext, req: IncomingMessage, res
 }
 
 function clockBody(ctx: SandboxContext): { now: string; offsetSeconds: number } {
-  const now = ctx.store.now();
-  return { now: new Date(now).toISOString(), offsetSeconds: Math.round((now - Date.now()) / 1000) };
+  return { now: new Date(ctx.store.now()).toISOString(), offsetSeconds: ctx.store.clockOffsetSeconds };
 }

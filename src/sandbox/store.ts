@@ -164,6 +164,10 @@ export class SandboxStore {
     return Date.now() + this.clockOffsetMs;
   }
 
+  get clockOffsetSeconds(): number {
+    return this.clockOffsetMs / 1000;
+  }
+
   advanceClock(seconds: number): void {
     this.clockOffsetMs += seconds * 1000;
     this.changed();
