@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { after, before, describe, it } from 'mocha';
+import { after, afterEach, before, describe, it } from 'mocha';
 import { launchChromium, startVsCodeServer, workbenchUrl } from '../../scripts/vscode-host.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
@@ -15,13 +15,21 @@ const UI_TIMEOUT = 30_000;
 /** Opens the command palette, picks the command by its full title and runs it. */
 async function runCommand(page, title) {
   const widget = page.locator('.quick-input-widget');
-  if (await widget.isVisible()) await page.keyboard.press('Escape');
-  await page.keyboard.press('F1');
   const input = widget.locator('input.input');
-  await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-  await input.fill(`>${title}`);
   const row = widget.locator('.monaco-list-row', { hasText: title }).first();
-  await row.waitFor({ timeout: UI_TIMEOUT });
+  // Right after start the palette may not list the extension's commands yet: reopen until it does.
+  for (let attempt = 1; ; attempt++) {
+    if (await widget.isVisible()) await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await input.fill(`>${title}`);
+    try {
+      await row.waitFor({ timeout: 5000 });
+      break;
+    } catch (err) {
+      if (attempt >= 6) throw err;
+    }
+  }
   await row.click();
 }
 
@@ -33,10 +41,11 @@ async function answerInput(page, value) {
   await page.keyboard.press('Enter');
 }
 
-/** The hover widget that shows `text`, once visible. */
+/** The hover widget that shows `text`, once visible and done fading in (for the screenshots). */
 async function hoverWith(page, text) {
   const hover = page.locator('.monaco-hover, .workbench-hover', { hasText: text }).first();
   await hover.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+  await page.waitForTimeout(600);
   return hover;
 }
 
@@ -54,9 +63,21 @@ describe('Business Data in the browser workbench', function () {
     browser = await launchChromium({ log: () => undefined });
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(workbenchUrl(server, { folder: workspace, extensionPath: root }), { timeout: 60_000 });
-    await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
+    // The extension's status bar item shows once it has activated.
+    await page.locator('.statusbar-item', { hasText: 'Business Data' }).first().waitFor({ timeout: 60_000 });
     // The workbench restores the explorer; wait until it lists the fixture files.
     await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'sc001.response.json' }).waitFor({ timeout: 60_000 });
+    // An empty secondary side bar would take a third of every screenshot.
+    if (await page.locator('.part.auxiliarybar').isVisible()) await runCommand(page, 'View: Hide Secondary Side Bar');
+  });
+
+  afterEach(async function () {
+    // A picture of the moment a step failed (test-results/ is not committed).
+    if (this.currentTest?.state === 'failed' && page) {
+      mkdirSync(join(root, 'test-results'), { recursive: true });
+      const name = this.currentTest.title.replace(/[^\w]+/g, '-').slice(0, 60);
+      await page.screenshot({ path: join(root, 'test-results', `e2e-${name}.png`) }).catch(() => undefined);
+    }
   });
 
   after(async function () {
