@@ -34,7 +34,10 @@ export function admitDataCall(ctx: SandboxContext, customer: Customer, res: Serv
   if (ctx.store.isSubscriberExpired(customer)) return 'SC004';
   if (ctx.store.contractExhausted(customer)) return 'SC005';
   if (!customer.limiter.tryAcquire()) return 'SC006';
-  res.once('close', () => customer.limiter.release());
+  // A client that hung up while the request waited (injected latency) already fired 'close':
+  // listening for it now would hold the slot for ever.
+  if (res.destroyed || res.socket === null || res.socket.destroyed) customer.limiter.release();
+  else res.once('close', () => customer.limiter.release());
   if (customer.limiter.active > customer.stats.maxConcurrency) customer.stats.maxConcurrency = customer.limiter.active;
   return undefined;
 }

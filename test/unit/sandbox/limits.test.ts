@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/server';
-import { admin, delay, ipLookup, orgLookup, roomyConfig, tokenA, tokenB } from './helpers';
+import { request } from 'undici';
+import { ORG_QUERY, admin, delay, ipLookup, orgLookup, roomyConfig, tokenA, tokenB } from './helpers';
 
 const SC006 = 'Transaction not processed, permitted concurrency limit exceeded.';
 
@@ -45,6 +46,16 @@ describe('sandbox: customer limits (SC005, SC006)', () => {
     assert.equal(stats.maxConcurrency, 2);
     assert.equal(stats.resultCodes.SC006, 1);
     assert.equal((await orgLookup(sb, b)).status, 200, 'a slot frees when a call finishes');
+  });
+
+  it('a client that hangs up while a call waits does not keep its concurrency slot', async () => {
+    const sb = await start({ concurrency: 1 });
+    const token = await tokenB(sb);
+    await admin(sb, 'POST', 'faults', { type: 'latency', latencyMs: 200, count: 1, path: '/V4.0/' });
+    await assert.rejects(request(`${sb.url}/V4.0/organizations?${ORG_QUERY}`, { headers: { authorization: token }, signal: AbortSignal.timeout(50) }));
+    await delay(300);
+    assert.equal((await orgLookup(sb, token)).status, 200);
+    assert.equal((await orgLookup(sb, token)).status, 200);
   });
 
   it('contractLimit successful data calls, then SC005 on both interfaces', async () => {
