@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import globals from 'globals';
 
 const noVscode = {
   'no-restricted-imports': ['error', {
@@ -23,8 +24,10 @@ export default tseslint.config(
     },
   },
   { files: ['src/core/**/*.ts', 'src/sandbox/**/*.ts', 'src/cli/**/*.ts'], rules: noVscode },
+  { files: ['**/*.mjs', '**/*.js'], languageOptions: { globals: globals.node } },
   {
-    files: ['**/*.mjs', '**/*.js'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly' } },
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: globals.node },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

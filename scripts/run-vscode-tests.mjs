@@ -62,7 +62,7 @@ async function main() {
   return result;
 }
 
-let code = 1;
+let code;
 try {
   code = await main();
 } catch (err) {
