@@ -134,7 +134,10 @@ export class BizDataClient {
   private readonly listeners = new Set<(s: TokenStatus) => void>();
   private readonly secrets = new Set<string>();
   private readonly lifetime = new AbortController();
-  private readonly urlProblems = new Map<string, string | undefined>();
+  /** Endpoint problems per interface; endpoints are fixed for the client's life, so checked once. */
+  private readonly endpointProblems = new Map<InterfaceId, string | undefined>();
+  /** Sessions per credentials object: hosts usually hand out the same object every call. */
+  private readonly sessions = new WeakMap<Credentials, Session>();
   private disposed = false;
 
   constructor(private readonly options: ClientOptions) {
@@ -296,6 +299,8 @@ export class BizDataClient {
   }
 
   private makeSession(credentials: Credentials): Session {
+    const known = this.sessions.get(credentials);
+    if (known) return known;
     const e = this.options.endpoints;
     const name = credentials.interfaceId === 'a' ? credentials.consumerKey : credentials.user;
     const secret = credentials.interfaceId === 'a' ? credentials.consumerSecret : credentials.password;
@@ -308,7 +313,9 @@ export class BizDataClient {
     } catch {
       host = '?';
     }
-    return { id: credentials.interfaceId, credentials, key: `${credentials.interfaceId}|${host}|${name}`, account: maskAccount(name) };
+    const session: Session = { id: credentials.interfaceId, credentials, key: `${credentials.interfaceId}|${host}|${name}`, account: maskAccount(name) };
+    this.sessions.set(credentials, session);
+    return session;
   }
 
   /** A cached token when it is good beyond the refresh margin; otherwise one shared refresh. */
@@ -514,16 +521,8 @@ export class BizDataClient {
   }
 
   private endpointProblem(id: InterfaceId): string | undefined {
-    const e = this.options.endpoints;
-    const checks: Array<[string, string]> = id === 'a' ? [['The token service address', e.authUrl], ['The data service address', e.baseUrl]] : [['The legacy service address', e.legacyUrl]];
-    for (const [label, url] of checks) {
-      const cacheKey = `${label}\n${url}`;
-      if (!this.urlProblems.has(cacheKey)) this.urlProblems.set(cacheKey, checkServiceUrl(label, url));
-      const problem = this.urlProblems.get(cacheKey);
-      if (problem) return problem;
-    }
-    if (id === 'a' && (e.origin === '' || /[\r\n\0]/.test(e.origin))) return 'Set the Origin value Interface A requires (a web origin such as https://example.com).';
-    return undefined;
+    if (!this.endpointProblems.has(id)) this.endpointProblems.set(id, checkEndpoints(this.options.endpoints, id));
+    return this.endpointProblems.get(id);
   }
 
   private setState(id: InterfaceId, change: Partial<Tracked>): void {
@@ -556,6 +555,22 @@ export class BizDataClient {
   private log(line: string): void {
     if (this.options.log) this.options.log(this.redact(line));
   }
+}
+
+function checkEndpoints(e: Endpoints, id: InterfaceId): string | undefined {
+  const checks: Array<[string, string]> =
+    id === 'a'
+      ? [
+          ['The token service address', e.authUrl],
+          ['The data service address', e.baseUrl],
+        ]
+      : [['The legacy service address', e.legacyUrl]];
+  for (const [label, url] of checks) {
+    const problem = checkServiceUrl(label, url);
+    if (problem) return problem;
+  }
+  if (id === 'a' && (e.origin === '' || /[\r\n\0]/.test(e.origin))) return 'Set the Origin value Interface A requires (a web origin such as https://example.com).';
+  return undefined;
 }
 
 function isCredentialFailure(status: number, code: string | undefined): boolean {

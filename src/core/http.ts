@@ -23,7 +23,10 @@ export interface HttpOptions {
 
 export interface WireRequest {
   readonly method: 'GET' | 'POST';
-  readonly url: URL;
+  /** scheme://host[:port] */
+  readonly origin: string;
+  /** Path and query string. */
+  readonly path: string;
   readonly headers: Record<string, string>;
   readonly body?: string;
 }
@@ -100,21 +103,26 @@ export class HttpTransport {
     let res: Dispatcher.ResponseData;
     try {
       res = await this.dispatcher.request({
-        origin: req.url.origin,
-        path: `${req.url.pathname}${req.url.search}`,
+        origin: req.origin,
+        path: req.path,
         method: req.method,
         headers: req.headers,
         body: req.body,
         signal,
       });
     } catch (err) {
-      throw toHttpError(err, req.url, signal);
+      throw toHttpError(err, req.origin, signal);
     }
     let raw: Buffer;
     try {
-      raw = await this.readCapped(res.body);
+      const declared = Number(headerValue(res.headers['content-length']));
+      // Fast path: the size is declared and within the cap, so the body can be read in one go.
+      raw =
+        Number.isFinite(declared) && declared <= this.maxBodyBytes && declared > 0
+          ? Buffer.from(await res.body.arrayBuffer())
+          : await this.readCapped(res.body);
     } catch (err) {
-      throw toHttpError(err, req.url, signal);
+      throw toHttpError(err, req.origin, signal);
     }
     const encoding = headerValue(res.headers['content-encoding'])?.toLowerCase();
     if (encoding === 'gzip' || encoding === 'x-gzip') {
@@ -123,8 +131,8 @@ export class HttpTransport {
       } catch (err) {
         throw new HttpError(
           err instanceof RangeError
-            ? `The response from ${req.url.host} is larger than ${this.maxBodyBytes} bytes once decompressed; it was discarded.`
-            : `The response from ${req.url.host} claimed gzip encoding but could not be decompressed.`,
+            ? `The response from ${hostOf(req.origin)} is larger than ${this.maxBodyBytes} bytes once decompressed; it was discarded.`
+            : `The response from ${hostOf(req.origin)} claimed gzip encoding but could not be decompressed.`,
           'network',
         );
       }
@@ -166,6 +174,10 @@ export class HttpTransport {
   }
 }
 
+function hostOf(origin: string): string {
+  return origin.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '');
+}
+
 export function headerValue(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
@@ -180,7 +192,7 @@ function checkProxyUrl(value: string): string | undefined {
   }
 }
 
-function toHttpError(err: unknown, url: URL, signal: AbortSignal | undefined): HttpError {
+function toHttpError(err: unknown, origin: string, signal: AbortSignal | undefined): HttpError {
   if (err instanceof HttpError) return err;
   if (signal?.aborted) return new HttpError('The call was cancelled.', 'cancelled');
   const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
@@ -200,5 +212,5 @@ function toHttpError(err: unknown, url: URL, signal: AbortSignal | undefined): H
       CERT_HAS_EXPIRED: 'its TLS certificate has expired',
       ERR_TLS_CERT_ALTNAME_INVALID: 'its TLS certificate does not match the host name',
     }[code ?? ''] ?? (e.message ?? String(err));
-  return new HttpError(`Could not complete the request to ${url.host}: ${reason}${code ? ` (${code})` : ''}.`, 'network');
+  return new HttpError(`Could not complete the request to ${hostOf(origin)}: ${reason}${code ? ` (${code})` : ''}.`, 'network');
 }
