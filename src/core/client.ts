@@ -159,6 +159,14 @@ export class BizDataClient {
 
   async lookup(q: LookupQuery, o: CallOptions = {}): Promise<CallResult> {
     const t0 = performance.now();
+    try {
+      return await this.lookupOnce(q, o, t0);
+    } catch (err) {
+      return this.unexpected(err, t0);
+    }
+  }
+
+  private async lookupOnce(q: LookupQuery, o: CallOptions, t0: number): Promise<CallResult> {
     const id: InterfaceId = q.kind === 'ip' ? 'a' : 'b';
     const problem = checkLookup(q) ?? this.endpointProblem(id);
     if (problem) return this.fail(t0, 'input', problem, 'Correct the value and run the lookup again.');
@@ -191,6 +199,14 @@ export class BizDataClient {
   /** Gets a new token now (e.g. "Sign in" / "Test connection"); the body of a success is the TokenStatus. */
   async refreshToken(id: InterfaceId, o: CallOptions = {}): Promise<CallResult> {
     const t0 = performance.now();
+    try {
+      return await this.refreshOnce(id, o, t0);
+    } catch (err) {
+      return this.unexpected(err, t0);
+    }
+  }
+
+  private async refreshOnce(id: InterfaceId, o: CallOptions, t0: number): Promise<CallResult> {
     const problem = this.endpointProblem(id);
     if (problem) return this.fail(t0, 'input', problem, 'Correct the service address in the settings.');
     const session = await this.session(id, t0);
@@ -514,6 +530,12 @@ export class BizDataClient {
       durationMs: performance.now() - t0,
       request: record,
     };
+  }
+
+  /** A host store or provider that threw: still a result, so callers need no try/catch. */
+  private unexpected(err: unknown, t0: number): CallFailure {
+    const text = this.redact(err instanceof Error ? err.message : String(err));
+    return this.fail(t0, 'network', `The call failed inside the client: ${text}`, 'Try again; if it persists, report it with the log.');
   }
 
   private fail(t0: number, kind: FailureKind, text: string, advice: string, request?: RequestRecord, status?: number): CallFailure {

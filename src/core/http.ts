@@ -76,6 +76,8 @@ export function checkServiceUrl(label: string, value: string): string | undefine
 export class HttpTransport {
   private readonly dispatcher: Dispatcher;
   private readonly maxBodyBytes: number;
+  /** Named in connection errors: a refused connection may be the proxy's, not the service's. */
+  private readonly via: string;
 
   constructor(options: HttpOptions = {}) {
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -93,8 +95,11 @@ export class HttpTransport {
     if (options.proxyUrl) {
       const proxyError = checkProxyUrl(options.proxyUrl);
       if (proxyError) throw new Error(proxyError);
+      // Host only: a proxy URL may carry user:password.
+      this.via = ` through the proxy ${new URL(options.proxyUrl).host}`;
       this.dispatcher = new ProxyAgent({ ...common, uri: options.proxyUrl, requestTls: connect, proxyTls: connect });
     } else {
+      this.via = '';
       this.dispatcher = new Agent(common);
     }
   }
@@ -111,7 +116,7 @@ export class HttpTransport {
         signal,
       });
     } catch (err) {
-      throw toHttpError(err, req.origin, signal);
+      throw toHttpError(err, req.origin + this.via, signal);
     }
     let raw: Buffer;
     try {
@@ -122,7 +127,7 @@ export class HttpTransport {
           ? Buffer.from(await res.body.arrayBuffer())
           : await this.readCapped(res.body);
     } catch (err) {
-      throw toHttpError(err, req.origin, signal);
+      throw toHttpError(err, req.origin + this.via, signal);
     }
     const encoding = headerValue(res.headers['content-encoding'])?.toLowerCase();
     if (encoding === 'gzip' || encoding === 'x-gzip') {
