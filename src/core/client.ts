@@ -34,6 +34,7 @@ import {
   tokenRequestA,
   type Built,
   type ServiceCode,
+  type TokenRead,
 } from './protocol';
 import { checkCredentials, checkLookup } from './queries';
 import { basicCredential, maskAccount, redact } from './redact';
@@ -383,13 +384,17 @@ export class BizDataClient {
     }
     this.setState(s.id, { state: 'refreshing' });
     const c = s.credentials;
-    const txn = c.interfaceId === 'b' ? newTransactionDetail() : undefined;
     let built: Built;
+    let readToken: (res: WireResponse) => TokenRead;
     if (c.interfaceId === 'a') {
       this.secrets.add(basicCredential(c.consumerKey, c.consumerSecret));
       built = tokenRequestA(this.options.endpoints, c);
+      readToken = readTokenA;
     } else {
-      built = authRequestB(this.options.endpoints, c, txn ?? newTransactionDetail());
+      // A fresh TransactionDetail per attempt; the answer must echo this one.
+      const txn = newTransactionDetail();
+      built = authRequestB(this.options.endpoints, c, txn);
+      readToken = (res) => readTokenB(res, txn);
     }
     const ex = await this.exchange(built, o.signal, t0);
     if (!('res' in ex)) {
@@ -398,7 +403,7 @@ export class BizDataClient {
     }
     const { res, service } = ex;
     if (res.status >= 200 && res.status < 300 && (service.code === undefined || service.code === SUCCESS_CODE)) {
-      const read = c.interfaceId === 'a' ? readTokenA(res) : readTokenB(res, txn ?? newTransactionDetail());
+      const read = readToken(res);
       if (!read.ok) {
         const failure = this.fail(t0, 'api', read.text, 'Try again later; if it persists, report it to the service operator.', built.record, res.status);
         this.setState(s.id, { state: 'failed', lastError: { text: read.text } });
