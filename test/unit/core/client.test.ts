@@ -97,6 +97,21 @@ describe('core client against the sandbox', () => {
       sub.dispose();
     });
 
+    it('forceNewToken gets a new token before the call; limiterState shows the shared queue', async () => {
+      await t.client.dispose();
+      t = testClient(sb.url, { limits: { qps: 1000, concurrency: 2 } });
+      ok(await t.client.lookupIp({ ip: '203.0.113.7' }));
+      ok(await t.client.lookupIp({ ip: '203.0.113.7' }, { forceNewToken: true }));
+      assert.equal((await sb.customer()).tokenRequests, 2);
+      const calls = Array.from({ length: 6 }, () => t.client.lookupIp({ ip: '203.0.113.7' }));
+      await new Promise((r) => setImmediate(r));
+      const busy = t.client.limiterState();
+      assert.equal(busy.concurrency, 2);
+      assert.ok(busy.active <= 2 && busy.active + busy.queued >= 1, JSON.stringify(busy));
+      (await Promise.all(calls)).forEach(ok);
+      assert.deepEqual(t.client.limiterState(), { qps: 1000, concurrency: 2, active: 0, queued: 0 });
+    });
+
     it('fails calls cleanly after dispose', async () => {
       ok(await t.client.lookupIp({ ip: '203.0.113.9' }));
       await t.client.dispose();
