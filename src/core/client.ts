@@ -439,7 +439,9 @@ export class BizDataClient {
 
   private async markInvalid(s: Session, value: string, code: string | undefined): Promise<void> {
     const stored = await this.options.tokenStore.get(s.key);
-    if (stored?.value === value) await this.options.tokenStore.delete(s.key);
+    // Another caller may already have replaced it: then the state is already the new token's.
+    if (stored !== undefined && stored.value !== value) return;
+    if (stored) await this.options.tokenStore.delete(s.key);
     this.setState(s.id, { state: 'invalid', issuedAt: undefined, expiresAt: undefined, lastError: { code, text: describeCode(code ?? '')?.text ?? 'The token was refused.' } });
   }
 

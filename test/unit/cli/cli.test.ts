@@ -96,6 +96,9 @@ describe('bizdata command line', () => {
     assert.equal((await run(['org', '--country', 'US'], env)).code, 2);
     assert.equal((await run(['ip', '1.2.3.4', '--bogus'], env)).code, 2);
     assert.equal((await run(['ip', '1.2.3.4'], { ...env, BIZDATA_AUTH_URL: 'http://api.example.com' })).code, 2);
+    const noCa = await run(['ip', '1.2.3.4', '--ca-file', join(dir, 'missing.pem')], env);
+    assert.equal(noCa.code, 2);
+    assert.match(noCa.stderr, /missing\.pem/);
     const noCreds = await run(['ip', '1.2.3.4'], { ...env, BIZDATA_CONSUMER_SECRET: '' });
     assert.equal(noCreds.code, 2);
     assert.match(noCreds.stderr, /BIZDATA_CONSUMER_SECRET/);
