@@ -241,6 +241,8 @@ export class BizDataClient {
       } else if (t.state === 'valid' || t.state === 'expired') {
         Object.assign(t, { state: 'none', issuedAt: undefined, expiresAt: undefined });
       }
+      // The guard's count outlives the client (the extension keeps it across restarts).
+      if (!stored && this.guardRefuses(s)) t.state = 'locked';
     }
     return this.statusOf(id);
   }
@@ -362,7 +364,7 @@ export class BizDataClient {
     const failures = this.options.guardStore.get(s.key);
     const fingerprint = createHash('sha256').update(JSON.stringify(s.credentials)).digest('hex');
     if (!o.confirmRisk) {
-      if (s.id === 'b' && failures >= LOCKOUT_AFTER_FAILURES - 1) {
+      if (this.guardRefuses(s)) {
         const failure = this.fail(
           t0,
           'guard',
@@ -435,6 +437,11 @@ export class BizDataClient {
     }
     this.setState(s.id, { state: 'failed', lastError: { code: failure.code, text: failure.text } });
     return { ok: false, failure };
+  }
+
+  /** Interface B locks on the third failure in a row, so after two the next attempt needs consent. */
+  private guardRefuses(s: Session): boolean {
+    return s.id === 'b' && this.options.guardStore.get(s.key) >= LOCKOUT_AFTER_FAILURES - 1;
   }
 
   private async markInvalid(s: Session, value: string, code: string | undefined): Promise<void> {

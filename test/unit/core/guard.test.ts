@@ -44,6 +44,11 @@ describe('lockout guard and calls that must not be retried', () => {
       assert.equal(guard.kind, 'guard');
       assert.match(guard.text, /one more failure locks the account until the service operator's support unlocks it/);
       assert.equal((await t.client.status('b')).state, 'locked');
+      // A client started later with the persisted counts (an extension restart) shows it as well.
+      const restarted = testClient(sb.url, { guardStore: t.guard });
+      const status = await restarted.client.status('b');
+      await restarted.client.dispose();
+      assert.deepEqual([status.state, status.credentialFailures], ['locked', 2]);
       // Even the right password is held back until the caller confirms the risk.
       t.credentials.b = { interfaceId: 'b', user: CANARY.user, password: CANARY.password };
       assert.equal(failed(await t.client.refreshToken('b')).kind, 'guard');
