@@ -212,7 +212,8 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
     const workers = Math.max(1, Math.min(options.concurrency ?? 4, queue.length || 1));
     await Promise.all(Array.from({ length: workers }, () => worker()));
   } finally {
-    await writes;
+    // A failed write already rejected the worker that awaited it; here only the file is closed.
+    await writes.catch(() => undefined);
     await file.close();
   }
   const stopped = stoppedBy as CallFailure | undefined;
