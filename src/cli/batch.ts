@@ -6,8 +6,9 @@ import { CONNECTION_HELP, CONNECTION_OPTIONS, EXIT, exitCodeFor, makeClient, par
 export const BATCH_HELP = `Usage: bizdata batch FILE --out RESULTS.jsonl [--qps N] [--concurrency N] [connection options]
 
 Runs one lookup per input of FILE and appends one JSON line per input to RESULTS.jsonl as it goes:
-{"input", "ok", "code", "status", "body" | "error", "at"}. Running again with the same --out skips
-the inputs already done (successes and inputs the service rejected), so an interrupted run resumes.
+{"input", "ok", "code", "status", "body" | "error", "final", "at"}. Running again with the same --out
+skips the inputs already done (successes, rejected values, 4xx answers); network errors, 5xx,
+limits and credential failures run again, so an interrupted run resumes.
 
 FILE is either
   - a list of IP addresses (Interface A), one per line; blank lines and # comments are ignored, or

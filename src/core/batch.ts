@@ -3,6 +3,7 @@
 // the same output file skips what is already done, so a cancelled or interrupted run resumes.
 import { open, readFile } from 'node:fs/promises';
 import type { CallFailure, CallResult, FailureKind, LookupQuery } from './model';
+import { checkLookup } from './queries';
 
 export interface BatchProblem {
   /** 1-based line of the input file. */
@@ -127,6 +128,8 @@ export interface BatchLine {
   readonly status?: number;
   readonly body?: unknown;
   readonly error?: { readonly kind: FailureKind; readonly text: string; readonly advice: string };
+  /** Done with: a re-run skips it. False for failures worth trying again (network, limits, credentials). */
+  readonly final: boolean;
   readonly at: string;
 }
 
@@ -157,13 +160,19 @@ export interface BatchOptions {
   readonly onProgress?: (p: BatchProgress) => void;
 }
 
-/**
- * Failures whose input is finished with: asking again would give the same answer. Others (network,
- * limits, credentials, cancellation) are run again by the next run with the same output file.
- */
-const FINAL_KINDS: ReadonlySet<FailureKind> = new Set(['input', 'api']);
 /** Failures that end the run: every further call would fail the same way or risk the account. */
 const STOPPING_KINDS: ReadonlySet<FailureKind> = new Set(['auth', 'guard', 'limit']);
+
+/**
+ * Whether an input is finished with: a success, a value the checks reject, or an answer the service
+ * would give again (4xx other than credentials and limits). Network trouble, 5xx, limits,
+ * credentials and cancellation are run again by the next run with the same output file.
+ */
+function isFinal(r: CallResult, ownProblem: boolean): boolean {
+  if (r.ok) return true;
+  if (r.kind === 'input') return ownProblem;
+  return r.kind === 'api' && (r.status === undefined || r.status < 500);
+}
 
 export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
   const started = performance.now();
@@ -195,14 +204,20 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
     const worker = async (): Promise<void> => {
       while (next < queue.length && !signal.aborted) {
         const input = queue[next++];
-        const result = await options.client.lookup(input, { signal });
+        // Checked here too, so a bad value is told apart from an 'input' failure of the setup
+        // (endpoints, credentials) that the client reports for every input alike.
+        const problem = checkLookup(input);
+        const result: CallResult = problem
+          ? { ok: false, kind: 'input', text: problem, advice: 'Correct this input in the file; the next run retries it.', durationMs: 0 }
+          : await options.client.lookup(input, { signal });
         if (!result.ok && result.kind === 'cancelled') return;
-        if (!result.ok && STOPPING_KINDS.has(result.kind) && result.code !== 'SC006') {
+        const setupProblem = !result.ok && result.kind === 'input' && !problem;
+        if (!result.ok && ((STOPPING_KINDS.has(result.kind) && result.code !== 'SC006') || setupProblem)) {
           // Written so the output shows why the run ended; not final, so a later run retries it.
           stoppedBy ??= result;
           stop.abort();
         }
-        await append(toLine(input, result));
+        await append(toLine(input, result, isFinal(result, problem !== undefined)));
         progress.done++;
         if (result.ok) progress.ok++;
         else progress.failed++;
@@ -226,10 +241,10 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
   };
 }
 
-function toLine(input: LookupQuery, r: CallResult): BatchLine {
+function toLine(input: LookupQuery, r: CallResult, final: boolean): BatchLine {
   const at = new Date().toISOString();
-  if (r.ok) return { input, ok: true, code: r.code, status: r.status, body: r.body, at };
-  return { input, ok: false, code: r.code, status: r.status, error: { kind: r.kind, text: r.text, advice: r.advice }, at };
+  if (r.ok) return { input, ok: true, code: r.code, status: r.status, body: r.body, final, at };
+  return { input, ok: false, code: r.code, status: r.status, error: { kind: r.kind, text: r.text, advice: r.advice }, final, at };
 }
 
 /** Keys of inputs whose latest line in the output file is a success or a final failure. */
@@ -251,7 +266,7 @@ async function readDone(outFile: string): Promise<Set<string>> {
       continue; // a line cut short by a crash: that input runs again
     }
     if (!line.input) continue;
-    const final = line.ok === true || (line.error !== undefined && FINAL_KINDS.has(line.error.kind));
+    const final = line.final ?? line.ok === true;
     latest.set(inputKey(line.input), final);
   }
   return new Set([...latest].filter(([, final]) => final).map(([key]) => key));

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseBatchInput, runBatch, type BatchLine, type BatchProgress } from '../../../src/core/batch';
-import { CANARY, sandbox, testClient, type Sandbox, type TestClient } from './harness';
+import { CANARY, endpointsFor, sandbox, testClient, type Sandbox, type TestClient } from './harness';
 
 async function lines(file: string): Promise<BatchLine[]> {
   return (await readFile(file, 'utf8')).trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as BatchLine);
@@ -90,6 +90,27 @@ describe('batch runner against the sandbox', () => {
     assert.equal(rest.ok, 40 - s.done);
     const keys = new Set((await lines(out)).filter((l) => l.ok).map((l) => JSON.stringify(l.input)));
     assert.equal(keys.size, 40);
+  });
+
+  it('stops on a setup problem instead of marking every input done, and retries 5xx answers on the next run', async () => {
+    sb = await sandbox();
+    const inputs = parseBatchInput('203.0.113.1\n203.0.113.2\n203.0.113.3\n', 'ips.txt').inputs;
+    const out = join(dir, 'out.jsonl');
+    const misconfigured = testClient(sb.url, { endpoints: { ...endpointsFor(sb.url), baseUrl: 'http://api.example.com' } });
+    try {
+      const s = await runBatch({ client: misconfigured.client, inputs, outFile: out, concurrency: 1 });
+      assert.equal(s.stoppedBy?.kind, 'input');
+      assert.equal(s.done, 1);
+      assert.equal((await lines(out))[0].final, false);
+    } finally {
+      await misconfigured.client.dispose();
+    }
+    t = testClient(sb.url);
+    await sb.admin('POST', 'faults', { type: 'status', status: 503, path: '/v1/duns-search', count: 1 });
+    const first = await runBatch({ client: t.client, inputs, outFile: out, concurrency: 1 });
+    assert.deepEqual([first.ok, first.failed], [2, 1]);
+    const second = await runBatch({ client: t.client, inputs, outFile: out, concurrency: 1 });
+    assert.deepEqual([second.skipped, second.ok], [2, 1], 'only the 503 input ran again');
   });
 
   it('runs CSV organization queries and stops at once on wrong credentials (one attempt)', async () => {
