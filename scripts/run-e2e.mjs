@@ -14,7 +14,8 @@ const specs = readdirSync(join(root, 'test', 'e2e'))
   .filter((f) => f.endsWith('.e2e.mjs'))
   .map((f) => join('test', 'e2e', f));
 const mocha = join(root, 'node_modules', 'mocha', 'bin', 'mocha.js');
-const res = spawnSync(process.execPath, [mocha, '--timeout', '180000', '--exit', ...process.argv.slice(2), ...specs], {
+const reporter = ['--reporter', join(root, 'test', 'summary-reporter.cjs'), '--reporter-option', 'suite=e2e'];
+const res = spawnSync(process.execPath, [mocha, '--timeout', '180000', '--exit', ...reporter, ...process.argv.slice(2), ...specs], {
   cwd: root,
   stdio: 'inherit',
 });

@@ -37,7 +37,7 @@ function run(cmd, args, options) {
 /** Installs Node 24 and the VS Code server into the cache unless a complete install is there. */
 export function ensureVsCodeServer(log = (m) => console.log(m)) {
   const p = serverPaths();
-  const wanted = `${NODE_SPEC} ${CODE_SERVER_SPEC} spdlog`;
+  const wanted = `${NODE_SPEC} ${CODE_SERVER_SPEC} spdlog native-watchdog`;
   if (existsSync(p.stamp) && readFileSync(p.stamp, 'utf8') === wanted && existsSync(p.serverMain) && existsSync(p.node)) {
     return p;
   }
@@ -65,8 +65,9 @@ export function ensureVsCodeServer(log = (m) => console.log(m)) {
       npm_config_ignore_scripts: 'true',
     },
   });
-  // spdlog backs every LogOutputChannel in the extension host; it compiles with the C++ toolchain alone.
-  run('npm', ['rebuild', '@vscode/spdlog'], {
+  // spdlog backs every LogOutputChannel in the extension host and native-watchdog guards the host's
+  // lifetime; both compile with the C++ toolchain alone (kerberos, left out, needs libkrb5-dev).
+  run('npm', ['rebuild', '@vscode/spdlog', '@vscode/native-watchdog'], {
     cwd: join(p.codeServer, 'lib', 'vscode'),
     env: { ...npmEnv, PATH: `${join(p.nodeDir, 'bin')}${delimiter}${process.env.PATH ?? ''}`, npm_config_nodedir: p.nodeDir },
   });
