@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
-import { Agent, ProxyAgent, type Dispatcher } from 'undici';
+import { Agent, ProxyAgent, request, type Dispatcher } from './undici';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -107,7 +107,7 @@ export class HttpTransport {
   async send(req: WireRequest, signal?: AbortSignal): Promise<WireResponse> {
     let res: Dispatcher.ResponseData;
     try {
-      res = await this.dispatcher.request({
+      res = await request(this.dispatcher, {
         origin: req.origin,
         path: req.path,
         method: req.method,

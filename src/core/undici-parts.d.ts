@@ -1,0 +1,15 @@
+// Types for the undici modules that src/core/undici.ts loads directly; they are the ones undici's
+// index re-exports, so its own declarations apply.
+declare module 'undici/lib/dispatcher/agent' {
+  import { Agent } from 'undici';
+  export = Agent;
+}
+declare module 'undici/lib/dispatcher/proxy-agent' {
+  import { ProxyAgent } from 'undici';
+  export = ProxyAgent;
+}
+declare module 'undici/lib/api/api-request' {
+  import type { Dispatcher } from 'undici';
+  function request(this: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
+  export = request;
+}
