@@ -88,6 +88,7 @@ export interface CallOptions {
 /** Spec 3 / 8: the third consecutive failed authentication locks an Interface B account. */
 export const LOCKOUT_AFTER_FAILURES = 3;
 const DEFAULT_REFRESH_MARGIN_MS = 5 * 60 * 1000;
+const CALL_NOTICE_MS = 250;
 /** Codes of a data call that mean "this token is no longer good": get a new one once. */
 const REAUTH_CODES = new Set([TOKEN_EXPIRED_A, 'SC001', 'invalid_token']);
 /** Codes that are about the customer's limits or contract, not the credentials. */
@@ -139,6 +140,8 @@ export class BizDataClient {
   private readonly endpointProblems = new Map<InterfaceId, string | undefined>();
   /** Sessions per credentials object: hosts usually hand out the same object every call. */
   private readonly sessions = new WeakMap<Credentials, Session>();
+  /** Pending coalesced "calls made" notifications, per interface. */
+  private readonly callNotices = new Map<InterfaceId, ReturnType<typeof setTimeout>>();
   private disposed = false;
 
   constructor(private readonly options: ClientOptions) {
@@ -271,7 +274,7 @@ export class BizDataClient {
     this.emit(id);
   }
 
-  /** Fires when a token state changes (fetched, refreshing, refused, locked, forgotten), not on every call. */
+  /** Fires when a token state changes (fetched, refreshing, refused, locked, forgotten), and (coalesced) when calls were made. */
   onDidChangeStatus(listener: (s: TokenStatus) => void): { dispose(): void } {
     this.listeners.add(listener);
     return { dispose: () => this.listeners.delete(listener) };
@@ -286,6 +289,8 @@ export class BizDataClient {
     if (this.disposed) return;
     this.disposed = true;
     this.listeners.clear();
+    for (const t of this.callNotices.values()) clearTimeout(t);
+    this.callNotices.clear();
     this.lifetime.abort();
     if (this.ownsLimiter) this.limiter.dispose();
     // destroy, not close: disposal should not wait for a slow answer nobody will read.
@@ -465,6 +470,7 @@ export class BizDataClient {
     const ex = await this.exchange(built, signal, t0);
     if (!('res' in ex)) return { result: ex, reauth: false };
     this.tracked[s.id].callsMade++;
+    this.noticeCall(s.id);
     const { res, service } = ex;
     if (res.status >= 200 && res.status < 300 && (service.code === undefined || service.code === SUCCESS_CODE)) {
       return {
@@ -580,6 +586,20 @@ export class BizDataClient {
       callsMade: t.callsMade,
       lastError: t.lastError,
     };
+  }
+
+  /**
+   * "Calls made" is part of the status, so listeners hear of it too, but at most once per 250 ms:
+   * a batch at 50 QPS should not redraw a status bar 50 times a second.
+   */
+  private noticeCall(id: InterfaceId): void {
+    if (this.listeners.size === 0 || this.callNotices.has(id)) return;
+    const timer = setTimeout(() => {
+      this.callNotices.delete(id);
+      this.emit(id);
+    }, CALL_NOTICE_MS);
+    timer.unref?.();
+    this.callNotices.set(id, timer);
   }
 
   private emit(id: InterfaceId): void {

@@ -7,6 +7,8 @@ import type { TokenStatusBar } from './statusBar/statusBar';
 export interface TestingApi {
   /** The status bar item as rendered now (after awaiting a fresh render). */
   statusBar(): Promise<{ readonly text: string; readonly tooltip: string; readonly accessibilityLabel: string }>;
+  /** The status bar item exactly as it is shown, without forcing a render: proves it keeps itself current. */
+  statusBarAsShown(): { readonly text: string; readonly tooltip: string; readonly accessibilityLabel: string };
   /** Tree items of a view, flattened depth-first: label, description, contextValue. */
   treeItems(view: 'connections' | 'lookups'): Promise<ReadonlyArray<{ readonly label: string; readonly description: string; readonly contextValue?: string }>>;
   /** Where this extension's log and global storage live (the tests search them for secrets). */
@@ -27,6 +29,9 @@ export function createTestingApi(
   return {
     async statusBar() {
       await statusBar.update();
+      return statusBar.snapshot;
+    },
+    statusBarAsShown() {
       return statusBar.snapshot;
     },
     async treeItems(view) {

@@ -1,6 +1,7 @@
 // End to end, as a person would: the browser workbench of the offline VS Code server with this
 // extension loaded, driven through the command palette, the editor and the mouse. Also takes the
-// README's screenshots (media/screenshots/*.png).
+// README's screenshots: into test-results/ on every run, into media/screenshots/ (committed) only with
+// BIZDATA_UPDATE_SCREENSHOTS=1 (`npm run screenshots`), so a test run never changes tracked files.
 import * as assert from 'node:assert/strict';
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +10,7 @@ import { after, afterEach, before, describe, it } from 'mocha';
 import { launchChromium, startVsCodeServer, workbenchUrl } from '../../scripts/vscode-host.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
-const screenshots = join(root, 'media', 'screenshots');
+const screenshots = process.env.BIZDATA_UPDATE_SCREENSHOTS === '1' ? join(root, 'media', 'screenshots') : join(root, 'test-results', 'screenshots');
 const UI_TIMEOUT = 30_000;
 
 /** Opens the command palette, picks the command by its full title and runs it. */

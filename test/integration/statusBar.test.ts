@@ -16,6 +16,19 @@ describe('status bar through the token life', function () {
     for (const sb of sandboxes.splice(0)) await sb.close();
   });
 
+  it('counts calls made in the tooltip by itself, without any user action', async () => {
+    const api = await extensionApi();
+    const sb = await startTestSandbox(c);
+    sandboxes.push(sb);
+    await pointAt(sb.url);
+    await vscode.commands.executeCommand('bizdata.signIn', { interfaceId: 'a', consumerKey: c.key, consumerSecret: c.secret });
+    await vscode.commands.executeCommand<string>('bizdata.lookUpIp', { ip: '203.0.113.7' });
+    await vscode.commands.executeCommand<string>('bizdata.lookUpIp', { ip: '203.0.113.8' });
+    // No forced render here: the client's coalesced status event must bring the item up to date.
+    const shown = await waitFor(async () => api.testing.statusBarAsShown(), (b) => /Calls made \| 2 /.test(b.tooltip), 'tooltip counting 2 calls');
+    assert.match(shown.text, /valid/);
+  });
+
   it('shows "valid 23h 59m", and a new token once the service clock passes 24 hours', async () => {
     const api = await extensionApi();
     const sb = await startTestSandbox(c);

@@ -97,6 +97,19 @@ describe('core client against the sandbox', () => {
       sub.dispose();
     });
 
+
+    it('tells listeners about calls made, one coalesced event for a burst of calls', async () => {
+      ok(await t.client.refreshToken('a'));
+      const seen: TokenStatus[] = [];
+      const sub = t.client.onDidChangeStatus((s) => seen.push(s));
+      const burst = await Promise.all(Array.from({ length: 5 }, (_, i) => t.client.lookupIp({ ip: `198.51.100.${i + 1}` })));
+      burst.forEach(ok);
+      await new Promise((r) => setTimeout(r, 400));
+      sub.dispose();
+      assert.equal(seen.length, 1, `expected one coalesced event, got ${seen.length}`);
+      assert.equal(seen[0]?.callsMade, 5);
+      assert.equal((await t.client.status('a')).callsMade, 5);
+    });
     it('forceNewToken gets a new token before the call; limiterState shows the shared queue', async () => {
       await t.client.dispose();
       t = testClient(sb.url, { limits: { qps: 1000, concurrency: 2 } });
