@@ -3,12 +3,14 @@
 import { execFileSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 
+// What `vsce package` runs first (vscode:prepublish): the production bundles and the package README.
 execFileSync('node', ['esbuild.mjs', '--production'], { stdio: 'inherit' });
-const listing = execFileSync('npx', ['--no-install', 'vsce', 'ls', '--no-dependencies'], { encoding: 'utf8' });
+execFileSync('node', ['scripts/package-readme.mjs'], { stdio: 'inherit' });
+const listing = execFileSync('npx', ['--no-install', 'vsce', 'ls'], { encoding: 'utf8' });
 const files = listing.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('npm warn'));
 
 const problems = [];
-for (const required of ['dist/extension.js', 'dist/cli.js', 'package.json']) {
+for (const required of ['dist/extension.js', 'dist/cli.js', 'package.json', 'LICENSE']) {
   if (!files.includes(required)) problems.push(`missing ${required}`);
 }
 for (const f of files) {
