@@ -36,5 +36,4 @@ export function registerCommands(context: vscode.ExtensionContext, services: Ser
   register('bizdata.startSandbox', () => startSandbox(services));
   register('bizdata.stopSandbox', () => stopSandbox(services));
   register('bizdata.showLog', () => services.log.show(true));
-  // Part 2 (batch, walkthrough) registers its commands here too.
 }

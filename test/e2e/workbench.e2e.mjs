@@ -64,10 +64,12 @@ describe('Business Data in the browser workbench', function () {
     browser = await launchChromium({ log: () => undefined });
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(workbenchUrl(server, { folder: workspace, extensionPath: root }), { timeout: 60_000 });
-    // The extension's status bar item shows once it has activated.
-    await page.locator('.statusbar-item', { hasText: 'Business Data' }).first().waitFor({ timeout: 60_000 });
     // The workbench restores the explorer; wait until it lists the fixture files.
     await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'sc001.response.json' }).waitFor({ timeout: 60_000 });
+    // The extension activates on demand: open its view as a person would, then come back to the explorer.
+    await page.locator('.activitybar .action-item a[aria-label^="Business Data"]').first().click();
+    await page.locator('.statusbar-item', { hasText: 'Business Data' }).first().waitFor({ timeout: 60_000 });
+    await page.locator('.activitybar .action-item a[aria-label^="Explorer"]').first().click();
     // An empty secondary side bar would take a third of every screenshot.
     if (await page.locator('.part.auxiliarybar').isVisible()) await runCommand(page, 'View: Hide Secondary Side Bar');
   });

@@ -100,7 +100,8 @@ describe('quick fixes on lookup results', function () {
     await waitFor(() => ourDiagnostics(doc.uri).length, (n) => n === 0, 'no code on the new result');
   });
 
-  it('on SC006, offers "Re-run after a pause" with the same token', async () => {
+  it('on SC006, offers "Re-run after a pause", which re-runs with the same token', async function () {
+    this.timeout(120_000);
     // One call at a time, each taking 25 s: a second call is refused with SC006 until the client's
     // bounded retries give up (at most about 18 s), and the result shows SC006.
     const busy = await startSandbox({
@@ -120,6 +121,18 @@ describe('quick fixes on lookup results', function () {
       assert.equal(more.length, 0);
       assert.equal(fix.title, 'Re-run after a pause');
       assert.deepEqual(fix.command?.arguments, [{ resultUri: uri.toString(), pauseMs: 2000 }]);
+
+      // Once the slow call has freed the slot, the fix's own command pauses, then re-runs with the same token.
+      await slow;
+      const tokensBefore = await tokenRequests(busy);
+      const command = fix.command;
+      assert.ok(command);
+      const rerun = await vscode.commands.executeCommand<string>(command.command, ...(command.arguments ?? []));
+      assert.ok(rerun, 'the re-run opened a result');
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(rerun));
+      assert.doesNotMatch(doc.getText(), /SC006/);
+      assert.match(doc.getText(), /"ipAddress": "203\.0\.113\.2"/);
+      assert.equal(await tokenRequests(busy), tokensBefore, 'the same token was used');
     } finally {
       await busy.close();
       await Promise.resolve(slow).catch(() => undefined);
