@@ -59,7 +59,7 @@ describe('lockout guard prompt', function () {
     assert.equal(state, 'locked');
     const api = await extensionApi();
     const bar = await api.testing.statusBar();
-    assert.match(bar.text, /account locked/);
+    assert.match(bar.text, /sign-in held, next failure locks/);
     // The count is kept in globalState (to survive a restart) under a hash, not the account name.
     const dump = api.testing.stateDump();
     assert.ok(dump.includes('bizdata.guard.failures'));

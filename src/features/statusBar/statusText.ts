@@ -11,7 +11,7 @@ export function formatRemaining(ms: number): string {
   return h > 0 ? `${h}h ${m}m` : `${m}m`;
 }
 
-/** The state in a few words: "valid 23h 59m", "refreshing", "expired", "account locked", "signed out" ... */
+/** The state in a few words: "valid 23h 59m", "refreshing", "expired", "sign-in held, next failure locks", "signed out" ... */
 export function stateLabel(status: TokenStatus, now: number): string {
   switch (status.state) {
     case 'valid': {
@@ -26,7 +26,9 @@ export function stateLabel(status: TokenStatus, now: number): string {
     case 'invalid':
       return 'invalid';
     case 'locked':
-      return 'account locked';
+      // The service answers a locked account with plain SC001, so this state means the guard holds
+      // sign-in because the next failure would lock the account, not that it is known to be locked.
+      return 'sign-in held, next failure locks';
     case 'signed-out':
       return 'signed out';
     case 'none':

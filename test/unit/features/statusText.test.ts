@@ -20,7 +20,7 @@ describe('token status text', () => {
     assert.equal(stateLabel({ ...valid }, now + 24 * HOUR), 'expired');
     assert.equal(stateLabel({ ...valid, state: 'refreshing' }, now), 'refreshing');
     assert.equal(stateLabel({ ...valid, state: 'invalid' }, now), 'invalid');
-    assert.equal(stateLabel({ ...valid, state: 'locked' }, now), 'account locked');
+    assert.equal(stateLabel({ ...valid, state: 'locked' }, now), 'sign-in held, next failure locks');
     assert.equal(stateLabel({ ...valid, state: 'signed-out' }, now), 'signed out');
   });
 
