@@ -13,7 +13,7 @@ const suiteTimeoutMs = Number(process.env.BIZDATA_SUITE_TIMEOUT_MS ?? 15 * 60_00
 
 const log = (m) => console.log(m);
 // The offline workbench complains about hosts it cannot reach; none of it concerns the suite.
-const NOISE = /AgentHost|queryGalleryExtensions|getExtensions|marketplace|telemetry|ENOTFOUND|ERR_NAME_NOT_RESOLVED|Failed to fetch|service-worker|AccountPolicyGate/i;
+const NOISE = /AgentHost|Service Worker|connection token|Creating a socket|queryGalleryExtensions|getExtensions|marketplace|telemetry|ENOTFOUND|ERR_NAME_NOT_RESOLVED|Failed to fetch|service-worker|AccountPolicyGate/i;
 const verbose = process.env.BIZDATA_VERBOSE === '1';
 let server;
 let browser;
