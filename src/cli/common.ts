@@ -6,7 +6,7 @@ import { describeCode } from '../core/codes';
 import type { CallFailure, Credentials, Endpoints, FailureKind, InterfaceId } from '../core/model';
 import { MemoryTokenStore } from '../core/stores';
 import { DEMO_CREDENTIALS } from '../sandbox/defaults';
-import { FileGuardStore, stateDir } from './guardFile';
+import { fileGuardStore, stateDir } from './guardFile';
 import { promptHidden, promptVisible } from './prompt';
 
 /** The process's streams and environment, passed in so commands hold no global state. */
@@ -137,7 +137,7 @@ export function makeClient(values: ConnectionValues, io: CliIo, needs: Interface
       endpoints,
       credentials: sandbox !== undefined ? async (id) => DEMO_CREDENTIALS[id] : credentialsFromEnvOrPrompt(io),
       tokenStore: new MemoryTokenStore(),
-      guardStore: new FileGuardStore(stateDir(env)),
+      guardStore: fileGuardStore(stateDir(env)),
       limits: { qps, concurrency },
       http: { caFile: values['ca-file'] ?? (env.BIZDATA_CA_FILE || undefined), proxyUrl: values.proxy ?? (env.BIZDATA_PROXY || undefined) },
       log: verbose ? (line) => io.stderr.write(`${line}\n`) : undefined,

@@ -5,7 +5,8 @@ import { BizDataClient, type CallOptions } from '../../core/client';
 import type { CallResult, Credentials, CredentialsA, CredentialsB, InterfaceId, LookupQuery, TokenStatus } from '../../core/model';
 import type { ContextKeys } from '../contextKeys';
 import { CLIENT_SECTIONS, missingEndpointSetting, readConnectionSettings, type ConnectionSettings } from './settings';
-import { CredentialStore, GlobalStateGuardStore, INTERFACE_IDS, MemoryGuardStore, MemoryTokenStore, SecretTokenStore } from './stores';
+import { MemoryGuardStore, MemoryTokenStore } from '../../core/stores';
+import { CredentialStore, globalStateGuardStore, INTERFACE_IDS, SecretTokenStore } from './stores';
 import { confirmRiskyAttempt } from './guardPrompt';
 
 /** A local sandbox attached to this window: its address and demo credentials (not secrets). */
@@ -77,8 +78,9 @@ export class Connection implements vscode.Disposable {
     const client = new BizDataClient({
       endpoints: settings.endpoints,
       credentials: (id) => this.credentials(id),
+      // The sandbox's tokens and guard counts stay in memory, apart from the user's real ones.
       tokenStore: sandbox ? new MemoryTokenStore() : new SecretTokenStore(this.context.secrets),
-      guardStore: sandbox ? new MemoryGuardStore() : new GlobalStateGuardStore(this.context.globalState),
+      guardStore: sandbox ? new MemoryGuardStore() : globalStateGuardStore(this.context.globalState),
       limits: settings.limits,
       http: settings.http,
       log: (line) => this.log.info(line),

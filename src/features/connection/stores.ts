@@ -1,9 +1,9 @@
 // Storage adapters for the core client. Secrets (credentials, tokens) live only in SecretStorage,
 // one key per interface; the lockout guard's failure counts are not secret and live in globalState
 // so they survive a restart (keyed by a hash, so not even the account name is written there).
-import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { GuardStore, TokenStore } from '../../core/client';
+import { PersistedGuardStore } from '../../core/stores';
 import type { Credentials, InterfaceId, StoredToken } from '../../core/model';
 
 const CREDENTIAL_KEYS: Readonly<Record<InterfaceId, string>> = { a: 'bizdata.credentials.a', b: 'bizdata.credentials.b' };
@@ -104,54 +104,10 @@ export class SecretTokenStore implements TokenStore {
   }
 }
 
-/** Tokens for the local sandbox: kept in memory only, so they never mix with the user's real ones. */
-export class MemoryTokenStore implements TokenStore {
-  private readonly tokens = new Map<string, StoredToken>();
-  get(key: string): Promise<StoredToken | undefined> {
-    return Promise.resolve(this.tokens.get(key));
-  }
-  set(key: string, t: StoredToken): Promise<void> {
-    this.tokens.set(key, t);
-    return Promise.resolve();
-  }
-  delete(key: string): Promise<void> {
-    this.tokens.delete(key);
-    return Promise.resolve();
-  }
-}
-
 /** Failure counts of the lockout guard in globalState (not secret; must survive a restart). */
-export class GlobalStateGuardStore implements GuardStore {
-  constructor(private readonly state: vscode.Memento) {}
-
-  get(account: string): number {
-    return this.all()[hashAccount(account)] ?? 0;
-  }
-
-  async set(account: string, failures: number): Promise<void> {
-    const next = { ...this.all() };
-    if (failures <= 0) delete next[hashAccount(account)];
-    else next[hashAccount(account)] = failures;
-    await this.state.update(GUARD_STATE_KEY, next);
-  }
-
-  private all(): Readonly<Record<string, number>> {
-    return this.state.get<Record<string, number>>(GUARD_STATE_KEY) ?? {};
-  }
-}
-
-/** Guard counts for the sandbox: in memory, so demo accounts never touch the real counts. */
-export class MemoryGuardStore implements GuardStore {
-  private readonly counts = new Map<string, number>();
-  get(account: string): number {
-    return this.counts.get(account) ?? 0;
-  }
-  set(account: string, failures: number): Promise<void> {
-    this.counts.set(account, failures);
-    return Promise.resolve();
-  }
-}
-
-function hashAccount(account: string): string {
-  return createHash('sha256').update(account).digest('hex').slice(0, 24);
+export function globalStateGuardStore(state: vscode.Memento): GuardStore {
+  return new PersistedGuardStore({
+    read: () => state.get<Record<string, number>>(GUARD_STATE_KEY) ?? {},
+    write: (counts) => Promise.resolve(state.update(GUARD_STATE_KEY, counts)),
+  });
 }

@@ -2,7 +2,7 @@
 // execFile, not spawnSync: the sandbox must keep answering while the child runs.
 import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startSandbox } from '../../../src/sandbox/server';
@@ -132,6 +132,11 @@ describe('bizdata command line', () => {
     assert.match(third.stderr, /one more failure locks the account/);
     const user = (await sb.admin('GET', `users/${CANARY.user}`)) as { locked: boolean; failures: number };
     assert.deepEqual({ locked: user.locked, failures: user.failures }, { locked: false, failures: 2 });
+    // The count lives in one file, replaced atomically, under a hash: no account name, no secret.
+    assert.deepEqual(await readdir(dir), ['guard.json']);
+    const guardFile = await readFile(join(dir, 'guard.json'), 'utf8');
+    assert.deepEqual(Object.values(JSON.parse(guardFile) as Record<string, number>), [2]);
+    assertNoCanary([guardFile]);
     // With the right password and --confirm-risk the account works again and the count resets.
     const fixed = await run([...args, '--confirm-risk'], canaryEnv());
     assert.equal(fixed.code, 0, fixed.stderr);
