@@ -176,7 +176,7 @@ function isFinal(r: CallResult, ownProblem: boolean): boolean {
 
 export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
   const started = performance.now();
-  const done = await readDone(options.outFile);
+  const { done, endsMidLine } = await readDone(options.outFile);
   const seen = new Set<string>();
   const queue: LookupQuery[] = [];
   let skipped = 0;
@@ -193,7 +193,8 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
   const file = await open(options.outFile, 'a');
-  let writes = Promise.resolve();
+  // A run killed mid-write leaves a line cut short; start on a fresh line so ours stay readable.
+  let writes = endsMidLine ? file.write('\n').then(() => undefined) : Promise.resolve();
   const append = (line: BatchLine): Promise<void> => {
     writes = writes.then(() => file.write(`${JSON.stringify(line)}\n`).then(() => undefined));
     return writes;
@@ -248,12 +249,12 @@ function toLine(input: LookupQuery, r: CallResult, final: boolean): BatchLine {
 }
 
 /** Keys of inputs whose latest line in the output file is a success or a final failure. */
-async function readDone(outFile: string): Promise<Set<string>> {
+async function readDone(outFile: string): Promise<{ done: Set<string>; endsMidLine: boolean }> {
   let text: string;
   try {
     text = await readFile(outFile, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new Set();
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { done: new Set(), endsMidLine: false };
     throw err;
   }
   const latest = new Map<string, boolean>();
@@ -269,5 +270,6 @@ async function readDone(outFile: string): Promise<Set<string>> {
     const final = line.final ?? line.ok === true;
     latest.set(inputKey(line.input), final);
   }
-  return new Set([...latest].filter(([, final]) => final).map(([key]) => key));
+  const done = new Set([...latest].filter(([, final]) => final).map(([key]) => key));
+  return { done, endsMidLine: text !== '' && !text.endsWith('\n') };
 }

@@ -92,6 +92,23 @@ describe('batch runner against the sandbox', () => {
     assert.equal(keys.size, 40);
   });
 
+  it('resumes after a crash that cut the last line short, and keeps every new line readable', async () => {
+    sb = await sandbox({ qps: 50, concurrency: 3 });
+    t = testClient(sb.url, { limits: { qps: 50, concurrency: 3 } });
+    const inputs = parseBatchInput('203.0.113.1\n203.0.113.2\n203.0.113.3\n', 'ips.txt').inputs;
+    const out = join(dir, 'out.jsonl');
+    await runBatch({ client: t.client, inputs: inputs.slice(0, 1), outFile: out });
+    // The process died while writing the second input's line.
+    await writeFile(out, `${await readFile(out, 'utf8')}{"input":{"kind":"ip","ip":"203.0.1`);
+    const s = await runBatch({ client: t.client, inputs, outFile: out });
+    assert.deepEqual({ skipped: s.skipped, ok: s.ok }, { skipped: 1, ok: 2 });
+    const text = await readFile(out, 'utf8');
+    const readable = text.split('\n').filter((l) => l !== '' && !l.startsWith('{"input":{"kind":"ip","ip":"203.0.1"') && !l.endsWith('203.0.1'));
+    assert.equal(readable.map((l) => JSON.parse(l) as BatchLine).filter((l) => l.ok).length, 3);
+    const again = await runBatch({ client: t.client, inputs, outFile: out });
+    assert.deepEqual({ skipped: again.skipped, done: again.done }, { skipped: 3, done: 0 });
+  });
+
   it('stops on a setup problem instead of marking every input done, and retries 5xx answers on the next run', async () => {
     sb = await sandbox();
     const inputs = parseBatchInput('203.0.113.1\n203.0.113.2\n203.0.113.3\n', 'ips.txt').inputs;
