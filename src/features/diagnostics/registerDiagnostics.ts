@@ -5,6 +5,14 @@ import { findCodes, mayHoldCodes, type CodeFinding } from './findCodes';
 import { CODE_DOCUMENTS, DIAGNOSTIC_SOURCE } from './documents';
 
 const DEBOUNCE_MS = 300;
+/** Extra wait per MB: scanning takes ~15 ms per MB, so big files are rescanned after longer pauses in typing. */
+const DEBOUNCE_PER_MB_MS = 200;
+const DEBOUNCE_MAX_MS = 3000;
+
+/** The wait after an edit before rescanning: short for responses of a few KB, longer for very large files. */
+export function debounceFor(length: number): number {
+  return Math.min(DEBOUNCE_MAX_MS, DEBOUNCE_MS + Math.floor(length / (1024 * 1024)) * DEBOUNCE_PER_MB_MS);
+}
 
 interface DiagnosticsSettings {
   readonly enabled: boolean;
@@ -98,7 +106,8 @@ export function registerDiagnostics(context: vscode.ExtensionContext, deps: { lo
     { dispose: () => timers.forEach((t) => clearTimeout(t)) },
     vscode.workspace.onDidOpenTextDocument((d) => schedule(d, 0)),
     vscode.workspace.onDidChangeTextDocument((e) => {
-      if (e.contentChanges.length > 0) schedule(e.document, DEBOUNCE_MS);
+      // The length from the last line's end offset: cheaper than getText() on every keystroke.
+      if (e.contentChanges.length > 0) schedule(e.document, debounceFor(e.document.offsetAt(e.document.lineAt(e.document.lineCount - 1).range.end)));
     }),
     vscode.workspace.onDidCloseTextDocument((d) => forget(d.uri)),
     // VS Code keeps a closed editor's document alive for a while; the user has closed it when its
