@@ -161,13 +161,8 @@ export class BizDataClient {
     return this.lookup({ kind: 'org', ...q }, o);
   }
 
-  async lookup(q: LookupQuery, o: CallOptions = {}): Promise<CallResult> {
-    const t0 = performance.now();
-    try {
-      return await this.lookupOnce(q, o, t0);
-    } catch (err) {
-      return this.unexpected(err, t0);
-    }
+  lookup(q: LookupQuery, o: CallOptions = {}): Promise<CallResult> {
+    return this.settled((t0) => this.lookupOnce(q, o, t0));
   }
 
   private async lookupOnce(q: LookupQuery, o: CallOptions, t0: number): Promise<CallResult> {
@@ -201,10 +196,15 @@ export class BizDataClient {
   }
 
   /** Gets a new token now (e.g. "Sign in" / "Test connection"); the body of a success is the TokenStatus. */
-  async refreshToken(id: InterfaceId, o: CallOptions = {}): Promise<CallResult> {
+  refreshToken(id: InterfaceId, o: CallOptions = {}): Promise<CallResult> {
+    return this.settled((t0) => this.refreshOnce(id, o, t0));
+  }
+
+  /** Calls never reject: whatever a host's store or provider throws comes back as a CallResult. */
+  private async settled(run: (t0: number) => Promise<CallResult>): Promise<CallResult> {
     const t0 = performance.now();
     try {
-      return await this.refreshOnce(id, o, t0);
+      return await run(t0);
     } catch (err) {
       return this.unexpected(err, t0);
     }
