@@ -1,0 +1,67 @@
+// The seams of the client: where tokens, lockout-guard counts, locks, credentials and the rate budget
+// live. The client only sees these interfaces, so an implementation for one process (memory), for one
+// machine (files under the state directory) or for many machines (Redis) plugs in without touching it.
+import type { Credentials, InterfaceId, LimiterState, StoredToken } from './model';
+
+/** Tokens by account key. Stores outside SecretStorage hash the key: it names an account. */
+export interface TokenStore {
+  get(key: string): Promise<StoredToken | undefined>;
+  set(key: string, token: StoredToken): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+/** How a sign-in attempt ended, for the lockout guard. */
+export type AttemptOutcome =
+  /** The service accepted the credentials: the count goes back to 0. */
+  | 'accepted'
+  /** The service refused the credentials, or the answer was lost: it may have counted, so it counts. */
+  | 'refused'
+  /** The attempt never reached the service (connection refused, input problem): it does not count. */
+  | 'not-sent';
+
+/**
+ * Consecutive failed sign-ins per account key, as the service counts them. An attempt is counted
+ * before it is sent (`begin`) and settled after its answer (`end`), so an attempt cut off by a crash
+ * still counts. Stores shared by several processes make each operation atomic.
+ */
+export interface GuardStore {
+  /** The count now. */
+  read(account: string): Promise<number>;
+  /** Counts one attempt about to be sent; resolves with the count before it. */
+  begin(account: string): Promise<number>;
+  /** Settles the attempt counted by `begin`. */
+  end(account: string, outcome: AttemptOutcome): Promise<void>;
+}
+
+/**
+ * Mutual exclusion per account across everyone sharing the store: while one holder signs in, the
+ * others wait, then find its token (or its failure count) instead of signing in again.
+ */
+export interface AccountLocks {
+  withLock<T>(key: string, run: () => Promise<T>, signal?: AbortSignal): Promise<T>;
+}
+
+export type CredentialProvider = (id: InterfaceId) => Promise<Credentials | undefined>;
+
+/** What the service said about the rate when a call ended. */
+export interface Throttle {
+  /** The service's Retry-After, when it gave one. */
+  readonly retryAfterMs?: number;
+}
+
+/** One call's place under the limits; released exactly once. */
+export interface Permit {
+  /** Ends the call; `throttle` when the service refused it for the rate (SC006, HTTP 429). */
+  release(throttle?: Throttle): void;
+}
+
+/**
+ * The rate and concurrency budget of one customer account, shared by every call that spends it. On
+ * a throttled release every caller is held for a while; the next acquire waits through that pause.
+ */
+export interface Limiter {
+  /** Resolves once a call may start; rejects when `signal` aborts or the limiter is disposed. */
+  acquire(signal?: AbortSignal): Promise<Permit>;
+  state(): LimiterState;
+  dispose(): void;
+}
