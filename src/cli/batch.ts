@@ -1,6 +1,7 @@
 // `bizdata batch`: many lookups from a file, one JSON line per input, resumable.
 import { readFile } from 'node:fs/promises';
 import { parseBatchInput, runBatch } from '../core/batch';
+import { DEFAULT_LIMITS } from '../core/constants';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, EXIT, exitCodeFor, makeClient, parse, positiveNumber, UsageError, type CliIo } from './common';
 
 export const BATCH_HELP = `Usage: bizdata batch FILE --out RESULTS.jsonl [--qps N] [--concurrency N] [connection options]
@@ -45,7 +46,7 @@ export async function runBatchCommand(args: string[], io: CliIo): Promise<number
     throw new UsageError(`${file} has rows that cannot be read; nothing was sent:\n${parsed.problems.map((p) => `  line ${p.line}: ${p.message}`).join('\n')}`);
   }
   if (parsed.inputs.length === 0) throw new UsageError(`${file} holds no inputs.`);
-  const concurrency = positiveNumber('--concurrency', values.concurrency ?? (io.env.BIZDATA_CONCURRENCY || undefined), 4);
+  const concurrency = positiveNumber('--concurrency', values.concurrency ?? (io.env.BIZDATA_CONCURRENCY || undefined), DEFAULT_LIMITS.concurrency);
   const { client } = makeClient(values, io, parsed.format === 'csv' ? 'b' : 'a');
   const abort = new AbortController();
   const onSigint = (): void => abort.abort();

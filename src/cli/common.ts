@@ -1,13 +1,16 @@
 // What every lookup command shares: connection options and environment, credentials (environment
 // or a hidden prompt, never flags), the client, and how results and failures are printed.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { BizDataClient, type CredentialProvider } from '../core/client';
+import { BizDataClient } from '../core/client';
+import type { CredentialProvider } from '../core/ports';
 import { describeCode } from '../core/codes';
+import { AUTH_VERSION_B, DEFAULT_LIMITS, ORG_VERSION_B } from '../core/constants';
 import type { CallFailure, Credentials, Endpoints, FailureKind, InterfaceId } from '../core/model';
 import { MemoryTokenStore } from '../core/stores';
 import { DEMO_CREDENTIALS } from '../sandbox/defaults';
 import { fileGuardStore, stateDir } from './guardFile';
 import { promptHidden, promptVisible } from './prompt';
+import { errorMessage } from '../core/errors';
 
 /** The process's streams and environment, passed in so commands hold no global state. */
 export interface CliIo {
@@ -81,7 +84,7 @@ export function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: s
     return parseArgs({ args, options, allowPositionals: positionals, strict: true });
   } catch (err) {
     // parseArgs names the offending option; it never prints option values.
-    throw new UsageError(err instanceof Error ? err.message : String(err));
+    throw new UsageError(errorMessage(err));
   }
 }
 
@@ -125,11 +128,11 @@ export function makeClient(values: ConnectionValues, io: CliIo, needs: Interface
     baseUrl: baseUrl ?? '',
     legacyUrl: legacyUrl ?? '',
     origin: origin ?? '',
-    authVersion: 'V2.0',
-    orgVersion: 'V4.0',
+    authVersion: AUTH_VERSION_B,
+    orgVersion: ORG_VERSION_B,
   };
-  const qps = positiveNumber('--qps', values.qps ?? (env.BIZDATA_QPS || undefined), 10);
-  const concurrency = positiveNumber('--concurrency', values.concurrency ?? (env.BIZDATA_CONCURRENCY || undefined), 4);
+  const qps = positiveNumber('--qps', values.qps ?? (env.BIZDATA_QPS || undefined), DEFAULT_LIMITS.qps);
+  const concurrency = positiveNumber('--concurrency', values.concurrency ?? (env.BIZDATA_CONCURRENCY || undefined), DEFAULT_LIMITS.concurrency);
   const verbose = values.verbose === true;
   let client: BizDataClient;
   try {
@@ -143,7 +146,7 @@ export function makeClient(values: ConnectionValues, io: CliIo, needs: Interface
       log: verbose ? (line) => io.stderr.write(`${line}\n`) : undefined,
     });
   } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
+    throw new UsageError(errorMessage(err));
   }
   return { client, sandbox: sandbox !== undefined };
 }

@@ -1,10 +1,11 @@
 // The lockout guard's failure counts for the command line, kept in a small file so that separate
 // runs (each a fresh process) still add up: three runs with a wrong password must not lock the
 // account. Only counts are written, under a hash of the account: no names, no secrets.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { GuardStore } from '../core/client';
+import type { GuardStore } from '../core/ports';
+import { writeFileAtomic } from '../core/atomicFile';
 import { PersistedGuardStore } from '../core/stores';
 
 export function stateDir(env: NodeJS.ProcessEnv): string {
@@ -13,8 +14,8 @@ export function stateDir(env: NodeJS.ProcessEnv): string {
 }
 
 /**
- * The guard's counts in `<dir>/guard.json`. Written atomically (temporary file, then rename): a run
- * killed mid-write must not reset the counts, or the next run could make the attempt that locks.
+ * The guard's counts in `<dir>/guard.json`, written atomically: a run killed mid-write must not reset
+ * the counts, or the next run could make the attempt that locks.
  */
 export function fileGuardStore(dir: string): GuardStore {
   const file = join(dir, 'guard.json');
@@ -22,10 +23,7 @@ export function fileGuardStore(dir: string): GuardStore {
   return new PersistedGuardStore({
     read: () => counts,
     write: async (next) => {
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
-      const tmp = `${file}.${process.pid}.tmp`;
-      writeFileSync(tmp, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
-      renameSync(tmp, file);
+      await writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`, { createDir: true });
       counts = next;
     },
   });

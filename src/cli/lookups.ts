@@ -29,7 +29,7 @@ Example:
 
 ${CONNECTION_HELP}`;
 
-export async function runLookup(kind: 'ip' | 'org', args: string[], io: CliIo): Promise<number> {
+export async function runLookupCommand(kind: 'ip' | 'org', args: string[], io: CliIo): Promise<number> {
   const { values, positionals } =
     kind === 'ip'
       ? parse(args, { ...CONNECTION_OPTIONS, view: { type: 'string' } }, true)

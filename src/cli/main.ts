@@ -2,8 +2,9 @@
 import { runSandboxCommand } from './sandbox';
 import { runBatchCommand } from './batch';
 import { EXIT, UsageError, type CliIo } from './common';
-import { runLookup } from './lookups';
+import { runLookupCommand } from './lookups';
 import { runToken } from './token';
+import { errorMessage } from '../core/errors';
 
 const USAGE = `Usage: bizdata <command> [options]
 
@@ -30,7 +31,7 @@ async function main(argv: string[], io: CliIo): Promise<number> {
     switch (command) {
       case 'ip':
       case 'org':
-        return await runLookup(command, rest, io);
+        return await runLookupCommand(command, rest, io);
       case 'batch':
         return await runBatchCommand(rest, io);
       case 'token':
@@ -52,7 +53,7 @@ main(process.argv.slice(2), { env: process.env, stdout: process.stdout, stderr: 
     process.exitCode = code;
   },
   (err: unknown) => {
-    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`${errorMessage(err)}\n`);
     process.exitCode = 1;
   },
 );

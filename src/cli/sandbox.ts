@@ -2,6 +2,7 @@
 import { readConfigFile } from '../sandbox/config';
 import { DEFAULT_CLI_PORT, DEFAULT_HOST, DEMO_CREDENTIALS } from '../sandbox/defaults';
 import { startSandbox } from '../sandbox/server';
+import { errorMessage } from '../core/errors';
 
 export const SANDBOX_USAGE = `Usage: bizdata sandbox [options]
 
@@ -84,7 +85,7 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
   try {
     config = args.config === undefined ? undefined : await readConfigFile(args.config);
   } catch (err) {
-    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`${errorMessage(err)}\n`);
     return 2;
   }
   const envKey = process.env.BIZDATA_SANDBOX_ADMIN_KEY;

@@ -3,6 +3,7 @@
 // the same output file skips what is already done, so a cancelled or interrupted run resumes.
 import { open, readFile } from 'node:fs/promises';
 import type { CallFailure, CallResult, FailureKind, LookupQuery } from './model';
+import { DEFAULT_MATCH_TYPE, DEFAULT_VIEW } from './constants';
 import { checkLookup } from './queries';
 
 export interface BatchProblem {
@@ -116,8 +117,8 @@ function parseCsv(text: string): Array<{ line: number; fields: string[] }> {
 /** The identity of an input for resuming: the same query written differently is the same input. */
 export function inputKey(q: LookupQuery): string {
   return q.kind === 'ip'
-    ? JSON.stringify(['ip', q.ip.trim().toLowerCase(), q.view ?? 'standard'])
-    : JSON.stringify(['org', q.country.trim().toUpperCase(), q.name.trim(), q.territory?.trim() ?? '', q.matchType ?? 'Advanced']);
+    ? JSON.stringify(['ip', q.ip.trim().toLowerCase(), q.view ?? DEFAULT_VIEW])
+    : JSON.stringify(['org', q.country.trim().toUpperCase(), q.name.trim(), q.territory?.trim() ?? '', q.matchType ?? DEFAULT_MATCH_TYPE]);
 }
 
 /** One line of the output file. */

@@ -109,10 +109,6 @@ export function describeCode(code: string): CodeInfo | undefined {
   return byCode.get(code);
 }
 
-export function isKnownCode(code: string): boolean {
-  return byCode.has(code);
-}
-
 /** True for the security codes of Interface B (SC-prefixed), known or not. */
 export function isSecurityCode(code: string): boolean {
   return /^SC\d{3}$/.test(code);

@@ -41,13 +41,15 @@ export interface WireResponse {
 }
 
 /** A transport failure: nothing usable came back. */
-export class HttpError extends Error {
+export class TransportError extends Error {
   constructor(
     message: string,
     readonly kind: 'network' | 'cancelled',
+    /** False when the request surely never reached the service (no connection was made). */
+    readonly mayHaveReached = true,
   ) {
     super(message);
-    this.name = 'HttpError';
+    this.name = 'TransportError';
   }
 }
 
@@ -116,7 +118,7 @@ export class HttpTransport {
         signal,
       });
     } catch (err) {
-      throw toHttpError(err, req.origin + this.via, signal);
+      throw toTransportError(err, req.origin + this.via, signal);
     }
     let raw: Buffer;
     try {
@@ -127,14 +129,14 @@ export class HttpTransport {
           ? Buffer.from(await res.body.arrayBuffer())
           : await this.readCapped(res.body);
     } catch (err) {
-      throw toHttpError(err, req.origin + this.via, signal);
+      throw toTransportError(err, req.origin + this.via, signal);
     }
     const encoding = headerValue(res.headers['content-encoding'])?.toLowerCase();
     if (encoding === 'gzip' || encoding === 'x-gzip') {
       try {
         raw = await gunzipAsync(raw, { maxOutputLength: this.maxBodyBytes });
       } catch (err) {
-        throw new HttpError(
+        throw new TransportError(
           err instanceof RangeError
             ? `The response from ${hostOf(req.origin)} is larger than ${this.maxBodyBytes} bytes once decompressed; it was discarded.`
             : `The response from ${hostOf(req.origin)} claimed gzip encoding but could not be decompressed.`,
@@ -154,10 +156,6 @@ export class HttpTransport {
     return { status: res.statusCode, headers: res.headers, json, text: json === undefined ? text.slice(0, 500) : '' };
   }
 
-  close(): Promise<void> {
-    return this.dispatcher.close();
-  }
-
   /** Closes every connection now, failing requests still in flight. */
   destroy(): Promise<void> {
     return this.dispatcher.destroy();
@@ -171,7 +169,7 @@ export class HttpTransport {
       size += buf.length;
       if (size > this.maxBodyBytes) {
         body.destroy();
-        throw new HttpError(`The response is larger than ${this.maxBodyBytes} bytes; it was discarded.`, 'network');
+        throw new TransportError(`The response is larger than ${this.maxBodyBytes} bytes; it was discarded.`, 'network');
       }
       chunks.push(buf);
     }
@@ -197,11 +195,12 @@ function checkProxyUrl(value: string): string | undefined {
   }
 }
 
-function toHttpError(err: unknown, origin: string, signal: AbortSignal | undefined): HttpError {
-  if (err instanceof HttpError) return err;
-  if (signal?.aborted) return new HttpError('The call was cancelled.', 'cancelled');
+function toTransportError(err: unknown, origin: string, signal: AbortSignal | undefined): TransportError {
+  if (err instanceof TransportError) return err;
+  if (signal?.aborted) return new TransportError('The call was cancelled.', 'cancelled');
   const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e.code ?? e.cause?.code;
+  const reached = !NOT_CONNECTED.has(code ?? '');
   const reason =
     {
       UND_ERR_CONNECT_TIMEOUT: 'the connection timed out',
@@ -217,5 +216,18 @@ function toHttpError(err: unknown, origin: string, signal: AbortSignal | undefin
       CERT_HAS_EXPIRED: 'its TLS certificate has expired',
       ERR_TLS_CERT_ALTNAME_INVALID: 'its TLS certificate does not match the host name',
     }[code ?? ''] ?? (e.message ?? String(err));
-  return new HttpError(`Could not complete the request to ${hostOf(origin)}: ${reason}${code ? ` (${code})` : ''}.`, 'network');
+  return new TransportError(`Could not complete the request to ${hostOf(origin)}: ${reason}${code ? ` (${code})` : ''}.`, 'network', reached);
 }
+
+/** Errors raised before a request could be sent: the service never saw it. */
+const NOT_CONNECTED: ReadonlySet<string> = new Set([
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'CERT_HAS_EXPIRED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);

@@ -1,7 +1,9 @@
-// One limiter per customer: the service counts queries per second and concurrent requests across
-// all of a customer's tokens and connections, so every request of a client (and of a batch) goes
-// through the same instance. Requests over the limit would come back as SC006 and count anyway.
+// One limiter per customer account: the service counts queries per second and concurrent requests
+// across all of a customer's tokens and connections, so every request of a client (and of a batch)
+// goes through the same instance. Requests over the limit would come back as SC006 and count anyway.
+import { DEFAULT_LIMITS } from './constants';
 import type { LimiterState } from './model';
+import type { Limiter, Permit, Throttle } from './ports';
 
 export interface Limits {
   /** Requests started in any sliding window; 0 or Infinity means no rate limit. */
@@ -10,10 +12,14 @@ export interface Limits {
   readonly concurrency: number;
 }
 
-export const DEFAULT_LIMITS: Limits = { qps: 10, concurrency: 4 };
+/** How long every caller is held after the service throttled a call without saying for how long. */
+export interface BackoffOptions {
+  readonly baseDelayMs?: number;
+  readonly maxDelayMs?: number;
+}
 
 interface Waiter {
-  readonly grant: (release: () => void) => void;
+  readonly grant: (permit: Permit) => void;
   readonly fail: (err: Error) => void;
   readonly signal?: AbortSignal;
   readonly onAbort?: () => void;
@@ -26,16 +32,19 @@ export class LimiterDisposedError extends Error {
   }
 }
 
-export class RateLimiter {
-  private limits: Limits;
+export class RateLimiter implements Limiter {
+  private readonly limits: Limits;
   private active = 0;
   private readonly queue: Waiter[] = [];
   /** Start times inside the current window, oldest first. */
   private readonly starts: number[] = [];
   private pausedUntil = 0;
+  /** Throttled calls since the last call that was not: the next pause grows with it. */
+  private throttles = 0;
   private timer: NodeJS.Timeout | undefined;
   private timerAt = 0;
   private disposed = false;
+  private readonly backoff: Required<BackoffOptions>;
 
   /**
    * `windowMs` is a little over a second by default: a request's arrival at the service lags its
@@ -46,17 +55,13 @@ export class RateLimiter {
     limits: Limits = DEFAULT_LIMITS,
     private readonly windowMs = 1020,
     private readonly now: () => number = Date.now,
+    backoff: BackoffOptions = {},
   ) {
     this.limits = normalise(limits);
+    this.backoff = { baseDelayMs: 200, maxDelayMs: 4000, ...backoff };
   }
 
-  setLimits(limits: Limits): void {
-    this.limits = normalise(limits);
-    this.pump();
-  }
-
-  /** Resolves with a release function once a slot is free; rejects when cancelled or disposed. */
-  acquire(signal?: AbortSignal): Promise<() => void> {
+  acquire(signal?: AbortSignal): Promise<Permit> {
     if (this.disposed) return Promise.reject(new LimiterDisposedError());
     if (signal?.aborted) return Promise.reject(abortError());
     // Fast path: nobody waiting and room now.
@@ -74,12 +79,6 @@ export class RateLimiter {
       this.queue.push(waiter);
       this.pump();
     });
-  }
-
-  /** Holds every new start for `ms`: the service blocks a customer for a while after SC006. */
-  pause(ms: number): void {
-    this.pausedUntil = Math.max(this.pausedUntil, this.now() + ms);
-    this.pump();
   }
 
   state(): LimiterState {
@@ -101,6 +100,21 @@ export class RateLimiter {
     }
   }
 
+  /** Holds every new start for `ms` (the service blocks a customer for a while after SC006); returns the hold left. */
+  private pause(ms: number): number {
+    const now = this.now();
+    this.pausedUntil = Math.max(this.pausedUntil, now + ms);
+    return this.pausedUntil - now;
+  }
+
+  /** The service's Retry-After, else a growing, jittered delay. */
+  private throttled(t: Throttle): number {
+    this.throttles++;
+    if (t.retryAfterMs !== undefined) return this.pause(t.retryAfterMs);
+    const ceiling = Math.min(this.backoff.maxDelayMs, this.backoff.baseDelayMs * 2 ** (this.throttles - 1));
+    return this.pause(Math.round(ceiling / 2 + Math.random() * (ceiling / 2)));
+  }
+
   private canStart(now: number): boolean {
     if (this.active >= this.limits.concurrency || now < this.pausedUntil) return false;
     if (!Number.isFinite(this.limits.qps)) return true;
@@ -108,15 +122,21 @@ export class RateLimiter {
     return this.starts.length < this.limits.qps;
   }
 
-  private start(): () => void {
+  private start(): Permit {
     this.active++;
     if (Number.isFinite(this.limits.qps)) this.starts.push(this.now());
     let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.active--;
-      this.pump();
+    return {
+      release: (throttle?: Throttle) => {
+        if (released) return 0;
+        released = true;
+        this.active--;
+        let held = 0;
+        if (throttle) held = this.throttled(throttle);
+        else this.throttles = 0;
+        this.pump();
+        return held;
+      },
     };
   }
 
@@ -130,10 +150,7 @@ export class RateLimiter {
     }
     if (this.queue.length === 0 || this.active >= this.limits.concurrency) return;
     // Blocked by time (rate window or pause), not by slots: wake up when the earliest becomes free.
-    const wakeAt = Math.max(
-      this.pausedUntil,
-      this.starts.length >= this.limits.qps ? this.starts[0] + this.windowMs : now,
-    );
+    const wakeAt = Math.max(this.pausedUntil, this.starts.length >= this.limits.qps ? this.starts[0] + this.windowMs : now);
     if (this.timer && this.timerAt <= wakeAt) return;
     if (this.timer) clearTimeout(this.timer);
     this.timerAt = wakeAt;

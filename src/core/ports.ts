@@ -14,10 +14,10 @@ export interface TokenStore {
 export type AttemptOutcome =
   /** The service accepted the credentials: the count goes back to 0. */
   | 'accepted'
-  /** The service refused the credentials, or the answer was lost: it may have counted, so it counts. */
-  | 'refused'
-  /** The attempt never reached the service (connection refused, input problem): it does not count. */
-  | 'not-sent';
+  /** The service refused the credentials, or the answer was lost and the service may have counted it. */
+  | 'failed'
+  /** The service did not count it: never sent, or answered with something other than a verdict on the credentials. */
+  | 'uncounted';
 
 /**
  * Consecutive failed sign-ins per account key, as the service counts them. An attempt is counted
@@ -51,8 +51,11 @@ export interface Throttle {
 
 /** One call's place under the limits; released exactly once. */
 export interface Permit {
-  /** Ends the call; `throttle` when the service refused it for the rate (SC006, HTTP 429). */
-  release(throttle?: Throttle): void;
+  /**
+   * Ends the call; `throttle` when the service refused it for the rate (SC006, HTTP 429). Returns how
+   * long every caller is now held, in milliseconds (0 when not held).
+   */
+  release(throttle?: Throttle): number;
 }
 
 /**

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { WireRequest, WireResponse } from './http';
 import { headerValue } from './http';
+import { DEFAULT_MATCH_TYPE, DEFAULT_VIEW, TOKEN_LIFETIME_MS, VERSION_A } from './constants';
 import type { CredentialsA, CredentialsB, Endpoints, IpQuery, OrgQuery, RequestRecord } from './model';
 import { PLACEHOLDER } from './curl';
 import { basicCredential } from './redact';
@@ -12,9 +13,8 @@ export interface Built {
   readonly record: RequestRecord;
 }
 
-/** Spec 2.2: tokens last 24 hours; used when a response does not say. */
-export const TOKEN_LIFETIME_MS = 24 * 60 * 60 * 1000;
-export const APPLICATION_TRANSACTION_ID = 'bizdata-explorer';
+/** ApplicationTransactionID of this client's Interface B sign-ins (caller-defined, spec 2.3). */
+export const CLIENT_APPLICATION_ID = 'bizdata-explorer';
 
 const ACCEPT = { accept: 'application/json', 'accept-encoding': 'gzip' } as const;
 
@@ -52,7 +52,7 @@ function build(
 export function tokenRequestA(e: Endpoints, c: CredentialsA): Built {
   return build(
     'POST',
-    join(e.authUrl, '/v1/token'),
+    join(e.authUrl, `/${VERSION_A}/token`),
     {
       authorization: `Basic ${basicCredential(c.consumerKey, c.consumerSecret)}`,
       'content-type': 'application/json',
@@ -67,7 +67,7 @@ export function tokenRequestA(e: Endpoints, c: CredentialsA): Built {
 export function ipRequest(e: Endpoints, q: IpQuery, token: string): Built {
   // Colons of IPv6 addresses are valid in a path segment; only a zone id's % needs encoding.
   const segment = encodeURIComponent(q.ip.trim()).replace(/%3A/gi, ':');
-  const url = join(e.baseUrl, `/v1/duns-search/ip/${segment}?view=${encodeURIComponent(q.view ?? 'standard')}`);
+  const url = join(e.baseUrl, `/${VERSION_A}/duns-search/ip/${segment}?view=${encodeURIComponent(q.view ?? DEFAULT_VIEW)}`);
   return build('GET', url, { authorization: `Bearer ${token}`, origin: e.origin }, { authorization: `Bearer ${PLACEHOLDER.token}` });
 }
 
@@ -79,7 +79,7 @@ export interface TransactionDetail {
 
 export function newTransactionDetail(): TransactionDetail {
   return {
-    ApplicationTransactionID: APPLICATION_TRANSACTION_ID,
+    ApplicationTransactionID: CLIENT_APPLICATION_ID,
     ServiceTransactionID: randomUUID(),
     TransactionTimestamp: new Date().toISOString(),
   };
@@ -102,7 +102,7 @@ export function orgRequest(e: Endpoints, q: OrgQuery, token: string): Built {
     ['CountryISOAlpha2Code', q.country.trim().toUpperCase()],
     ['SubjectName', q.name.trim()],
     ['match', 'true'],
-    ['MatchTypeText', q.matchType ?? 'Advanced'],
+    ['MatchTypeText', q.matchType ?? DEFAULT_MATCH_TYPE],
   ];
   if (q.territory !== undefined && q.territory.trim() !== '') params.push(['TerritoryName', q.territory.trim()]);
   // encodeURIComponent rather than URLSearchParams: spaces as %20, as the spec's "URL-encoded name".

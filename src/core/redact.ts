@@ -37,6 +37,19 @@ export function redact(text: string, secrets: Iterable<string | undefined> = [])
   return out;
 }
 
+/** The secrets one client has seen (credentials, tokens), for redacting everything it writes. */
+export class SecretRegistry {
+  private readonly values = new Set<string>();
+
+  add(value: string | undefined): void {
+    if (value !== undefined && value !== '') this.values.add(value);
+  }
+
+  redact(text: string): string {
+    return redact(text, this.values);
+  }
+}
+
 /** The value of an HTTP Basic credential, so it can be listed as a secret of its own. */
 export function basicCredential(user: string, password: string): string {
   return Buffer.from(`${user}:${password}`, 'utf8').toString('base64');

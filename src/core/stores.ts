@@ -1,8 +1,8 @@
-// In-memory stores for hosts that keep nothing across runs (tests, one-shot command lines).
-// The extension supplies SecretStorage/globalState-backed ones with the same shape.
+// Stores for one process (tests, one-shot command lines, the sandbox profile in the extension), and
+// the adapter that keeps guard counts in a host's small persisted record (extension global state).
 import { createHash } from 'node:crypto';
-import type { GuardStore, TokenStore } from './client';
 import type { StoredToken } from './model';
+import type { AccountLocks, AttemptOutcome, GuardStore, TokenStore } from './ports';
 
 export class MemoryTokenStore implements TokenStore {
   private readonly tokens = new Map<string, StoredToken>();
@@ -17,14 +17,47 @@ export class MemoryTokenStore implements TokenStore {
   }
 }
 
+/** The count after an attempt settles, whatever keeps it. */
+export function settledCount(count: number, outcome: AttemptOutcome): number {
+  if (outcome === 'accepted') return 0;
+  // `begin` already counted the attempt: a failure keeps it, anything else gives it back.
+  return outcome === 'failed' ? count : Math.max(0, count - 1);
+}
+
 export class MemoryGuardStore implements GuardStore {
   private readonly failures = new Map<string, number>();
-  get(account: string): number {
+  async read(account: string): Promise<number> {
     return this.failures.get(account) ?? 0;
   }
-  async set(account: string, failures: number): Promise<void> {
-    if (failures <= 0) this.failures.delete(account);
-    else this.failures.set(account, failures);
+  async begin(account: string): Promise<number> {
+    const before = this.failures.get(account) ?? 0;
+    this.failures.set(account, before + 1);
+    return before;
+  }
+  async end(account: string, outcome: AttemptOutcome): Promise<void> {
+    const next = settledCount(this.failures.get(account) ?? 0, outcome);
+    if (next === 0) this.failures.delete(account);
+    else this.failures.set(account, next);
+  }
+}
+
+/** Sign-ins of one account wait for each other inside this process. */
+export class MemoryLocks implements AccountLocks {
+  private readonly tails = new Map<string, Promise<void>>();
+
+  async withLock<T>(key: string, run: () => Promise<T>): Promise<T> {
+    const before = this.tails.get(key) ?? Promise.resolve();
+    let release!: () => void;
+    const mine = new Promise<void>((r) => (release = r));
+    const tail = before.then(() => mine);
+    this.tails.set(key, tail);
+    await before;
+    try {
+      return await run();
+    } finally {
+      release();
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    }
   }
 }
 
@@ -35,17 +68,27 @@ export interface GuardRecordIo {
 }
 
 /**
- * Guard counts a host persists (the extension in globalState, the CLI in a file) so that they
- * survive a restart. Keys are a hash of the account: no account name is ever written.
+ * Guard counts a host persists so that they survive a restart. Keys are a hash of the account: no
+ * account name is ever written. For one process: its read-modify-write is not atomic across processes.
  */
 export class PersistedGuardStore implements GuardStore {
   constructor(private readonly io: GuardRecordIo) {}
 
-  get(account: string): number {
+  async read(account: string): Promise<number> {
     return this.io.read()[guardKey(account)] ?? 0;
   }
 
-  async set(account: string, failures: number): Promise<void> {
+  async begin(account: string): Promise<number> {
+    const before = await this.read(account);
+    await this.put(account, before + 1);
+    return before;
+  }
+
+  async end(account: string, outcome: AttemptOutcome): Promise<void> {
+    await this.put(account, settledCount(await this.read(account), outcome));
+  }
+
+  private async put(account: string, failures: number): Promise<void> {
     const next = { ...this.io.read() };
     if (failures <= 0) delete next[guardKey(account)];
     else next[guardKey(account)] = failures;
@@ -53,6 +96,7 @@ export class PersistedGuardStore implements GuardStore {
   }
 }
 
-function guardKey(account: string): string {
+/** The hashed form of an account key, for every store outside SecretStorage. */
+export function guardKey(account: string): string {
   return createHash('sha256').update(account).digest('hex').slice(0, 32);
 }

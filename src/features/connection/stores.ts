@@ -2,7 +2,7 @@
 // one key per interface; the lockout guard's failure counts are not secret and live in globalState
 // so they survive a restart (keyed by a hash, so not even the account name is written there).
 import * as vscode from 'vscode';
-import type { GuardStore, TokenStore } from '../../core/client';
+import type { GuardStore, TokenStore } from '../../core/ports';
 import { PersistedGuardStore } from '../../core/stores';
 import type { Credentials, InterfaceId, StoredToken } from '../../core/model';
 

@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { CANARY, failed, sandbox, testClient, type Sandbox, type TestClient } from './harness';
+import type { Credentials } from '../../../src/core/model';
+import { accountKey } from '../../../src/core/session';
+import { CANARY, endpointsFor, failed, sandbox, testClient, type Sandbox, type TestClient } from './harness';
 
 const ORG = { country: 'US', name: 'Example Corp' } as const;
 
@@ -31,7 +33,7 @@ describe('lockout guard and calls that must not be retried', () => {
       const c = await sb.customer();
       assert.equal(c.tokenRequests, 1);
       assert.equal(c.authFailures, 1);
-      assert.equal(t.guard.get(`b|${new URL(sb.url).host}|${CANARY.user}`), 1);
+      assert.equal(await t.guard.read(accountKey(endpointsFor(sb.url), t.credentials.b as Credentials)), 1);
     });
 
     it('B: refuses the attempt that could lock the account, and never lets the client lock it', async () => {

@@ -1,0 +1,79 @@
+// Which account a call is made for: the credentials of an interface, the key that names the account
+// at its service (tokens, the lockout guard, locks and the rate budget are all kept under it) and
+// the masked form the hosts show.
+import type { Credentials, Endpoints, InterfaceId } from './model';
+import { checkServiceUrl } from './http';
+import { maskAccount, type SecretRegistry } from './redact';
+
+export interface Session {
+  readonly id: InterfaceId;
+  readonly credentials: Credentials;
+  /** `<a|b>|<normalised service host>|<consumer key or user>`: names an account, so stores outside SecretStorage hash it. */
+  readonly key: string;
+  readonly account: string;
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+const DEFAULT_PORTS: Readonly<Record<string, string>> = { 'http:': '80', 'https:': '443' };
+
+/**
+ * The service host as one spelling: lower case, no default port, and every loopback name as one, so
+ * that `localhost`, `127.0.0.1` and `[::1]` (or `HOST` and `host:443`) never count apart.
+ */
+export function normaliseHost(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return '?';
+  }
+  const host = LOOPBACK.has(u.hostname.toLowerCase()) ? 'loopback' : u.hostname.toLowerCase();
+  const port = u.port !== '' && u.port !== DEFAULT_PORTS[u.protocol] ? `:${u.port}` : '';
+  return `${host}${port}`;
+}
+
+/** The service an interface signs in at: the token host of A, the legacy host of B. */
+export function accountKey(endpoints: Endpoints, credentials: Credentials): string {
+  const c = credentials;
+  return c.interfaceId === 'a' ? `a|${normaliseHost(endpoints.authUrl)}|${c.consumerKey}` : `b|${normaliseHost(endpoints.legacyUrl)}|${c.user}`;
+}
+
+/** Sessions per credentials object (hosts usually hand out the same object every call), secrets registered once. */
+export class Sessions {
+  private readonly known = new WeakMap<Credentials, Session>();
+
+  constructor(
+    private readonly endpoints: Endpoints,
+    private readonly secrets: SecretRegistry,
+  ) {}
+
+  of(credentials: Credentials): Session {
+    const known = this.known.get(credentials);
+    if (known) return known;
+    const c = credentials;
+    const name = c.interfaceId === 'a' ? c.consumerKey : c.user;
+    this.secrets.add(c.interfaceId === 'a' ? c.consumerSecret : c.password);
+    // The consumer key is as sensitive as a password (spec 1); short user names would garble logs.
+    if (c.interfaceId === 'a' || name.length >= 4) this.secrets.add(name);
+    const session: Session = { id: c.interfaceId, credentials: c, key: accountKey(this.endpoints, c), account: maskAccount(name) };
+    this.known.set(credentials, session);
+    return session;
+  }
+}
+
+/** Why an interface's endpoints cannot be used, or undefined. */
+export function checkEndpoints(e: Endpoints, id: InterfaceId): string | undefined {
+  const checks: Array<[string, string]> =
+    id === 'a'
+      ? [
+          ['The token service address', e.authUrl],
+          ['The data service address', e.baseUrl],
+        ]
+      : [['The legacy service address', e.legacyUrl]];
+  for (const [label, url] of checks) {
+    const problem = checkServiceUrl(label, url);
+    if (problem) return problem;
+  }
+  if (id === 'a' && (e.origin === '' || /[\r\n\0]/.test(e.origin))) return 'Set the Origin value Interface A requires (a web origin such as https://example.com).';
+  return undefined;
+}

@@ -1,0 +1,39 @@
+import * as assert from 'node:assert/strict';
+import { RateLimiter } from '../../../src/core/limiter';
+
+describe('rate limiter', () => {
+  it('never starts more than qps in a window nor more than concurrency at once', async () => {
+    const l = new RateLimiter({ qps: 10, concurrency: 3 }, 200);
+    const starts: number[] = [];
+    let active = 0;
+    let peak = 0;
+    await Promise.all(
+      Array.from({ length: 25 }, async () => {
+        const permit = await l.acquire();
+        starts.push(Date.now());
+        peak = Math.max(peak, ++active);
+        await new Promise((r) => setTimeout(r, 5));
+        active--;
+        permit.release();
+      }),
+    );
+    assert.ok(peak <= 3);
+    for (let i = 10; i < starts.length; i++) assert.ok(starts[i] - starts[i - 10] >= 195, `window ${i}`);
+    assert.deepEqual(l.state(), { qps: 10, concurrency: 3, active: 0, queued: 0 });
+    l.dispose();
+  });
+
+  it('cancels waiters by signal and on dispose', async () => {
+    const l = new RateLimiter({ qps: 0, concurrency: 1 });
+    const held = await l.acquire();
+    const ac = new AbortController();
+    const a = l.acquire(ac.signal);
+    const b = l.acquire();
+    assert.equal(l.state().queued, 2);
+    ac.abort();
+    await assert.rejects(a, /cancelled/);
+    l.dispose();
+    await assert.rejects(b, /disposed/);
+    held.release();
+  });
+});
