@@ -5,7 +5,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { activateExtension, waitFor } from './diagnosticsHelpers';
+import { activateExtension, waitFor } from './helpers';
 
 interface Line {
   input: { kind: string; ip?: string; name?: string };
