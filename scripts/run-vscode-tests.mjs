@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { format } from 'node:util';
+import { errorMessage } from './built.mjs';
 import { launchChromium, onSignals, startVsCodeServer, workbenchUrl } from './vscode-host.mjs';
 
 const root = resolve(import.meta.dirname, '..');
@@ -66,7 +67,7 @@ let code;
 try {
   code = await main();
 } catch (err) {
-  console.error(`[harness] ${err instanceof Error ? err.message : String(err)}`);
+  console.error(`[harness] ${errorMessage(err)}`);
   code = 1;
 } finally {
   await cleanup();
