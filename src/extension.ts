@@ -3,15 +3,15 @@ import type * as vscode from 'vscode';
 import { registerCommands } from './commands/registerCommands';
 import { createConnection } from './features/connection/registerConnection';
 import { registerDiagnostics } from './features/diagnostics/registerDiagnostics';
-import { ContextKeys } from './features/contextKeys';
-import { LookupModel } from './features/explorer/lookupModel';
 import { registerExplorer } from './features/explorer/registerExplorer';
 import { registerHovers } from './features/hovers/registerHovers';
 import { createLog } from './features/log/log';
-import { registerResults, ResultStore } from './features/results/resultStore';
-import { createSandbox } from './features/sandbox/registerSandbox';
 import { registerQuickFixes } from './features/quickFixes/registerQuickFixes';
+import { registerResults, ResultDocuments } from './features/results/resultDocuments';
+import { createSandbox } from './features/sandbox/registerSandbox';
 import type { Services } from './features/services';
+import { ContextKeys } from './features/state/contextKeys';
+import { LookupModel } from './features/state/lookupModel';
 import { registerStatusBar } from './features/statusBar/statusBar';
 import { createTestingApi, type TestingApi } from './features/testingApi';
 
@@ -30,7 +30,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const sandbox = createSandbox(context, { log, contextKeys, connection });
   const lookups = new LookupModel(context.globalState);
   context.subscriptions.push(lookups);
-  const results = new ResultStore(lookups);
+  const results = new ResultDocuments(lookups);
   const services: Services = { context, log, contextKeys, connection, results, lookups, sandbox };
 
   registerResults(context, results);

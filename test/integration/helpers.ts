@@ -218,3 +218,27 @@ export function positionOf(doc: vscode.TextDocument, code: string): vscode.Posit
   if (offset < 0) throw new Error(`${code} not in the document`);
   return doc.positionAt(offset + 3);
 }
+
+export interface ShownMessage {
+  readonly message: string;
+  readonly items: readonly string[];
+}
+
+/**
+ * Records the error messages the extension shows and answers each with `answer(message)`: a test
+ * cannot click a notification's buttons, so it answers through the API object the extension calls
+ * (the extension and its tests share one). Call `restore()` when done.
+ */
+export function answerErrorMessages(answer: (message: ShownMessage) => string | undefined = () => undefined): { readonly shown: ShownMessage[]; restore(): void } {
+  type ShowError = (message: string, ...rest: unknown[]) => Thenable<unknown>;
+  const win = vscode.window as unknown as { showErrorMessage: ShowError };
+  const original = win.showErrorMessage;
+  const shown: ShownMessage[] = [];
+  win.showErrorMessage = (message: string, ...rest: unknown[]) => {
+    const items = rest.filter((r): r is string => typeof r === 'string');
+    const record = { message, items };
+    shown.push(record);
+    return Promise.resolve(answer(record));
+  };
+  return { shown, restore: () => (win.showErrorMessage = original) };
+}

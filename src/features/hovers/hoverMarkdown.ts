@@ -1,5 +1,5 @@
 // Markdown for a hover on a code value. Plain TypeScript so it is tested in plain Node.
-import type { CodeFinding } from '../diagnostics/findCodes';
+import type { CodeFinding } from '../shared/findCodes';
 
 const SITE_LABEL = {
   transactionResult: 'Interface B result code',

@@ -5,12 +5,13 @@ import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { describeExit, ProcessStartError, spawnProcessGroup, type ProcessGroup, type StartFailure } from '../../core/childProcess';
+import { UserError } from '../shared/userError';
 
 const LISTENING = /^Sandbox listening on (https?:\/\/\S+)$/;
 const START_TIMEOUT_MS = 20_000;
 
 /** The sandbox this window started: where it listens and the key of its admin API. */
-export interface RunningSandbox {
+export interface SandboxProcess {
   readonly url: string;
   /** Key of the sandbox's admin API, made up for each start and kept in memory only. */
   readonly adminKey: string;
@@ -20,20 +21,20 @@ export class SandboxService implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   private process: ProcessGroup | undefined;
-  private current: RunningSandbox | undefined;
-  private starting: Promise<RunningSandbox> | undefined;
+  private current: SandboxProcess | undefined;
+  private starting: Promise<SandboxProcess> | undefined;
 
   constructor(
     private readonly extensionPath: string,
     private readonly log: vscode.LogOutputChannel,
   ) {}
 
-  get running(): RunningSandbox | undefined {
+  get running(): SandboxProcess | undefined {
     return this.current;
   }
 
   /** Starts the sandbox (or returns the one already running). */
-  start(): Promise<RunningSandbox> {
+  start(): Promise<SandboxProcess> {
     if (this.current) return Promise.resolve(this.current);
     this.starting ??= this.spawnSandbox().finally(() => {
       this.starting = undefined;
@@ -41,7 +42,7 @@ export class SandboxService implements vscode.Disposable {
     return this.starting;
   }
 
-  private async spawnSandbox(): Promise<RunningSandbox> {
+  private async spawnSandbox(): Promise<SandboxProcess> {
     const adminKey = randomBytes(18).toString('base64url');
     const cli = path.join(this.extensionPath, 'dist', 'cli.js');
     const child = spawnProcessGroup(process.execPath, [cli, 'sandbox', '--port', '0'], {
@@ -65,7 +66,7 @@ export class SandboxService implements vscode.Disposable {
       match = await child.readAddress(LISTENING, START_TIMEOUT_MS);
     } catch (err) {
       if (this.process === child) this.process = undefined;
-      throw err instanceof ProcessStartError ? new Error(startFailureText(err.failure)) : err;
+      throw err instanceof ProcessStartError ? new UserError(startFailureText(err.failure)) : err;
     }
     this.current = { url: match[1].replace(/\/+$/, ''), adminKey };
     this.log.info(`sandbox: listening on ${this.current.url} (process ${child.pid ?? '?'})`);
