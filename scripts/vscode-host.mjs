@@ -1,6 +1,7 @@
 // Starts the offline VS Code server and drives its web workbench in headless Chromium.
 // Shared by the integration runner, the end-to-end tests and `npm start`.
 // Every wait is bounded and every process started here is stopped on every exit path.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -28,18 +29,30 @@ export function freePort() {
 /**
  * Starts VS Code's own server script (not the code-server launcher) with the smoke-test driver on,
  * which the workbench needs to honour extensionTestsPath. Resolves once it answers HTTP.
+ * `install`: .vsix files installed first, as a user installs them (they run in ExtensionMode.Production).
  */
-export async function startVsCodeServer({ log = console.log, startTimeoutMs = 90_000, env = {}, port: wanted } = {}) {
+export async function startVsCodeServer({ log = console.log, startTimeoutMs = 90_000, env = {}, port: wanted, install = [] } = {}) {
   const paths = ensureVsCodeServer(log);
   const port = wanted ?? (await freePort());
   const dataDir = mkdtempSync(join(tmpdir(), 'bizdata-vscode-'));
   mkdirSync(join(dataDir, 'ext'));
+  const dirs = [
+    '--server-data-dir', join(dataDir, 'server'), '--user-data-dir', join(dataDir, 'user'),
+    '--extensions-dir', join(dataDir, 'ext'),
+  ];
+  for (const vsix of install) {
+    const res = spawnSync(paths.node, [paths.serverMain, '--accept-server-license-terms', ...dirs, '--install-extension', vsix], { encoding: 'utf8' });
+    if (res.status !== 0) {
+      rmSync(dataDir, { recursive: true, force: true });
+      throw new Error(`Installing ${vsix} into the VS Code server failed:\n${res.stdout}${res.stderr}`);
+    }
+    log(`[vscode-server] installed ${vsix}`);
+  }
   const args = [
     paths.serverMain,
     '--host', '127.0.0.1', '--port', String(port),
     '--without-connection-token', '--accept-server-license-terms',
-    '--server-data-dir', join(dataDir, 'server'), '--user-data-dir', join(dataDir, 'user'),
-    '--extensions-dir', join(dataDir, 'ext'),
+    ...dirs,
     '--disable-telemetry', '--disable-workspace-trust', '--enable-smoke-test-driver',
   ];
   let output = '';

@@ -12,11 +12,6 @@ import { interfaceOf } from '../features/shared/interfaces';
 import { UserError } from '../features/shared/userError';
 import { field } from './args';
 
-export interface RunBatchLookupArgs {
-  /** For programmatic callers (tests, other extensions): cancels like the notification's Cancel button. */
-  readonly token?: vscode.CancellationToken;
-}
-
 export async function runBatchLookup(services: Services, arg?: unknown): Promise<string | undefined> {
   const input = await resolveInputFile(arg);
   if (!input) return undefined;
@@ -49,7 +44,7 @@ export async function runBatchLookup(services: Services, arg?: unknown): Promise
     { location: vscode.ProgressLocation.Notification, title: `Batch lookup of ${path.basename(input.fsPath)}`, cancellable: true },
     async (progress, token): Promise<BatchSummary> => {
       const abort = new AbortController();
-      const subscriptions = [token, callerToken(arg)].map((t) => t?.onCancellationRequested(() => abort.abort()));
+      const subscription = token.onCancellationRequested(() => abort.abort());
       const started = performance.now();
       let shown = 0;
       try {
@@ -67,7 +62,7 @@ export async function runBatchLookup(services: Services, arg?: unknown): Promise
           },
         });
       } finally {
-        subscriptions.forEach((d) => d?.dispose());
+        subscription.dispose();
       }
     },
   );
@@ -98,11 +93,6 @@ async function resolveInputFile(arg: unknown): Promise<vscode.Uri | undefined> {
     throw new UserError('A batch reads and writes files on disk: choose a saved file (its results are written beside it).');
   }
   return uri;
-}
-
-function callerToken(arg: unknown): vscode.CancellationToken | undefined {
-  const token = field(arg, 'token') as Partial<vscode.CancellationToken> | undefined;
-  return token && typeof token.onCancellationRequested === 'function' ? (token as vscode.CancellationToken) : undefined;
 }
 
 function toUri(file: string): vscode.Uri {

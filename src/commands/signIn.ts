@@ -1,7 +1,8 @@
 // "Business Data: Sign In": Interface A (consumer key + secret), Interface B (user + password) or
 // the local sandbox. Inputs are masked; credentials go straight into SecretStorage.
-// { interfaceId } skips the pick list (the Connections view passes it). Automation and tests may pass
-// { interfaceId, consumerKey, consumerSecret } / { interfaceId, user, password }: stored, never logged.
+// { interfaceId } skips the pick list (the Connections view passes it). Credentials are taken from
+// the argument only in test mode: anywhere else a keybinding or another extension could sign the user
+// in with values they never typed, so the masked prompts ask every time.
 import * as vscode from 'vscode';
 import type { Credentials, InterfaceId, TokenState } from '../core/model';
 import { checkHeaderValue } from '../core/validate';
@@ -46,7 +47,7 @@ export async function signIn(services: Services, arg?: unknown): Promise<TokenSt
     await executeCommand(Commands.startSandbox);
     return (await services.connection.status('a')).state;
   }
-  const credentials = await askCredentials(choice, givenCredentials(arg));
+  const credentials = await askCredentials(choice, services.testMode ? givenCredentials(arg) : {});
   if (!credentials) return undefined;
   await services.connection.signIn(credentials);
   const result = await services.connection.refreshToken(choice);

@@ -8,6 +8,8 @@ import type { LookupModel } from './state/lookupModel';
 
 export interface Services {
   readonly context: vscode.ExtensionContext;
+  /** Runs inside the integration tests (ExtensionMode.Test): the only mode with test-only inputs. */
+  readonly testMode: boolean;
   /** The "Business Data" log channel: one redacted line per request. */
   readonly log: vscode.LogOutputChannel;
   readonly contextKeys: ContextKeys;

@@ -31,7 +31,7 @@ export interface InterfaceArgs {
   readonly interfaceId: InterfaceId;
 }
 
-/** `interfaceId` skips the pick list; the credentials skip the prompts. */
+/** `interfaceId` skips the pick list. Credentials are read from here only in test mode (see signIn.ts). */
 export interface SignInArgs {
   readonly interfaceId?: InterfaceId | 'sandbox';
   readonly consumerKey?: string;
