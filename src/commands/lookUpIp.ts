@@ -5,6 +5,7 @@ import { DEFAULT_VIEW } from '../core/constants';
 import { checkIp } from '../core/validate';
 import { lookUpAndShow } from '../features/results/lookUpAndShow';
 import type { Services } from '../features/services';
+import { INTERFACES } from '../features/shared/interfaces';
 import { UserError } from '../features/shared/userError';
 import { stringField, trimmedField } from './args';
 
@@ -18,7 +19,7 @@ export async function lookUpIp(services: Services, arg?: unknown): Promise<strin
   } else {
     ip = await vscode.window.showInputBox({
       title: 'Business Data: Look Up IP Address',
-      prompt: 'IPv4 or IPv6 address to look up (Interface A)',
+      prompt: `IPv4 or IPv6 address to look up (${INTERFACES.a.name})`,
       placeHolder: '203.0.113.7',
       ignoreFocusOut: true,
       validateInput: checkIp,

@@ -6,6 +6,7 @@ import { COUNTRIES, findCountry } from '../core/countries';
 import { checkCountry, checkName, checkOptionalText } from '../core/validate';
 import { lookUpAndShow } from '../features/results/lookUpAndShow';
 import type { Services } from '../features/services';
+import { INTERFACES } from '../features/shared/interfaces';
 import { UserError } from '../features/shared/userError';
 import { stringField, trimmedField } from './args';
 
@@ -32,7 +33,7 @@ export async function lookUpOrganization(services: Services, arg?: unknown): Pro
   if (!picked) return undefined;
   const typed = await vscode.window.showInputBox({
     title,
-    prompt: `Organization name to look up in ${findCountry(picked)?.name ?? picked} (Interface B)`,
+    prompt: `Organization name to look up in ${findCountry(picked)?.name ?? picked} (${INTERFACES.b.name})`,
     placeHolder: 'Acme Ltd',
     ignoreFocusOut: true,
     validateInput: checkName,

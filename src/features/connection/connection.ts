@@ -3,8 +3,11 @@
 import * as vscode from 'vscode';
 import { BizDataClient, type CallOptions } from '../../core/client';
 import type { CallResult, Credentials, CredentialsA, CredentialsB, InterfaceId, LookupQuery, TokenStatus } from '../../core/model';
+import { errorMessage } from '../../core/errors';
+import { redact } from '../../core/redact';
 import { MemoryGuardStore, MemoryTokenStore } from '../../core/stores';
 import { INTERFACE_IDS, interfaceOf } from '../shared/interfaces';
+import { UserError } from '../shared/userError';
 import type { ContextKeys } from '../state/contextKeys';
 import { confirmRiskyAttempt } from './guardPrompt';
 import { notReadyFailure, readiness, type NotReady } from './readiness';
@@ -68,16 +71,24 @@ export class Connection implements vscode.Disposable {
     if (this.client) return this.client;
     const settings = this.settings();
     const sandbox = this.sandboxProfile !== undefined;
-    const client = new BizDataClient({
-      endpoints: settings.endpoints,
-      credentials: (id) => this.credentials(id),
-      // The sandbox's tokens and guard counts stay in memory, apart from the user's real ones.
-      tokenStore: sandbox ? new MemoryTokenStore() : new SecretTokenStore(this.context.secrets),
-      guardStore: sandbox ? new MemoryGuardStore() : globalStateGuardStore(this.context.globalState),
-      limits: settings.limits,
-      http: settings.http,
-      log: (line) => this.log.info(line),
-    });
+    let client: BizDataClient;
+    try {
+      client = new BizDataClient({
+        endpoints: settings.endpoints,
+        credentials: (id) => this.credentials(id),
+        // The sandbox's tokens and guard counts stay in memory, apart from the user's real ones.
+        tokenStore: sandbox ? new MemoryTokenStore() : new SecretTokenStore(this.context.secrets),
+        guardStore: sandbox ? new MemoryGuardStore() : globalStateGuardStore(this.context.globalState),
+        limits: settings.limits,
+        http: settings.http,
+        log: (line) => this.log.info(line),
+      });
+    } catch (err) {
+      // The client refuses only an unreadable CA file or a malformed proxy URL: settings to fix, not a
+      // bug. A proxy URL may carry a password, so it never reaches the message (or the log).
+      const reason = redact(errorMessage(err), [settings.http.proxyUrl]);
+      throw new UserError(`The network settings cannot be used: ${reason} Check bizdata.network.caFile and bizdata.network.proxy.`);
+    }
     this.client = client;
     this.clientSubscription = client.onDidChangeStatus(() => this.fireChanged());
     return client;
