@@ -1,6 +1,7 @@
 // The one helper module of the integration tier: the extension and its testing API, a sandbox in this
 // process with made-up credentials, pointing the extension at it through ordinary settings, the
 // sandbox's admin API, polling, and JSON documents for the code diagnostics, hovers and quick fixes.
+import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -189,16 +190,13 @@ export function responseWith(code: string): string {
   return `${JSON.stringify(body, null, 2)}\n`;
 }
 
-let untitledCount = 0;
-
 /**
  * A new, untitled JSON document holding `content`, shown in an editor. Each gets a name no earlier
  * test used: VS Code gives `Untitled-1` again once the last one closed, and may then restore the
  * closed document's backup as the new one's text, so a test would look at its predecessor's codes.
  */
 export async function openJson(content: string): Promise<vscode.TextDocument> {
-  untitledCount += 1;
-  const uri = vscode.Uri.from({ scheme: 'untitled', path: `bizdata-test-${process.pid}-${untitledCount}.json` });
+  const uri = vscode.Uri.from({ scheme: 'untitled', path: `bizdata-test-${randomUUID()}.json` });
   let doc = await vscode.workspace.openTextDocument(uri);
   if (doc.languageId !== 'json') doc = await vscode.languages.setTextDocumentLanguage(doc, 'json');
   const edit = new vscode.WorkspaceEdit();
