@@ -1,15 +1,17 @@
-// Runs one lookup with a cancellable progress notification, records it in the history, opens its
-// result document and, on failure, says what went wrong with the catalog's words and next actions.
+// Runs one lookup, or one request of a request file, with a cancellable progress notification,
+// records it in the history, opens its result document and, on failure, says what went wrong with the
+// catalog's words and next actions.
 import * as vscode from 'vscode';
 import { describeCode } from '../../core/codes';
-import type { CallFailure, LookupQuery } from '../../core/model';
+import type { CallFailure, CallResult } from '../../core/model';
 import { offerToGetReady } from '../connection/readinessOffer';
 import type { Services } from '../services';
 import { Commands, executeCommand } from '../shared/commandIds';
 import { interfaceOf } from '../shared/interfaces';
 import { rerunArgs, rerunFixFor } from '../shared/rerunFixes';
-import { queryLabel, type LookupEntry } from '../state/lookupModel';
+import { queryLabel, type HistoryQuery, type LookupEntry } from '../state/lookupModel';
 import { toResultUri } from '../state/resultUri';
+import { withoutSecrets } from './withoutSecrets';
 
 export interface LookUpOptions {
   readonly forceNewToken?: boolean;
@@ -20,13 +22,30 @@ export interface LookUpOptions {
 const SHOW_LOG = 'Show Log';
 
 /** Returns the URI (string) of the opened result document, or undefined when nothing was opened. */
-export async function lookUpAndShow(services: Services, query: LookupQuery, options: LookUpOptions = {}): Promise<string | undefined> {
+export async function lookUpAndShow(services: Services, query: HistoryQuery, options: LookUpOptions = {}): Promise<string | undefined> {
+  return (await callAndShow(services, query, options)).uri;
+}
+
+export interface Shown {
+  /** The opened result document, when there was something to show. */
+  readonly uri?: string;
+  /** What the call returned (after removing any secret the answer echoed); undefined when nothing was sent. */
+  readonly result?: CallResult;
+}
+
+function titleOf(query: HistoryQuery): string {
+  if (query.kind === 'request') return `Sending ${queryLabel(query)}`;
+  return query.kind === 'ip' ? `Looking up IP address ${query.ip}` : `Looking up organization ${queryLabel(query)}`;
+}
+
+/** lookUpAndShow, also returning the call's result (request files chain on it). */
+export async function callAndShow(services: Services, query: HistoryQuery, options: LookUpOptions = {}): Promise<Shown> {
   const notReady = await services.connection.readiness(interfaceOf(query));
   if (notReady) {
     void offerToGetReady(notReady);
-    return undefined;
+    return {};
   }
-  const title = query.kind === 'ip' ? `Looking up IP address ${query.ip}` : `Looking up organization ${queryLabel(query)}`;
+  const title = titleOf(query);
   const outcome = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title, cancellable: true },
     async (progress, token) => {
@@ -39,23 +58,26 @@ export async function lookUpAndShow(services: Services, query: LookupQuery, opti
           if (abort.signal.aborted) return undefined;
           progress.report({ message: 'retrying' });
         }
-        return await services.connection.lookup(query, { signal: abort.signal, forceNewToken: options.forceNewToken });
+        const o = { signal: abort.signal, forceNewToken: options.forceNewToken };
+        return await (query.kind === 'request' ? services.connection.send(query.request, o) : services.connection.lookup(query, o));
       } finally {
         subscription.dispose();
       }
     },
   );
-  if (!outcome) return undefined;
-  if (!outcome.ok && outcome.kind === 'cancelled') return undefined;
+  if (!outcome) return {};
+  if (!outcome.ok && outcome.kind === 'cancelled') return {};
   if (!outcome.ok && outcome.body === undefined) {
-    // Nothing came back to show (bad input, network): a message is the whole answer.
+    // Nothing came back to show (bad input, another host, network): a message is the whole answer.
     void showFailure(outcome, undefined);
-    return undefined;
+    return { result: outcome };
   }
-  const entry = services.lookups.add(query, outcome);
+  // Another operation's answer could echo what was sent: the history never keeps a secret.
+  const result = query.kind === 'request' ? withoutSecrets(outcome, (t) => services.connection.getClient().redact(t)) : outcome;
+  const entry = services.lookups.add(query, result);
   const uri = await services.results.open(entry);
-  if (!outcome.ok) void showFailure(outcome, entry);
-  return uri.toString();
+  if (!result.ok) void showFailure(result, entry);
+  return { uri: uri.toString(), result };
 }
 
 function pause(ms: number, signal: AbortSignal): Promise<void> {
@@ -80,6 +102,6 @@ async function showFailure(failure: CallFailure, entry: LookupEntry | undefined)
   const actions: string[] = fix ? [fix.title] : [];
   if (failure.kind === 'network' || failure.kind === 'api') actions.push(SHOW_LOG);
   const choice = await vscode.window.showErrorMessage(`Business Data: ${text}`, ...actions);
-  if (fix && entry && choice === fix.title) await executeCommand(Commands.rerunLookup, rerunArgs(toResultUri(entry.id, entry.query).toString(), fix));
+  if (fix && entry && choice === fix.title) await executeCommand(Commands.rerunLookup, rerunArgs(toResultUri(entry).toString(), fix));
   else if (choice === SHOW_LOG) await executeCommand(Commands.showLog);
 }

@@ -2,7 +2,7 @@
 // way back from a document to the lookup behind it. The lookups themselves live in the LookupModel.
 import * as vscode from 'vscode';
 import type { LookupEntry, LookupModel } from '../state/lookupModel';
-import { fromResultUri, RESULT_SCHEME, toResultUri } from '../state/resultUri';
+import { fromResultUri, RESULT_SCHEME, resultExtension, toResultUri } from '../state/resultUri';
 
 export class ResultDocuments implements vscode.TextDocumentContentProvider {
   constructor(private readonly lookups: LookupModel) {}
@@ -22,11 +22,12 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider {
     return renderEntry(entry);
   }
 
-  /** Opens the entry's read-only JSON editor and returns its URI. */
+  /** Opens the entry's read-only editor (JSON, or plain text for an answer that is not JSON) and returns its URI. */
   async open(entry: LookupEntry, options: vscode.TextDocumentShowOptions = { preview: false }): Promise<vscode.Uri> {
-    const uri = toResultUri(entry.id, entry.query);
+    const uri = toResultUri(entry);
+    const language = resultExtension(entry) === '.json' ? 'json' : 'plaintext';
     let doc = await vscode.workspace.openTextDocument(uri);
-    if (doc.languageId !== 'json') doc = await vscode.languages.setTextDocumentLanguage(doc, 'json');
+    if (doc.languageId !== language) doc = await vscode.languages.setTextDocumentLanguage(doc, language);
     await vscode.window.showTextDocument(doc, options);
     return uri;
   }
@@ -36,8 +37,9 @@ export function registerResults(context: vscode.ExtensionContext, results: Resul
   context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, results));
 }
 
-/** The document text: the response body as the service sent it, pretty-printed. */
+/** The document text: the response body as the service sent it, pretty-printed when JSON. */
 export function renderEntry(entry: LookupEntry): string {
+  if (entry.responseText !== undefined) return entry.responseText;
   if (entry.body !== undefined) return pretty(entry.body);
   if (!entry.ok) {
     return pretty({ error: { kind: entry.kind, code: entry.code, status: entry.status, text: entry.text, advice: entry.advice } });
