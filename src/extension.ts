@@ -7,9 +7,11 @@ import { registerExplorer } from './features/explorer/registerExplorer';
 import { registerHovers } from './features/hovers/registerHovers';
 import { createLog } from './features/log/log';
 import { registerQuickFixes } from './features/quickFixes/registerQuickFixes';
+import { registerRequestFiles } from './features/requestFiles/registerRequestFiles';
 import { registerResults, ResultDocuments } from './features/results/resultDocuments';
 import { createSandbox } from './features/sandbox/registerSandbox';
 import type { Services } from './features/services';
+import { ChainedResponses } from './features/state/chainedResponses';
 import { ContextKeys } from './features/state/contextKeys';
 import { LookupModel } from './features/state/lookupModel';
 import { registerStatusBar } from './features/statusBar/statusBar';
@@ -37,7 +39,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
   const lookups = new LookupModel(context.globalState);
   context.subscriptions.push(lookups);
   const results = new ResultDocuments(lookups);
-  const services: Services = { context, testMode, log, contextKeys, connection, results, lookups, sandbox };
+  const responses = new ChainedResponses();
+  const services: Services = { context, testMode, log, contextKeys, connection, results, lookups, responses, sandbox };
 
   registerResults(context, results);
   const statusBar = registerStatusBar(context, services);
@@ -46,6 +49,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
   registerDiagnostics(context, { log });
   registerHovers(context, { contextKeys });
   registerQuickFixes(context);
+  registerRequestFiles(context, { connection, responses });
 
   if (!testMode) return undefined;
   return { activationMs: performance.now() - started, testing: createTestingApi(context, services, statusBar, views) };
