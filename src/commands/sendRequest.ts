@@ -27,7 +27,8 @@ export async function sendRequest(services: Services, arg?: unknown): Promise<st
     throw new UserError(`${placeOf(target, prepared.line)}: ${prepared.message}`);
   }
   const name = target.request.name;
-  const shown = await callAndShow(services, { kind: 'request', request: prepared.request, name });
+  // Beside the file, as a preview: the next Send replaces it, and the file stays in view.
+  const shown = await callAndShow(services, { kind: 'request', request: prepared.request, name }, { show: { viewColumn: vscode.ViewColumn.Beside, preview: true } });
   const result = shown.result;
   if (result?.ok && name !== undefined) services.responses.remember(key, name, { body: result.body, text: result.text, headers: result.headers ?? {} });
   return shown.uri;

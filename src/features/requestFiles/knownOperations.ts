@@ -22,7 +22,7 @@ export interface KnownOperation {
   readonly host: 'baseUrl' | 'legacyUrl';
   /** The path after the host, as a request file writes it (variables for the version segments). */
   readonly path: string;
-  /** The same path as a snippet with placeholders, plus the query string to start from. */
+  /** The same path as a snippet with placeholders, plus the query to start from (may span lines). */
   readonly snippet: string;
   /** Recognises a URL of this operation whatever its host and version segment. */
   readonly matches: RegExp;
@@ -44,7 +44,8 @@ export const KNOWN_OPERATIONS: readonly KnownOperation[] = [
     interfaceId: 'b',
     host: 'legacyUrl',
     path: '/{{orgVersion}}/organizations',
-    snippet: `/{{orgVersion}}/organizations?CountryISOAlpha2Code=\${1:GB}&SubjectName=\${2:Acme%20Widgets%20Ltd}&match=true&MatchTypeText=\${3:${DEFAULT_MATCH_TYPE}}`,
+    // One parameter a line (query continuation lines, as REST Client and httpYac read them).
+    snippet: `/{{orgVersion}}/organizations\n    ?CountryISOAlpha2Code=\${1:GB}\n    &SubjectName=\${2:Acme%20Widgets%20Ltd}\n    &match=true\n    &MatchTypeText=\${3:${DEFAULT_MATCH_TYPE}}`,
     matches: /\/organizations(?:[?#]|$)/,
     parameters: [
       { name: 'CountryISOAlpha2Code', description: 'The country of the organization: an ISO 3166-1 alpha-2 code (required).', values: 'countries' },

@@ -187,12 +187,12 @@ function parameterValues(p: QueryParameter, start: number, end: number): Suggest
 function headerLine(before: string, character: number): Suggestion[] {
   const colon = before.indexOf(':');
   if (colon < 0) {
-    if (!/^[\w-]*$/.test(before)) return [];
+    if (!/^\s*[\w-]*$/.test(before)) return [];
     return REQUEST_HEADERS.filter((h) => !MANAGED_HEADERS.has(h.name.toLowerCase())).map((h) => ({
       label: h.name,
       kind: 'header',
       insertText: `${h.name}: `,
-      start: 0,
+      start: before.length - before.trimStart().length,
       end: character,
       documentation: h.description,
       retrigger: h.values !== undefined,

@@ -17,6 +17,8 @@ export interface LookUpOptions {
   readonly forceNewToken?: boolean;
   /** Wait this long first (quick fix "Re-run after a pause"); cancellable. */
   readonly pauseMs?: number;
+  /** Where the result opens (default: the active group, not as a preview). */
+  readonly show?: vscode.TextDocumentShowOptions;
 }
 
 const SHOW_LOG = 'Show Log';
@@ -75,7 +77,7 @@ export async function callAndShow(services: Services, query: HistoryQuery, optio
   // Another operation's answer could echo what was sent: the history never keeps a secret.
   const result = query.kind === 'request' ? withoutSecrets(outcome, (t) => services.connection.getClient().redact(t)) : outcome;
   const entry = services.lookups.add(query, result);
-  const uri = await services.results.open(entry);
+  const uri = await services.results.open(entry, options.show);
   if (!result.ok) void showFailure(result, entry);
   return { uri: uri.toString(), result };
 }

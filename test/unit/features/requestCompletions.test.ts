@@ -84,6 +84,8 @@ describe('request file completion', () => {
     assert.ok(names.includes('Content-Type') && names.includes('Accept'));
     for (const managed of ['Authorization', 'x-svc-user', 'x-svc-pwd', 'Origin']) assert.ok(!names.some((n) => n.toLowerCase() === managed.toLowerCase()), managed);
     assert.equal(s.find((x) => x.label === 'Content-Type')?.insertText, 'Content-Type: ');
+    const indented = complete(['GET {{legacyUrl}}/{{orgVersion}}/organizations', '    ?match=true', '    Acc|'].join('\n'));
+    assert.deepEqual([indented.find((x) => x.label === 'Accept')?.start, indented[0].end], [4, 7]);
     const values = complete(['POST {{baseUrl}}/v1/x', 'Content-Type: |'].join('\n'));
     assert.ok(labels(values).includes('application/json'));
     assert.equal(values[0].start, 14);
