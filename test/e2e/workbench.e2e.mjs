@@ -42,6 +42,11 @@ async function answerInput(page, value) {
   await page.keyboard.press('Enter');
 }
 
+/** Presses the keys one after the other, as a person types them. */
+async function press(page, ...keys) {
+  for (const key of keys) await page.keyboard.press(key);
+}
+
 /** The hover widget that shows `text`, once visible and done fading in (for the screenshots). */
 async function hoverWith(page, text) {
   const hover = page.locator('.monaco-hover, .workbench-hover', { hasText: text }).first();
@@ -147,8 +152,7 @@ describe('Business Data in the browser workbench', function () {
     await file.locator('.view-lines', { hasText: 'ipLookup' }).waitFor({ timeout: UI_TIMEOUT });
     // Start from an empty file, as a person writing their own request would.
     await file.locator('.view-lines').click();
-    await page.keyboard.press('ControlOrMeta+A');
-    await page.keyboard.press('Delete');
+    await press(page, 'ControlOrMeta+A', 'Delete');
     await page.keyboard.insertText('# Organizations of our customers\n\n### Find an organization\n# @name orgSearch\n');
     // Completion offers the operations the specification shows; pick the organization search.
     await page.keyboard.press('Control+Space');
@@ -157,10 +161,9 @@ describe('Business Data in the browser workbench', function () {
     await suggestion.click();
     await page.keyboard.press('Escape');
     await file.locator('.view-lines', { hasText: 'CountryISOAlpha2Code=GB' }).waitFor({ timeout: UI_TIMEOUT });
-    await page.keyboard.press('ControlOrMeta+End');
-    await page.keyboard.press('Enter');
+    await press(page, 'ControlOrMeta+End', 'Enter');
     await page.keyboard.insertText('Accept: application/json');
-    await page.keyboard.press('Escape');
+    await press(page, 'Escape');
     const send = page.locator('.codelens-decoration a', { hasText: 'Send (Interface B)' }).first();
     await send.waitFor({ timeout: UI_TIMEOUT });
     await send.click();
