@@ -2,6 +2,7 @@
 // Persisted in globalState (queries and responses are not secret; requests carry placeholders only).
 import * as vscode from 'vscode';
 import type { CallResult, FailureKind, LookupQuery, OperationRequest, RequestRecord } from '../../core/model';
+import { jsonLongerThan } from './jsonSize';
 
 /**
  * A request of a request file as it was sent: variables replaced, and never a token or a credential
@@ -65,6 +66,8 @@ export class LookupModel implements vscode.Disposable {
   private history: LookupEntry[];
   private saved: SavedQuery[];
   private counter = 0;
+  /** Each entry as globalState keeps it, worked out once: a large answer stays for this session only. */
+  private readonly stored = new WeakMap<LookupEntry, LookupEntry>();
 
   constructor(private readonly state: vscode.Memento) {
     const stored = state.get<Persisted>(STATE_KEY);
@@ -134,12 +137,19 @@ export class LookupModel implements vscode.Disposable {
   }
 
   private persist(): void {
-    const history = this.history.map((e) => {
-      const tooLarge = (e.body !== undefined && JSON.stringify(e.body).length > PERSISTED_BODY_LIMIT) || (e.responseText?.length ?? 0) > PERSISTED_BODY_LIMIT;
-      return tooLarge ? { ...e, body: undefined, responseText: undefined } : e;
-    });
+    const history = this.history.map((e) => this.storedForm(e));
     void this.state.update(STATE_KEY, { history, saved: this.saved } satisfies Persisted);
     this.changed.fire();
+  }
+
+  private storedForm(e: LookupEntry): LookupEntry {
+    let form = this.stored.get(e);
+    if (!form) {
+      const tooLarge = (e.responseText?.length ?? 0) > PERSISTED_BODY_LIMIT || (e.body !== undefined && jsonLongerThan(e.body, PERSISTED_BODY_LIMIT));
+      form = tooLarge ? { ...e, body: undefined, responseText: undefined } : e;
+      this.stored.set(e, form);
+    }
+    return form;
   }
 
   dispose(): void {
