@@ -117,7 +117,7 @@ describe('sending request files', function () {
     }
   });
 
-  it('copies a request as curl with <TOKEN>, and re-runs and saves it from the history', async () => {
+  it('copies a request as curl with <TOKEN>, and re-runs, saves and deletes it in the history', async () => {
     const file = await openRequestFile(FILE);
     try {
       const curl = await runCodeLens<string>(file.document, FIRST_LINE, 'Copy as curl');
@@ -132,6 +132,12 @@ describe('sending request files', function () {
       const saved = await vscode.commands.executeCommand<string>('bizdata.saveResponse', { resultUri: rerun });
       assert.match(vscode.Uri.parse(saved).path, /request-first(-\d+)?\.response\.json$/);
       await vscode.workspace.fs.delete(vscode.Uri.parse(saved));
+      // Delete, as the Lookups view's context menu does with the element.
+      const api = await extensionApi();
+      const id = vscode.Uri.parse(rerun).path.split('/')[1];
+      assert.ok(api.testing.stateDump().includes(`"id":"${id}"`));
+      await vscode.commands.executeCommand('bizdata.deleteLookup', { type: 'history', entry: { id } });
+      assert.ok(!api.testing.stateDump().includes(`"id":"${id}"`), 'the request is still in the history');
     } finally {
       await file.dispose();
     }
