@@ -34,5 +34,5 @@ export function checkCredentials(c: Credentials): string | undefined {
       checkHeaderValue('The consumer secret', c.consumerSecret)
     );
   }
-  return checkHeaderValue('The user name', c.user) ?? checkHeaderValue('The password', c.password);
+  return checkHeaderValue('The user name', c.user, 'raw') ?? checkHeaderValue('The password', c.password, 'raw');
 }
