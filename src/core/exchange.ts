@@ -92,7 +92,8 @@ export class Exchange {
         // The service blocks the whole customer while over the limit: the limiter holds every caller.
         const held = permit.release({ retryAfterMs: wait === undefined ? undefined : Math.min(wait, this.policy.maxRetryAfterMs) });
         if (throttles >= this.policy.maxThrottleRetries || tooLong) return { res, service };
-        this.log(`${service?.code ?? `HTTP ${res.status}`}: every call waits ${held} ms, then retry ${++throttles} of ${this.policy.maxThrottleRetries} with the same token`);
+        const what = service?.code === 'SC006' ? 'SC006' : `HTTP ${res.status}${service ? ` (${service.code})` : ''}`;
+        this.log(`${what}: every call waits ${held} ms, then retry ${++throttles} of ${this.policy.maxThrottleRetries} with the same token`);
         continue;
       }
       permit.release();

@@ -119,7 +119,7 @@ export function recogniseBody(json: unknown, book: CodeBook = BUILT_IN, httpStat
 }
 
 /** One line for people: the text, "not in the catalog" when so, and the action. */
-export function explainLine(r: Recognised): string {
+export function explainLine(r: Pick<Recognised, 'code' | 'known' | 'text' | 'action'>): string {
   const known = r.known ? '' : ` (${r.code} is not in the catalog; the text is the service's own)`;
   return `${r.text}${known} — ${r.action}`;
 }

@@ -6,7 +6,33 @@ import type { CodeInfo } from './codes';
 
 const service = (c: Omit<CodeInfo, 'source'>): CodeInfo => ({ ...c, source: 'service' });
 
+/** The published table gives two codes each for these: the same text and status. */
+const UNAUTHORIZED = service({
+  code: '00041',
+  text: 'Unauthorized',
+  meaning: 'The service did not accept the access token of the call.',
+  action: 'Obtain a new token once; if it recurs on the new token, contact support.',
+  severity: 'error',
+  recovery: 'reauthenticate-once',
+  interfaceName: 'A',
+  status: 401,
+});
+const TOO_MANY = service({
+  code: '00045',
+  text: 'Too Many Requests',
+  meaning: 'Too many requests for the account in a short time; the service refuses more for a while.',
+  action: 'Wait and retry with the same token (after the Retry-After time when the answer gives one).',
+  severity: 'error',
+  recovery: 'wait-and-retry',
+  interfaceName: 'A',
+  status: 429,
+});
+
 export const SERVICE_CODES: readonly CodeInfo[] = [
+  UNAUTHORIZED,
+  { ...UNAUTHORIZED, code: '00044' },
+  TOO_MANY,
+  { ...TOO_MANY, code: '00046' },
   service({
     code: '00011',
     text: 'Origin header is required',
@@ -16,46 +42,6 @@ export const SERVICE_CODES: readonly CodeInfo[] = [
     recovery: 'stop',
     interfaceName: 'A',
     status: 400,
-  }),
-  service({
-    code: '00041',
-    text: 'Unauthorized',
-    meaning: 'The service did not accept the access token of the call.',
-    action: 'Obtain a new token once; if it recurs on the new token, contact support.',
-    severity: 'error',
-    recovery: 'reauthenticate-once',
-    interfaceName: 'A',
-    status: 401,
-  }),
-  service({
-    code: '00044',
-    text: 'Unauthorized',
-    meaning: 'The service did not accept the access token of the call.',
-    action: 'Obtain a new token once; if it recurs on the new token, contact support.',
-    severity: 'error',
-    recovery: 'reauthenticate-once',
-    interfaceName: 'A',
-    status: 401,
-  }),
-  service({
-    code: '00045',
-    text: 'Too Many Requests',
-    meaning: 'Too many requests for the account in a short time; the service refuses more for a while.',
-    action: 'Wait and retry with the same token (after the Retry-After time when the answer gives one).',
-    severity: 'error',
-    recovery: 'wait-and-retry',
-    interfaceName: 'A',
-    status: 429,
-  }),
-  service({
-    code: '00046',
-    text: 'Too Many Requests',
-    meaning: 'Too many requests for the account in a short time; the service refuses more for a while.',
-    action: 'Wait and retry with the same token (after the Retry-After time when the answer gives one).',
-    severity: 'error',
-    recovery: 'wait-and-retry',
-    interfaceName: 'A',
-    status: 429,
   }),
   service({
     code: '30500',

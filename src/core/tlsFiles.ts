@@ -1,22 +1,15 @@
 // The extra certificate authority file (corporate TLS inspection), checked before any request: a
 // file that is not a PEM certificate would otherwise be ignored and every call fail later with an
 // unrelated TLS error.
-import { readFileSync } from 'node:fs';
 import { X509Certificate } from 'node:crypto';
 import { errorMessage } from './errors';
+import { readNamedFile } from './readText';
 
 const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
 
 /** The PEM certificates of `file`; throws an Error naming the file and what is wrong with it. */
 export function readCaFile(file: string): string {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new Error(`Cannot read the CA file ${file}: ${code === 'ENOENT' ? 'no such file' : (code ?? errorMessage(err))}.`, { cause: err });
-  }
-  return checkCaPem(file, text);
+  return checkCaPem(file, readNamedFile('the CA file', file));
 }
 
 /** The certificate blocks of a PEM text, each one parsed; throws when there is none or one is broken. */

@@ -5,7 +5,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer as createHttpsServer } from 'node:https';
-import { request as httpRequest } from 'node:http';
+import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import { createServer, connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -115,6 +115,48 @@ export async function startHttpsFront(target: string): Promise<HttpsFront> {
     url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () =>
       new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+export interface DripServer {
+  readonly url: string;
+  /** Data calls that reached it. */
+  readonly dataCalls: () => number;
+  close(): Promise<void>;
+}
+
+/**
+ * A hostile service: signs in at once, then answers every data call with a body that arrives one
+ * byte every `everyMs` and never ends, so no idle timer ever fires.
+ */
+export async function startDripServer(everyMs = 300): Promise<DripServer> {
+  const timers = new Set<NodeJS.Timeout>();
+  let dataCalls = 0;
+  const server = createHttpServer((req, res) => {
+    if (req.method === 'POST') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: 'drip-token-0123456789', expiresIn: 86400 }));
+      return;
+    }
+    dataCalls++;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{');
+    const timer = setInterval(() => res.write(' '), everyMs);
+    timers.add(timer);
+    res.on('close', () => {
+      clearInterval(timer);
+      timers.delete(timer);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    dataCalls: () => dataCalls,
+    close: () =>
+      new Promise<void>((r) => {
+        for (const t of timers) clearInterval(t);
         server.closeAllConnections();
         server.close(() => r());
       }),
