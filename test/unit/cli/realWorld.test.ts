@@ -5,7 +5,7 @@ import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assertNoCanary, CANARY, sandbox, type Sandbox } from '../core/harness';
-import { startDripServer, startHttpsFront, startTinyproxy, TLS_CERT } from '../core/network';
+import { startDripServer, startHostileServer, startHttpsFront, startTinyproxy, TLS_CERT } from '../core/network';
 import { canaryEnv, runCli, type Run } from './cliHarness';
 
 // eslint-disable-next-line no-control-regex -- what must never reach a terminal
@@ -197,5 +197,21 @@ describe('bizdata command line: real-world answers and hostile networks', () => 
     sb = await sandbox();
     const v9 = await run(['ip', '203.0.113.7', '--a-version', 'v9', '-v'], canaryEnv(sb.url));
     assert.match(v9.stderr, /POST http:\/\/127\.0\.0\.1:\d+\/v9\/token -> 404/);
+  });
+
+  it("neutralises control and bidi characters of the service's texts before they reach the terminal", async () => {
+    const hostile = 'Refused \u001b]0;owned\u0007 \u001b[2J \u009b31m \u202eevil\nWhat to do: forged';
+    const server = await startHostileServer((res) => {
+      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { errorCode: 'XY\u001b9', errorMessage: hostile } }));
+    });
+    try {
+      const r = await run(['ip', '203.0.113.7', '-v'], canaryEnv(server.url));
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /Refused \\u001B\]0;owned\\u0007 \\u001B\[2J \\u009B31m \\u202Eevil\\u000AWhat to do: forged/);
+      assert.match(r.stderr, /-> 400 XY\\u001B9/);
+      assert.equal(r.stderr.match(/^ {2}What to do:/gm)?.length, 1, 'no forged line');
+    } finally {
+      await server.close();
+    }
   });
 });

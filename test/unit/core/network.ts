@@ -5,7 +5,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer as createHttpsServer } from 'node:https';
-import { createServer as createHttpServer, request as httpRequest } from 'node:http';
+import { createServer as createHttpServer, request as httpRequest, type ServerResponse } from 'node:http';
 import { createServer, connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -132,15 +132,9 @@ export interface DripServer {
  * A hostile service: signs in at once, then answers every data call with a body that arrives one
  * byte every `everyMs` and never ends, so no idle timer ever fires.
  */
-export async function startDripServer(everyMs = 300): Promise<DripServer> {
+export function startDripServer(everyMs = 300): Promise<DripServer> {
   const timers = new Set<NodeJS.Timeout>();
-  let dataCalls = 0;
-  const server = createHttpServer((req, res) => {
-    if (req.method === 'POST') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: 'drip-token-0123456789', expiresIn: 86400 }));
-      return;
-    }
-    dataCalls++;
+  return startHostileServer((res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.write('{');
     const timer = setInterval(() => res.write(' '), everyMs);
@@ -149,6 +143,19 @@ export async function startDripServer(everyMs = 300): Promise<DripServer> {
       clearInterval(timer);
       timers.delete(timer);
     });
+  }, () => timers.forEach((t) => clearInterval(t)));
+}
+
+/** A service that signs every Interface A client in at once and answers data calls with `answer`. */
+export async function startHostileServer(answer: (res: ServerResponse) => void, onClose: () => void = () => undefined): Promise<DripServer> {
+  let dataCalls = 0;
+  const server = createHttpServer((req, res) => {
+    if (req.method === 'POST') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: 'hostile-token-0123456789', expiresIn: 86400 }));
+      return;
+    }
+    dataCalls++;
+    answer(res);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
@@ -156,7 +163,7 @@ export async function startDripServer(everyMs = 300): Promise<DripServer> {
     dataCalls: () => dataCalls,
     close: () =>
       new Promise<void>((r) => {
-        for (const t of timers) clearInterval(t);
+        onClose();
         server.closeAllConnections();
         server.close(() => r());
       }),
