@@ -4,18 +4,18 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { hasControlCharacters } from './config';
 import type { SandboxContext } from './context';
 import { FaultInputError } from './faults';
-import { HttpError, headerText, readBody, sendJson } from './http';
+import { ErrorAnswer, headerText, readBody, sendJson } from './http';
 import { sameText } from './secrets';
 
 export const ADMIN_PREFIX = '/_sandbox/';
 export const ADMIN_HEADER = 'x-sandbox-admin';
 export const INVALIDATION_REASONS = ['release-update', 'disaster-recovery', 'contract-expiration'] as const;
 
-function adminError(status: number, errorCode: string, errorMessage: string): HttpError {
-  return new HttpError(status, { error: { errorCode, errorMessage } }, errorCode);
+function adminError(status: number, errorCode: string, errorMessage: string): ErrorAnswer {
+  return new ErrorAnswer(status, { error: { errorCode, errorMessage } }, errorCode);
 }
 
-const badRequest = (message: string, status = 400): HttpError => adminError(status, 'invalid_request', message);
+const badRequest = (message: string, status = 400): ErrorAnswer => adminError(status, 'invalid_request', message);
 
 /** Admin bodies are optional on some routes: an empty body reads as {}. */
 async function bodyObject(req: IncomingMessage): Promise<Record<string, unknown>> {
@@ -38,8 +38,8 @@ function optionalString(body: Record<string, unknown>, name: string): string | u
   return v;
 }
 
-function methodNotAllowed(allowed: string): HttpError {
-  return new HttpError(405, { error: { errorCode: 'method_not_allowed', errorMessage: `Use ${allowed}.` } }, 'method_not_allowed', { allow: allowed });
+function methodNotAllowed(allowed: string): ErrorAnswer {
+  return new ErrorAnswer(405, { error: { errorCode: 'method_not_allowed', errorMessage: `Use ${allowed}.` } }, 'method_not_allowed', { allow: allowed });
 }
 
 export async function handleAdmin(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {

@@ -1,6 +1,7 @@
 // The sandbox configuration: its shape, and a validator that names the offending path so a
 // mistake in a hand-written config file is found at start, not at the first request.
 import { readFile } from 'node:fs/promises';
+import { errorMessage } from '../core/errors';
 
 export interface SandboxUserConfig {
   /** Interface B user name (x-svc-user). */
@@ -184,7 +185,7 @@ export async function readConfigFile(file: string): Promise<SandboxConfig> {
   try {
     raw = JSON.parse(await readFile(file, 'utf8'));
   } catch (err) {
-    throw new Error(`Cannot read sandbox config ${file}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    throw new Error(`Cannot read sandbox config ${file}: ${errorMessage(err)}`, { cause: err });
   }
   try {
     return parseConfig(raw);

@@ -24,7 +24,7 @@ export function setNoteCode(res: ServerResponse, code: string): void {
 }
 
 /** A failure to turn into a 4xx answer; `body` is the JSON to send. */
-export class HttpError extends Error {
+export class ErrorAnswer extends Error {
   constructor(
     readonly status: number,
     readonly body: unknown,
@@ -85,7 +85,7 @@ export function sendJsonText(res: ServerResponse, status: number, json: string, 
 }
 
 /** Reads a request body up to `limit` bytes; larger bodies are refused, not buffered. */
-export function readBody(req: IncomingMessage, limit: number, tooLarge: () => HttpError): Promise<Buffer> {
+export function readBody(req: IncomingMessage, limit: number, tooLarge: () => ErrorAnswer): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -104,8 +104,8 @@ export function readBody(req: IncomingMessage, limit: number, tooLarge: () => Ht
   });
 }
 
-/** The JSON body of a request, or an HttpError built by `invalid` with a clear message. */
-export async function readJson(req: IncomingMessage, invalid: (message: string, status?: number) => HttpError): Promise<unknown> {
+/** The JSON body of a request, or an ErrorAnswer built by `invalid` with a clear message. */
+export async function readJson(req: IncomingMessage, invalid: (message: string, status?: number) => ErrorAnswer): Promise<unknown> {
   const body = await readBody(req, 64 * 1024, () => invalid('The request body is larger than 64 KiB.', 413));
   if (body.length === 0) throw invalid('The request body is empty; send a JSON object.');
   try {

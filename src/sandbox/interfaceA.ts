@@ -1,19 +1,20 @@
 // Interface A: OAuth 2.0 client-credentials token endpoint and the bearer IP lookup.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SUCCESS_CODE, TOKEN_EXPIRED_A } from '../core/codes';
+import { DEFAULT_VIEW } from '../core/constants';
 import { checkIp } from '../core/validate';
 import { CUSTOMER_CODE_DETAIL, type SandboxContext, admitDataCall, codeText, completeDataCall } from './context';
 import { ipCandidates, ipSlug } from './data';
-import { HttpError, acceptsGzip, headerText, isJsonContentType, jsonMembers, readJson, sendJson, sendJsonText } from './http';
+import { ErrorAnswer, acceptsGzip, headerText, isJsonContentType, jsonMembers, readJson, sendJson, sendJsonText } from './http';
 
-export const VIEWS = ['standard'];
+export const VIEWS: readonly string[] = [DEFAULT_VIEW];
 
 /** The error body of Interface A: {"error": {"errorCode", "errorMessage"}}. */
-export function errorA(status: number, errorCode: string, errorMessage: string): HttpError {
-  return new HttpError(status, { error: { errorCode, errorMessage } }, errorCode);
+export function errorA(status: number, errorCode: string, errorMessage: string): ErrorAnswer {
+  return new ErrorAnswer(status, { error: { errorCode, errorMessage } }, errorCode);
 }
 
-const invalidRequest = (message: string, status = 400): HttpError => errorA(status, 'invalid_request', message);
+const invalidRequest = (message: string, status = 400): ErrorAnswer => errorA(status, 'invalid_request', message);
 
 function requireOrigin(req: IncomingMessage): void {
   const origin = headerText(req, 'origin');
@@ -85,8 +86,8 @@ export async function handleIpLookup(ctx: SandboxContext, req: IncomingMessage, 
     }
     const ipProblem = checkIp(ip);
     if (ipProblem !== undefined) throw invalidRequest(ipProblem);
-    const view = query.get('view') ?? 'standard';
-    if (!VIEWS.includes(view)) throw invalidRequest(`Unknown view "${view.slice(0, 40)}"; use view=standard.`);
+    const view = query.get('view') ?? DEFAULT_VIEW;
+    if (!VIEWS.includes(view)) throw invalidRequest(`Unknown view "${view.slice(0, 40)}"; use view=${DEFAULT_VIEW}.`);
     const refused = admitDataCall(ctx, customer, res);
     if (refused !== undefined) throw errorA(401, refused, `${codeText(refused)} ${CUSTOMER_CODE_DETAIL[refused] ?? ''}`.trim());
     if (customer.responseDelayMs > 0) await ctx.delay(customer.responseDelayMs);
@@ -99,7 +100,7 @@ export async function handleIpLookup(ctx: SandboxContext, req: IncomingMessage, 
     const detail = JSON.stringify({ transactionID: ctx.nextTransactionId(), transactionTimestamp: new Date(ctx.store.now()).toISOString() });
     sendJsonText(res, 200, `{"sandbox":true,"transactionDetail":${detail},${tail}}`, { code: SUCCESS_CODE, gzip: acceptsGzip(req) });
   } catch (err) {
-    if (err instanceof HttpError) ctx.store.noteCode(customer, err.code);
+    if (err instanceof ErrorAnswer) ctx.store.noteCode(customer, err.code);
     throw err;
   }
 }

@@ -1,49 +1,43 @@
 // Interface B: user/password authentication (V2.0) and the organizations lookup (V4.0).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SUCCESS_CODE } from '../core/codes';
+import { AUTH_VERSION_B, DEFAULT_MATCH_TYPE } from '../core/constants';
+import type { TransactionDetail } from '../core/protocol';
 import { checkCountry, checkName, checkOptionalText } from '../core/validate';
 import { CUSTOMER_CODE_DETAIL, type SandboxContext, admitDataCall, codeText, completeDataCall } from './context';
 import { nameSlug, orgCandidates } from './data';
-import { HttpError, acceptsGzip, headerText, jsonMembers, readJson, sendJson, sendJsonText } from './http';
+import { ErrorAnswer, acceptsGzip, headerText, jsonMembers, readJson, sendJson, sendJsonText } from './http';
 import type { AuthFailure } from './store';
 
-export const AUTH_VERSION = 'V2.0';
-export const ORG_VERSION = 'V4.0';
 /** ApplicationTransactionID of data-call responses: the spec allows a fixed word. */
-export const APPLICATION_TRANSACTION_ID = 'BizDataSandbox';
+export const SERVICE_APPLICATION_ID = 'BizDataSandbox';
 export const INVALID_CREDENTIALS = 'INVALID CREDENTIALS';
 /** ResultID of bad-input answers (HTTP 400); the spec names no code for them. */
 export const INVALID_REQUEST = 'invalid_request';
 
 const SUCCESS_RESULT = JSON.stringify({ ResultID: SUCCESS_CODE, ResultText: codeText(SUCCESS_CODE) });
 
-interface TransactionDetail {
-  ApplicationTransactionID: string;
-  ServiceTransactionID: string;
-  TransactionTimestamp: string;
-}
-
 function result(severity: 'Fatal' | 'Error', code: string, text: string, description: string): Record<string, unknown> {
   return { SeverityText: severity, ResultID: code, ResultText: text, ResultMessage: { ResultDescription: description } };
 }
 
 /** A failed authentication call: top-level TransactionDetail + TransactionResult, SeverityText Fatal. */
-function authError(status: number, detail: TransactionDetail | Record<string, never>, code: string, description: string): HttpError {
+function authError(status: number, detail: TransactionDetail | Record<string, never>, code: string, description: string): ErrorAnswer {
   const text = code === INVALID_REQUEST ? 'Invalid request' : codeText(code);
   const body = { TransactionDetail: detail, TransactionResult: result(status === 400 ? 'Error' : 'Fatal', code, text, description) };
-  return new HttpError(status, body, code);
+  return new ErrorAnswer(status, body, code);
 }
 
 /** A failed data call: the MatchResponse wrapper, SeverityText Error. */
-export function matchError(ctx: SandboxContext, status: number, code: string, description: string): HttpError {
+export function matchError(ctx: SandboxContext, status: number, code: string, description: string): ErrorAnswer {
   const text = code === INVALID_REQUEST ? 'Invalid request' : codeText(code);
   const body = { MatchResponse: { TransactionDetail: serviceDetail(ctx), TransactionResult: result('Error', code, text, description) } };
-  return new HttpError(status, body, code);
+  return new ErrorAnswer(status, body, code);
 }
 
 function serviceDetail(ctx: SandboxContext): TransactionDetail {
   return {
-    ApplicationTransactionID: APPLICATION_TRANSACTION_ID,
+    ApplicationTransactionID: SERVICE_APPLICATION_ID,
     ServiceTransactionID: ctx.nextTransactionId(),
     TransactionTimestamp: new Date(ctx.store.now()).toISOString(),
   };
@@ -53,7 +47,7 @@ function serviceDetail(ctx: SandboxContext): TransactionDetail {
 const UTC_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]00:?00)$/;
 
 function parseTransactionDetail(body: unknown): TransactionDetail {
-  const bad = (message: string): HttpError => authError(400, {}, INVALID_REQUEST, message);
+  const bad = (message: string): ErrorAnswer => authError(400, {}, INVALID_REQUEST, message);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw bad('The body must be a JSON object with a TransactionDetail object.');
   const td = (body as Record<string, unknown>).TransactionDetail;
   if (typeof td !== 'object' || td === null || Array.isArray(td)) throw bad('TransactionDetail is required: an object with ApplicationTransactionID, ServiceTransactionID and TransactionTimestamp.');
@@ -83,10 +77,10 @@ const AUTH_FAILURE: Readonly<Record<AuthFailure, { code: string; description: st
 };
 
 /** `/Authentication/` with no version, or a version other than V2.0: refused with the fix. */
-export function versionError(version: string | undefined): HttpError {
+export function versionError(version: string | undefined): ErrorAnswer {
   const message = version === undefined
-    ? `The version segment is mandatory: POST /Authentication/${AUTH_VERSION}/.`
-    : `Unsupported authentication version "${version.slice(0, 20)}"; use POST /Authentication/${AUTH_VERSION}/.`;
+    ? `The version segment is mandatory: POST /Authentication/${AUTH_VERSION_B}/.`
+    : `Unsupported authentication version "${version.slice(0, 20)}"; use POST /Authentication/${AUTH_VERSION_B}/.`;
   return authError(400, {}, INVALID_REQUEST, message);
 }
 
@@ -97,14 +91,14 @@ export async function handleAuthentication(ctx: SandboxContext, req: IncomingMes
   const failHeaders = { authorization: INVALID_CREDENTIALS };
   if (user === undefined || user === '' || password === undefined || password === '') {
     const e = authError(401, detail, 'SC001', 'Both the x-svc-user and x-svc-pwd headers are required.');
-    throw new HttpError(e.status, e.body, e.code, failHeaders);
+    throw new ErrorAnswer(e.status, e.body, e.code, failHeaders);
   }
   const outcome = await ctx.store.authenticateUser(user, password);
   if (!outcome.ok) {
     const f = AUTH_FAILURE[outcome.reason];
     ctx.store.noteCode(outcome.customer, f.code);
     const e = authError(401, detail, f.code, f.description);
-    throw new HttpError(e.status, e.body, e.code, failHeaders);
+    throw new ErrorAnswer(e.status, e.body, e.code, failHeaders);
   }
   ctx.store.noteCode(outcome.customer, SUCCESS_CODE);
   sendJson(res, 200, {
@@ -122,7 +116,7 @@ interface OrgParams {
 }
 
 function parseOrgQuery(ctx: SandboxContext, q: URLSearchParams): OrgParams {
-  const bad = (message: string): HttpError => matchError(ctx, 400, INVALID_REQUEST, message);
+  const bad = (message: string): ErrorAnswer => matchError(ctx, 400, INVALID_REQUEST, message);
   const country = q.get('CountryISOAlpha2Code');
   if (country === null) throw bad('The CountryISOAlpha2Code query parameter is required (ISO 3166 alpha-2, e.g. US).');
   const countryProblem = checkCountry(country);
@@ -134,8 +128,8 @@ function parseOrgQuery(ctx: SandboxContext, q: URLSearchParams): OrgParams {
   const match = q.get('match');
   if (match === null) throw bad('The match query parameter is required; use match=true.');
   if (match !== 'true') throw bad(`match must be true (got "${match.slice(0, 20)}"); the sandbox serves matching calls only.`);
-  const matchType = q.get('MatchTypeText') ?? 'Advanced';
-  if (matchType !== 'Advanced') throw bad(`Unknown MatchTypeText "${matchType.slice(0, 40)}"; use MatchTypeText=Advanced.`);
+  const matchType = q.get('MatchTypeText') ?? DEFAULT_MATCH_TYPE;
+  if (matchType !== DEFAULT_MATCH_TYPE) throw bad(`Unknown MatchTypeText "${matchType.slice(0, 40)}"; use MatchTypeText=${DEFAULT_MATCH_TYPE}.`);
   const territory = q.get('TerritoryName') ?? undefined;
   const territoryProblem = checkOptionalText('TerritoryName', territory);
   if (territoryProblem !== undefined) throw bad(territoryProblem);
@@ -160,7 +154,7 @@ function syntheticMatch(params: OrgParams): Record<string, unknown> {
 export async function handleOrganizations(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, query: URLSearchParams): Promise<void> {
   const token = headerText(req, 'authorization');
   if (token === undefined || token.trim() === '') {
-    throw matchError(ctx, 401, 'SC001', 'Send the token from POST /Authentication/V2.0/ as the Authorization header, with no scheme word.');
+    throw matchError(ctx, 401, 'SC001', `Send the token from POST /Authentication/${AUTH_VERSION_B}/ as the Authorization header, with no scheme word.`);
   }
   const check = ctx.store.checkToken(token.trim(), 'b');
   if (!check.ok) {
@@ -189,7 +183,7 @@ export async function handleOrganizations(ctx: SandboxContext, req: IncomingMess
     const head = `{"MatchResponse":{"TransactionDetail":${JSON.stringify(serviceDetail(ctx))},"TransactionResult":${SUCCESS_RESULT}`;
     sendJsonText(res, 200, `${head}${tail === '' ? '' : `,${tail}`}}}`, { code: SUCCESS_CODE, gzip: acceptsGzip(req) });
   } catch (err) {
-    if (err instanceof HttpError) ctx.store.noteCode(customer, err.code);
+    if (err instanceof ErrorAnswer) ctx.store.noteCode(customer, err.code);
     throw err;
   }
 }

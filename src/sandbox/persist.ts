@@ -1,24 +1,8 @@
-// Atomic, coalesced saves of the sandbox state: write a temporary file, flush it to disk, rename it
-// over the old one. A kill at any moment leaves either the old or the new complete file.
-import { randomBytes } from 'node:crypto';
-import { open, readFile, rename, unlink } from 'node:fs/promises';
-
-export async function writeFileAtomic(path: string, data: string): Promise<void> {
-  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const handle = await open(tmp, 'w', 0o600);
-  try {
-    await handle.writeFile(data, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(tmp, path);
-  } catch (err) {
-    await unlink(tmp).catch(() => undefined);
-    throw err;
-  }
-}
+// Coalesced, atomic saves of the sandbox state (core's writeFileAtomic: temporary file, fsync,
+// rename, directory fsync). A kill at any moment leaves either the old or the new complete file.
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../core/atomicFile';
+import { errorMessage } from '../core/errors';
 
 /** Reads a JSON state file; undefined when it does not exist yet. */
 export async function readJsonFile(path: string): Promise<unknown> {
@@ -32,7 +16,7 @@ export async function readJsonFile(path: string): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new Error(`Sandbox state file ${path} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    throw new Error(`Sandbox state file ${path} is not valid JSON: ${errorMessage(err)}`, { cause: err });
   }
 }
 

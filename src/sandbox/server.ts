@@ -4,6 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import { AUTH_VERSION_B, DEFAULT_VIEW, ORG_VERSION_B } from '../core/constants';
+import { errorMessage } from '../core/errors';
 import { ADMIN_PREFIX, handleAdmin } from './admin';
 import { parseConfig } from './config';
 import type { SandboxContext } from './context';
@@ -11,9 +13,9 @@ import { type Fixtures, NO_FIXTURES, loadFixtures } from './data';
 import { DEFAULT_CONFIG, DEFAULT_HOST } from './defaults';
 import { BoundedCache } from './cache';
 import { FaultSet, type Fault } from './faults';
-import { HttpError, sendJson, setNoteCode, trackNote } from './http';
+import { ErrorAnswer, sendJson, setNoteCode, trackNote } from './http';
 import { handleIpLookup, handleToken } from './interfaceA';
-import { AUTH_VERSION, ORG_VERSION, handleAuthentication, handleOrganizations, versionError } from './interfaceB';
+import { handleAuthentication, handleOrganizations, versionError } from './interfaceB';
 import { SandboxStore } from './store';
 
 export interface SandboxOptions {
@@ -44,7 +46,7 @@ export interface RunningSandbox {
 }
 
 const NOT_FOUND_HELP =
-  'Endpoints: POST /v1/token, GET /v1/duns-search/ip/{ip}?view=standard, POST /Authentication/V2.0/, GET /V4.0/organizations, and the admin API under /_sandbox/.';
+  `Endpoints: POST /v1/token, GET /v1/duns-search/ip/{ip}?view=${DEFAULT_VIEW}, POST /Authentication/${AUTH_VERSION_B}/, GET /${ORG_VERSION_B}/organizations, and the admin API under /_sandbox/.`;
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const config = parseConfig(options.config ?? DEFAULT_CONFIG);
@@ -86,12 +88,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       });
     }
     route(ctx, req, res, path).catch((err: unknown) => {
-      if (err instanceof HttpError) {
+      if (err instanceof ErrorAnswer) {
         if (!res.headersSent) sendJson(res, err.status, err.body, { code: err.code, headers: err.headers });
         return;
       }
-      // Not expected: every bad input is an HttpError. Still answer in JSON rather than hang up.
-      log(`sandbox: unexpected error on ${req.method ?? '-'} ${logPath(path)}: ${err instanceof Error ? err.message : String(err)}`);
+      // Not expected: every bad input is an ErrorAnswer. Still answer in JSON rather than hang up.
+      log(`sandbox: unexpected error on ${req.method ?? '-'} ${logPath(path)}: ${errorMessage(err)}`);
       if (!res.headersSent) {
         sendJson(res, 500, { error: { errorCode: 'internal_error', errorMessage: 'The sandbox failed unexpectedly; see its log.' } }, { code: 'internal_error' });
       } else {
@@ -158,13 +160,13 @@ function queryOf(url: string | undefined): URLSearchParams {
   return new URLSearchParams(q < 0 ? '' : u.slice(q + 1));
 }
 
-function notFound(path: string): HttpError {
-  return new HttpError(404, { error: { errorCode: 'not_found', errorMessage: `No endpoint at ${logPath(path).slice(0, 100)}. ${NOT_FOUND_HELP}` } }, 'not_found');
+function notFound(path: string): ErrorAnswer {
+  return new ErrorAnswer(404, { error: { errorCode: 'not_found', errorMessage: `No endpoint at ${logPath(path).slice(0, 100)}. ${NOT_FOUND_HELP}` } }, 'not_found');
 }
 
 function requireMethod(req: IncomingMessage, method: 'GET' | 'POST'): void {
   if (req.method !== method) {
-    throw new HttpError(405, { error: { errorCode: 'method_not_allowed', errorMessage: `Use ${method} on this endpoint.` } }, 'method_not_allowed', { allow: method });
+    throw new ErrorAnswer(405, { error: { errorCode: 'method_not_allowed', errorMessage: `Use ${method} on this endpoint.` } }, 'method_not_allowed', { allow: method });
   }
 }
 
@@ -195,11 +197,11 @@ async function route(ctx: SandboxContext, req: IncomingMessage, res: ServerRespo
     requireMethod(req, 'POST');
     const version = auth[1];
     if (version === undefined || version === '') throw versionError(undefined);
-    if (version !== AUTH_VERSION) throw versionError(version);
+    if (version !== AUTH_VERSION_B) throw versionError(version);
     return handleAuthentication(ctx, req, res);
   }
   const org = ORG_PATH.exec(path);
-  if (org !== null && org[1] === ORG_VERSION) {
+  if (org !== null && org[1] === ORG_VERSION_B) {
     requireMethod(req, 'GET');
     return handleOrganizations(ctx, req, res, queryOf(req.url));
   }

@@ -1,13 +1,14 @@
 // Accounts, tokens, usage and statistics of one sandbox instance, and their persisted form.
 // Everything lives on the instance: two sandboxes in one process share nothing.
 import type { SandboxConfig, SandboxCustomerConfig } from './config';
-import { DEFAULT_CONCURRENCY, DEFAULT_QPS, DEFAULT_TOKEN_LIFETIME_SECONDS } from './defaults';
+import { LOCKOUT_AFTER_FAILURES, TOKEN_LIFETIME_SECONDS } from '../core/constants';
+import { errorMessage } from '../core/errors';
+import { DEFAULT_CONCURRENCY, DEFAULT_QPS } from './defaults';
 import { BoundedCache } from './cache';
 import { CustomerLimiter } from './limits';
 import { StateSaver, readJsonFile } from './persist';
 import { VerifiedSecretCache, hashSecret, isSecretHash, newToken, tokenDigest } from './secrets';
 
-export const MAX_FAILED_ATTEMPTS = 3;
 /** Expired tokens are kept this long so their use still answers "expired" rather than "unknown". */
 const KEEP_EXPIRED_MS = 7 * 24 * 3600 * 1000;
 
@@ -123,7 +124,7 @@ export class SandboxStore {
   private saver: StateSaver | undefined;
 
   private constructor(config: SandboxConfig) {
-    this.lifetimeMs = (config.tokenLifetimeSeconds ?? DEFAULT_TOKEN_LIFETIME_SECONDS) * 1000;
+    this.lifetimeMs = (config.tokenLifetimeSeconds ?? TOKEN_LIFETIME_SECONDS) * 1000;
   }
 
   /** Hashes every configured secret (once, here, not per request) and loads the state file if any. */
@@ -153,7 +154,7 @@ export class SandboxStore {
       const raw = await readJsonFile(statePath);
       if (raw !== undefined) store.restore(raw, statePath);
       store.saver = new StateSaver(statePath, () => store.snapshot(), (err) =>
-        log(`sandbox: cannot save state to ${statePath}: ${err instanceof Error ? err.message : String(err)}`));
+        log(`sandbox: cannot save state to ${statePath}: ${errorMessage(err)}`));
       store.changed();
     }
     return store;
@@ -223,7 +224,7 @@ export class SandboxStore {
     if (user.locked) return this.fail('locked', user.customer);
     if (!(await this.verified.verify(`b:${userName}`, password, user.passwordHash))) {
       user.failures += 1;
-      const lockedNow = user.failures >= MAX_FAILED_ATTEMPTS;
+      const lockedNow = user.failures >= LOCKOUT_AFTER_FAILURES;
       if (lockedNow) user.locked = true;
       this.changed();
       return this.fail('bad-secret', user.customer, lockedNow);
