@@ -1,15 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { type RunningSandbox, startSandbox } from '../../../src/sandbox/server';
-import { admin, call, ipLookup, orgLookup, roomyConfig, tokenA, tokenB } from './helpers';
+import { startSandbox } from '../../../src/sandbox/server';
+import { admin, call, ipLookup, orgLookup, roomyConfig, tokenA, tokenB, useSandbox } from './helpers';
 
 describe('sandbox: admin API', () => {
-  let sb: RunningSandbox;
-  beforeEach(async () => {
-    sb = await startSandbox({ config: roomyConfig(), adminKey: 'test-admin-key' });
-  });
-  afterEach(async () => {
-    await sb.close();
-  });
+  const sb = useSandbox({ adminKey: 'test-admin-key' }, true);
 
   it('uses the given admin key', () => {
     assert.equal(sb.adminKey, 'test-admin-key');

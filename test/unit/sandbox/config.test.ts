@@ -1,15 +1,14 @@
 import * as assert from 'node:assert/strict';
-import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SandboxConfigError, parseConfig, readConfigFile } from '../../../src/sandbox/config';
 import { DEFAULT_CONFIG, DEMO_CREDENTIALS } from '../../../src/sandbox/defaults';
 import { startSandbox } from '../../../src/sandbox/server';
-import { ipLookup, orgLookup, roomyConfig, tokenA, tokenB } from './helpers';
 
 const user = { user: 'u', password: 'p-secret-1' };
 
-describe('sandbox: config validation and fixtures', () => {
+describe('sandbox: config validation', () => {
   const invalid: Array<[string, unknown, string]> = [
     ['not an object', [], '(root)'],
     ['no customers', {}, 'customers'],
@@ -82,33 +81,5 @@ describe('sandbox: config validation and fixtures', () => {
       ['clients', 'concurrency', 'contractLimit', 'id', 'qps', 'responseDelayMs', 'subscriberExpires', 'users']);
     assert.deepEqual(Object.keys(schema.$defs.user.properties).sort(), ['credentialsExpired', 'locked', 'password', 'user']);
     assert.deepEqual(Object.keys(schema.$defs.client.properties).sort(), ['consumerKey', 'consumerSecret']);
-  });
-
-  it('serves fixtures per IP and per name instead of synthetic data', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'bizdata-fixtures-'));
-    try {
-      await mkdir(join(dir, 'ip'));
-      await mkdir(join(dir, 'org'));
-      await writeFile(join(dir, 'ip', '198.51.100.20.json'), JSON.stringify({ mine: 'ip fixture' }));
-      await writeFile(join(dir, 'ip', '2001-db8--5.json'), JSON.stringify({ mine: 'v6 fixture' }));
-      await writeFile(join(dir, 'org', 'fixture-co-ltd.json'), JSON.stringify({ MyData: { answer: 42 } }));
-      const sb = await startSandbox({ config: roomyConfig(), fixturesDir: dir });
-      try {
-        const a = await tokenA(sb);
-        assert.deepEqual((await ipLookup(sb, a, '198.51.100.20')).json, { mine: 'ip fixture' });
-        assert.deepEqual((await ipLookup(sb, a, '2001:db8::5')).json, { mine: 'v6 fixture' });
-        assert.equal((await ipLookup(sb, a, '198.51.100.21')).json.sandbox, true);
-        const b = await tokenB(sb);
-        const r = await orgLookup(sb, b, 'CountryISOAlpha2Code=GB&SubjectName=Fixture%20Co.%20Ltd&match=true');
-        assert.equal(r.json.MatchResponse.TransactionResult.ResultID, 'CM000');
-        assert.deepEqual(r.json.MatchResponse.MyData, { answer: 42 });
-      } finally {
-        await sb.close();
-      }
-      await writeFile(join(dir, 'org', 'broken.json'), '[1,');
-      await assert.rejects(startSandbox({ fixturesDir: dir }), /broken\.json/);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
   });
 });

@@ -1,17 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
-import { type RunningSandbox, startSandbox } from '../../../src/sandbox/server';
-import { admin, call, ipLookup, orgLookup, roomyConfig, tokenA, tokenB } from './helpers';
+import { admin, call, ipLookup, orgLookup, tokenA, tokenB, useSandbox } from './helpers';
 
 describe('sandbox: fault injection', () => {
-  let sb: RunningSandbox;
-  beforeEach(async () => {
-    sb = await startSandbox({ config: roomyConfig() });
-  });
-  afterEach(async () => {
-    await sb.close();
-  });
+  const sb = useSandbox({}, true);
 
   it('status: the next N matching requests get the status, then normal service resumes', async () => {
     const token = await tokenB(sb);

@@ -1,16 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { DEMO_CREDENTIALS } from '../../../src/sandbox/defaults';
-import { type RunningSandbox, startSandbox } from '../../../src/sandbox/server';
-import { admin, authB, roomyConfig, ipLookup, orgLookup, tokenA, tokenB, tokenRequest } from './helpers';
+import { startSandbox } from '../../../src/sandbox/server';
+import { admin, authB, ipLookup, orgLookup, tokenA, tokenB, tokenRequest, useSandbox } from './helpers';
 
 describe('sandbox: happy paths of both interfaces', () => {
-  let sb: RunningSandbox;
-  before(async () => {
-    sb = await startSandbox({ port: 0, config: roomyConfig() });
-  });
-  after(async () => {
-    await sb.close();
-  });
+  const sb = useSandbox({ port: 0 });
 
   it('binds 127.0.0.1 on a free port and makes a random admin key', () => {
     assert.match(sb.url, /^http:\/\/127\.0\.0\.1:\d+$/);
