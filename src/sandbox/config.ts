@@ -98,10 +98,22 @@ function text(v: unknown, path: string, opts: { secret?: boolean; noColon?: bool
   return v;
 }
 
-function optionalInt(v: unknown, path: string, min: number): number | undefined {
+/**
+ * Bounds of the numbers in a config. Beyond them the sandbox would misbehave rather than emulate:
+ * a limiter sized by qps, timers longer than the server's own timeouts, dates past what Date holds.
+ */
+export const CONFIG_BOUNDS = {
+  tokenLifetimeSeconds: { min: 1, max: 365 * 86_400 },
+  qps: { min: 1, max: 1_000_000 },
+  concurrency: { min: 1, max: 100_000 },
+  contractLimit: { min: 0, max: 1_000_000_000_000 },
+  responseDelayMs: { min: 0, max: 60_000 },
+} as const;
+
+function optionalInt(v: unknown, path: string, bounds: { readonly min: number; readonly max: number }): number | undefined {
   if (v === undefined) return undefined;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min) {
-    throw new SandboxConfigError(path, `must be an integer >= ${min}`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < bounds.min || v > bounds.max) {
+    throw new SandboxConfigError(path, `must be an integer from ${bounds.min} to ${bounds.max}`);
   }
   return v;
 }
@@ -123,7 +135,7 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\
 /** Checks a parsed JSON value and returns it as a config, or throws SandboxConfigError naming the path. */
 export function parseConfig(raw: unknown): SandboxConfig {
   const root = objectAt(raw, '(root)', ['$schema', 'tokenLifetimeSeconds', 'adminKey', 'customers']);
-  const tokenLifetimeSeconds = optionalInt(root.tokenLifetimeSeconds, 'tokenLifetimeSeconds', 1);
+  const tokenLifetimeSeconds = optionalInt(root.tokenLifetimeSeconds, 'tokenLifetimeSeconds', CONFIG_BOUNDS.tokenLifetimeSeconds);
   const adminKey = root.adminKey === undefined ? undefined : text(root.adminKey, 'adminKey', { secret: true });
   if (root.customers === undefined) throw new SandboxConfigError('customers', 'is required');
   const customerIds = new Set<string>();
@@ -167,11 +179,11 @@ export function parseConfig(raw: unknown): SandboxConfig {
     });
     return {
       id,
-      qps: optionalInt(o.qps, `${path}.qps`, 1),
-      concurrency: optionalInt(o.concurrency, `${path}.concurrency`, 1),
-      contractLimit: optionalInt(o.contractLimit, `${path}.contractLimit`, 0),
+      qps: optionalInt(o.qps, `${path}.qps`, CONFIG_BOUNDS.qps),
+      concurrency: optionalInt(o.concurrency, `${path}.concurrency`, CONFIG_BOUNDS.concurrency),
+      contractLimit: optionalInt(o.contractLimit, `${path}.contractLimit`, CONFIG_BOUNDS.contractLimit),
       subscriberExpires,
-      responseDelayMs: optionalInt(o.responseDelayMs, `${path}.responseDelayMs`, 0),
+      responseDelayMs: optionalInt(o.responseDelayMs, `${path}.responseDelayMs`, CONFIG_BOUNDS.responseDelayMs),
       clients,
       users: userList,
     };

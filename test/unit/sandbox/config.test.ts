@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SandboxConfigError, parseConfig, readConfigFile } from '../../../src/sandbox/config';
+import { CONFIG_BOUNDS, SandboxConfigError, parseConfig, readConfigFile } from '../../../src/sandbox/config';
 import { DEFAULT_CONFIG, DEMO_CREDENTIALS } from '../../../src/sandbox/defaults';
 import { startSandbox } from '../../../src/sandbox/server';
 
@@ -30,6 +30,12 @@ describe('sandbox: config validation', () => {
     ['a secret with a line break', { customers: [{ id: 'a', clients: [{ consumerKey: 'k', consumerSecret: 's\nx' }] }] }, 'customers[0].clients[0].consumerSecret'],
     ['an unknown user property', { customers: [{ id: 'a', users: [{ ...user, role: 'admin' }] }] }, 'customers[0].users[0].role'],
     ['clients not an array', { customers: [{ id: 'a', clients: 'k' }] }, 'customers[0].clients'],
+    // Bounds: a limiter, a timer or a date beyond these would break the sandbox rather than emulate.
+    ['a qps of 1e9', { customers: [{ id: 'a', qps: 1e9 }] }, 'customers[0].qps'],
+    ['a concurrency of a million', { customers: [{ id: 'a', concurrency: 1_000_000 }] }, 'customers[0].concurrency'],
+    ['a contractLimit past 1e12', { customers: [{ id: 'a', contractLimit: 1e13 }] }, 'customers[0].contractLimit'],
+    ['a responseDelayMs of an hour', { customers: [{ id: 'a', responseDelayMs: 3_600_000 }] }, 'customers[0].responseDelayMs'],
+    ['a token lifetime of 1e13 seconds', { customers: [], tokenLifetimeSeconds: 1e13 }, 'tokenLifetimeSeconds'],
   ];
   for (const [name, raw, path] of invalid) {
     it(`refuses ${name}, naming ${path}`, async () => {
@@ -70,6 +76,23 @@ describe('sandbox: config validation', () => {
       await assert.rejects(readConfigFile(broken), (err: Error) => err.message.includes(broken));
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('states the allowed range in the message', () => {
+    assert.throws(() => parseConfig({ customers: [{ id: 'a', qps: 1e9 }] }), /customers\[0\]\.qps: must be an integer from 1 to 1000000/);
+  });
+
+  it('the JSON Schema has the validator\'s bounds', async () => {
+    const schema = JSON.parse(await readFile(join(__dirname, '../../../../schemas/sandbox-config.schema.json'), 'utf8'));
+    const customer = schema.$defs.customer.properties;
+    const inSchema = {
+      tokenLifetimeSeconds: schema.properties.tokenLifetimeSeconds,
+      qps: customer.qps, concurrency: customer.concurrency, contractLimit: customer.contractLimit, responseDelayMs: customer.responseDelayMs,
+    };
+    for (const [name, bounds] of Object.entries(CONFIG_BOUNDS)) {
+      const s = inSchema[name as keyof typeof inSchema];
+      assert.deepEqual({ min: s.minimum, max: s.maximum }, bounds, name);
     }
   });
 
