@@ -2,6 +2,7 @@
 // mistake in a hand-written config file is found at start, not at the first request.
 import { readFile } from 'node:fs/promises';
 import { errorMessage } from '../core/errors';
+import { parseIsoTime } from './isoTime';
 
 export interface SandboxUserConfig {
   /** Interface B user name (x-svc-user). */
@@ -130,8 +131,6 @@ function arrayAt(v: unknown, path: string): readonly unknown[] {
   return v;
 }
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/;
-
 /** Checks a parsed JSON value and returns it as a config, or throws SandboxConfigError naming the path. */
 export function parseConfig(raw: unknown): SandboxConfig {
   const root = objectAt(raw, '(root)', ['$schema', 'tokenLifetimeSeconds', 'adminKey', 'customers']);
@@ -151,8 +150,8 @@ export function parseConfig(raw: unknown): SandboxConfig {
     customerIds.add(id);
     let subscriberExpires: string | undefined;
     if (o.subscriberExpires !== undefined) {
-      if (typeof o.subscriberExpires !== 'string' || !ISO_DATE.test(o.subscriberExpires) || Number.isNaN(Date.parse(o.subscriberExpires))) {
-        throw new SandboxConfigError(`${path}.subscriberExpires`, 'must be an ISO 8601 date or date-time, e.g. 2030-01-31');
+      if (typeof o.subscriberExpires !== 'string' || parseIsoTime(o.subscriberExpires) === undefined) {
+        throw new SandboxConfigError(`${path}.subscriberExpires`, 'must be an ISO 8601 date or date-time that exists, e.g. 2030-01-31 or 2030-01-31T12:00:00+02:00');
       }
       subscriberExpires = o.subscriberExpires;
     }

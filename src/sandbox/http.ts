@@ -104,15 +104,24 @@ export function readBody(req: IncomingMessage, limit: number, tooLarge: () => Er
   });
 }
 
+/** The largest request body the service endpoints and the admin API read. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** A request body read as JSON: the value, or what is wrong with it. */
+export function parseJson(body: Buffer): { value?: unknown; problem?: string } {
+  if (body.length === 0) return { problem: 'The request body is empty; send a JSON object.' };
+  try {
+    return { value: JSON.parse(body.toString('utf8')) };
+  } catch {
+    return { problem: 'The request body is not valid JSON.' };
+  }
+}
+
 /** The JSON body of a request, or an ErrorAnswer built by `invalid` with a clear message. */
 export async function readJson(req: IncomingMessage, invalid: (message: string, status?: number) => ErrorAnswer): Promise<unknown> {
-  const body = await readBody(req, 64 * 1024, () => invalid('The request body is larger than 64 KiB.', 413));
-  if (body.length === 0) throw invalid('The request body is empty; send a JSON object.');
-  try {
-    return JSON.parse(body.toString('utf8'));
-  } catch {
-    throw invalid('The request body is not valid JSON.');
-  }
+  const body = parseJson(await readBody(req, MAX_BODY_BYTES, () => invalid('The request body is larger than 64 KiB.', 413)));
+  if (body.problem !== undefined) throw invalid(body.problem);
+  return body.value;
 }
 
 export function isJsonContentType(req: IncomingMessage): boolean {

@@ -6,7 +6,8 @@ import type { TransactionDetail } from '../core/protocol';
 import { checkCountry, checkName, checkOptionalText } from '../core/validate';
 import { CUSTOMER_CODE_DETAIL, type SandboxContext, admitDataCall, codeText, completeDataCall } from './context';
 import { nameSlug, orgCandidates } from './data';
-import { ErrorAnswer, acceptsGzip, headerText, jsonMembers, readJson, sendJson, sendJsonText } from './http';
+import { ErrorAnswer, MAX_BODY_BYTES, acceptsGzip, headerText, jsonMembers, parseJson, readBody, sendJson, sendJsonText } from './http';
+import { parseIsoTime } from './isoTime';
 import type { AuthFailure } from './store';
 
 /** ApplicationTransactionID of data-call responses: the spec allows a fixed word. */
@@ -22,7 +23,7 @@ function result(severity: 'Fatal' | 'Error', code: string, text: string, descrip
 }
 
 /** A failed authentication call: top-level TransactionDetail + TransactionResult, SeverityText Fatal. */
-function authError(status: number, detail: TransactionDetail | Record<string, never>, code: string, description: string): ErrorAnswer {
+function authError(status: number, detail: TransactionDetail | Readonly<Record<string, unknown>>, code: string, description: string): ErrorAnswer {
   const text = code === INVALID_REQUEST ? 'Invalid request' : codeText(code);
   const body = { TransactionDetail: detail, TransactionResult: result(status === 400 ? 'Error' : 'Fatal', code, text, description) };
   return new ErrorAnswer(status, body, code);
@@ -43,23 +44,30 @@ function serviceDetail(ctx: SandboxContext): TransactionDetail {
   };
 }
 
-/** ISO 8601 date-time in UTC: a trailing Z or a zero offset. */
-const UTC_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]00:?00)$/;
+/** The TransactionDetail object as the client sent it, echoed even when it is invalid; {} when none was sent. */
+function sentDetail(body: unknown): Readonly<Record<string, unknown>> {
+  if (!isObject(body)) return {};
+  const td = body.TransactionDetail;
+  return isObject(td) ? td : {};
+}
 
-function parseTransactionDetail(body: unknown): TransactionDetail {
-  const bad = (message: string): ErrorAnswer => authError(400, {}, INVALID_REQUEST, message);
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw bad('The body must be a JSON object with a TransactionDetail object.');
-  const td = (body as Record<string, unknown>).TransactionDetail;
-  if (typeof td !== 'object' || td === null || Array.isArray(td)) throw bad('TransactionDetail is required: an object with ApplicationTransactionID, ServiceTransactionID and TransactionTimestamp.');
-  const t = td as Record<string, unknown>;
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function parseTransactionDetail(body: unknown, echo: Readonly<Record<string, unknown>>): TransactionDetail {
+  const bad = (message: string): ErrorAnswer => authError(400, echo, INVALID_REQUEST, message);
+  if (!isObject(body)) throw bad('The body must be a JSON object with a TransactionDetail object.');
+  const t = body.TransactionDetail;
+  if (!isObject(t)) throw bad('TransactionDetail is required: an object with ApplicationTransactionID, ServiceTransactionID and TransactionTimestamp.');
   for (const f of ['ApplicationTransactionID', 'ServiceTransactionID', 'TransactionTimestamp']) {
     const v = t[f];
     if (typeof v !== 'string' || v.trim() === '') throw bad(`TransactionDetail.${f} is required and must be a non-empty string.`);
     if (v.length > 256) throw bad(`TransactionDetail.${f} must be at most 256 characters long.`);
   }
   const ts = t.TransactionTimestamp as string;
-  if (!UTC_TIMESTAMP.test(ts) || Number.isNaN(Date.parse(ts))) {
-    throw bad('TransactionDetail.TransactionTimestamp must be an ISO 8601 date-time in UTC, e.g. 2025-01-31T12:00:00Z.');
+  if (parseIsoTime(ts, true) === undefined) {
+    throw bad(`TransactionDetail.TransactionTimestamp "${ts.slice(0, 40)}" is not an ISO 8601 date-time that exists; send e.g. 2025-01-31T12:00:00Z or 2025-01-31T14:00:00+02:00.`);
   }
   return {
     ApplicationTransactionID: t.ApplicationTransactionID as string,
@@ -77,15 +85,21 @@ const AUTH_FAILURE: Readonly<Record<AuthFailure, { code: string; description: st
 };
 
 /** `/Authentication/` with no version, or a version other than V2.0: refused with the fix. */
-export function versionError(version: string | undefined): ErrorAnswer {
-  const message = version === undefined
-    ? `The version segment is mandatory: POST /Authentication/${AUTH_VERSION_B}/.`
-    : `Unsupported authentication version "${version.slice(0, 20)}"; use POST /Authentication/${AUTH_VERSION_B}/.`;
-  return authError(400, {}, INVALID_REQUEST, message);
+function versionProblem(version: string | undefined): string | undefined {
+  if (version === undefined || version === '') return `The version segment is mandatory: POST /Authentication/${AUTH_VERSION_B}/.`;
+  if (version !== AUTH_VERSION_B) return `Unsupported authentication version "${version.slice(0, 20)}"; use POST /Authentication/${AUTH_VERSION_B}/.`;
+  return undefined;
 }
 
-export async function handleAuthentication(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const detail = parseTransactionDetail(await readJson(req, (m, status = 400) => authError(status, {}, INVALID_REQUEST, m)));
+/** POST /Authentication/{version}/; `version` is the path segment as sent (undefined when absent). */
+export async function handleAuthentication(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, version: string | undefined): Promise<void> {
+  const raw = await readBody(req, MAX_BODY_BYTES, () => authError(413, {}, INVALID_REQUEST, 'The request body is larger than 64 KiB.'));
+  const body = parseJson(raw);
+  const echo = sentDetail(body.value);
+  const wrongVersion = versionProblem(version);
+  if (wrongVersion !== undefined) throw authError(400, echo, INVALID_REQUEST, wrongVersion);
+  if (body.problem !== undefined) throw authError(400, echo, INVALID_REQUEST, body.problem);
+  const detail = parseTransactionDetail(body.value, echo);
   const user = headerText(req, 'x-svc-user');
   const password = headerText(req, 'x-svc-pwd');
   const failHeaders = { authorization: INVALID_CREDENTIALS };

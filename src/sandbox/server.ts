@@ -15,7 +15,7 @@ import { BoundedCache } from './cache';
 import { FaultSet, type Fault } from './faults';
 import { ErrorAnswer, sendJson, setNoteCode, trackNote } from './http';
 import { handleIpLookup, handleToken } from './interfaceA';
-import { handleAuthentication, handleOrganizations, versionError } from './interfaceB';
+import { handleAuthentication, handleOrganizations } from './interfaceB';
 import { SandboxStore } from './store';
 
 export interface SandboxOptions {
@@ -195,10 +195,7 @@ async function route(ctx: SandboxContext, req: IncomingMessage, res: ServerRespo
   const auth = AUTH_PATH.exec(path);
   if (auth !== null) {
     requireMethod(req, 'POST');
-    const version = auth[1];
-    if (version === undefined || version === '') throw versionError(undefined);
-    if (version !== AUTH_VERSION_B) throw versionError(version);
-    return handleAuthentication(ctx, req, res);
+    return handleAuthentication(ctx, req, res, auth[1]);
   }
   const org = ORG_PATH.exec(path);
   if (org !== null && org[1] === ORG_VERSION_B) {

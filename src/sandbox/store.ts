@@ -5,6 +5,7 @@ import { LOCKOUT_AFTER_FAILURES, TOKEN_LIFETIME_SECONDS } from '../core/constant
 import { errorMessage } from '../core/errors';
 import { DEFAULT_CONCURRENCY, DEFAULT_QPS } from './defaults';
 import { BoundedCache } from './cache';
+import { parseIsoTime } from './isoTime';
 import { CustomerLimiter } from './limits';
 import { StateSaver, readJsonFile } from './persist';
 import { VerifiedSecretCache, hashSecret, isSecretHash, newToken, tokenDigest } from './secrets';
@@ -103,7 +104,7 @@ function makeCustomer(c: SandboxCustomerConfig): Customer {
   return {
     id: c.id,
     contractLimit: c.contractLimit,
-    subscriberExpiresAt: c.subscriberExpires === undefined ? undefined : Date.parse(c.subscriberExpires),
+    subscriberExpiresAt: c.subscriberExpires === undefined ? undefined : parseIsoTime(c.subscriberExpires),
     responseDelayMs: c.responseDelayMs ?? 0,
     limiter: new CustomerLimiter(c.qps ?? DEFAULT_QPS, c.concurrency ?? DEFAULT_CONCURRENCY),
     stats: emptyStats(),

@@ -22,6 +22,7 @@ describe('sandbox: config validation', () => {
     ['a fractional concurrency', { customers: [{ id: 'a', concurrency: 1.5 }] }, 'customers[0].concurrency'],
     ['a string contractLimit', { customers: [{ id: 'a', contractLimit: '10' }] }, 'customers[0].contractLimit'],
     ['a bad subscriberExpires', { customers: [{ id: 'a', subscriberExpires: 'next year' }] }, 'customers[0].subscriberExpires'],
+    ['a subscriberExpires that does not exist', { customers: [{ id: 'a', subscriberExpires: '2030-02-30' }] }, 'customers[0].subscriberExpires'],
     ['a negative responseDelayMs', { customers: [{ id: 'a', responseDelayMs: -5 }] }, 'customers[0].responseDelayMs'],
     ['a user without password', { customers: [{ id: 'a', users: [{ user: 'u' }] }] }, 'customers[0].users[0].password'],
     ['a non-boolean locked', { customers: [{ id: 'a', users: [{ ...user, locked: 'yes' }] }] }, 'customers[0].users[0].locked'],

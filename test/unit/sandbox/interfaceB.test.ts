@@ -149,20 +149,24 @@ describe('sandbox: Interface B bad inputs', () => {
 
   const creds = { 'x-svc-user': 'sandbox-user', 'x-svc-pwd': 'sandbox-password' };
 
-  function assertBadAuth(r: Awaited<ReturnType<typeof call>>, message: RegExp): void {
+  /** A 400 of the authentication call; it echoes the TransactionDetail the request sent, if any. */
+  function assertBadAuth(r: Awaited<ReturnType<typeof call>>, message: RegExp, echo: unknown = {}): void {
     assert.equal(r.status, 400, r.text);
+    assert.deepEqual(r.json.TransactionDetail, echo);
     assert.equal(r.json.TransactionResult.ResultID, 'invalid_request');
     assert.match(r.json.TransactionResult.ResultMessage.ResultDescription, message);
   }
 
   it('/Authentication/ without a version is refused with the path to use', async () => {
     for (const path of ['/Authentication/', '/Authentication']) {
-      assertBadAuth(await call(sb, 'POST', path, { headers: creds, body: transactionDetail() }), /version segment is mandatory.*\/Authentication\/V2\.0\//);
+      assertBadAuth(await call(sb, 'POST', path, { headers: creds, body: transactionDetail() }), /version segment is mandatory.*\/Authentication\/V2\.0\//,
+        transactionDetail().TransactionDetail);
     }
   });
 
   it('an unsupported authentication version is refused', async () => {
-    assertBadAuth(await call(sb, 'POST', '/Authentication/V1.0/', { headers: creds, body: transactionDetail() }), /Unsupported.*V1\.0/);
+    assertBadAuth(await call(sb, 'POST', '/Authentication/V1.0/', { headers: creds, body: transactionDetail() }), /Unsupported.*V1\.0/,
+      transactionDetail().TransactionDetail);
   });
 
   it('the version path works with and without the trailing slash', async () => {
@@ -177,13 +181,21 @@ describe('sandbox: Interface B bad inputs', () => {
     ['an empty ServiceTransactionID', { TransactionDetail: { ...td, ServiceTransactionID: '' } }, /ServiceTransactionID/],
     ['no TransactionTimestamp', { TransactionDetail: { ...td, TransactionTimestamp: undefined } }, /TransactionTimestamp/],
     ['a timestamp that is not ISO 8601', { TransactionDetail: { ...td, TransactionTimestamp: 'yesterday' } }, /ISO 8601/],
-    ['a timestamp not in UTC', { TransactionDetail: { ...td, TransactionTimestamp: '2025-01-31T12:00:00+02:00' } }, /UTC/],
     ['an impossible date', { TransactionDetail: { ...td, TransactionTimestamp: '2025-13-45T12:00:00Z' } }, /ISO 8601/],
+    ['February 30th', { TransactionDetail: { ...td, TransactionTimestamp: '2025-02-30T12:00:00Z' } }, /2025-02-30T12:00:00Z.*not an ISO 8601 date-time that exists/],
+    ['February 29th of a common year', { TransactionDetail: { ...td, TransactionTimestamp: '2025-02-29T12:00:00Z' } }, /exists/],
+    ['April 31st', { TransactionDetail: { ...td, TransactionTimestamp: '2025-04-31T12:00:00+02:00' } }, /exists/],
+    ['hour 24', { TransactionDetail: { ...td, TransactionTimestamp: '2025-01-31T24:00:00Z' } }, /exists/],
+    ['an offset of 25 hours', { TransactionDetail: { ...td, TransactionTimestamp: '2025-01-31T12:00:00+25:00' } }, /ISO 8601/],
+    ['a date without a time', { TransactionDetail: { ...td, TransactionTimestamp: '2025-01-31' } }, /date-time/],
+    ['a time without an offset', { TransactionDetail: { ...td, TransactionTimestamp: '2025-01-31T12:00:00' } }, /\+02:00/],
     ['a JSON array', [], /JSON object/],
   ];
   for (const [name, body, message] of badBodies) {
     it(`authentication with ${name} is a 400 with a clear message`, async () => {
-      assertBadAuth(await call(sb, 'POST', '/Authentication/V2.0/', { headers: creds, body }), message);
+      const sent = (body as { TransactionDetail?: unknown }).TransactionDetail;
+      const echo = typeof sent === 'object' && sent !== null ? JSON.parse(JSON.stringify(sent)) : {};
+      assertBadAuth(await call(sb, 'POST', '/Authentication/V2.0/', { headers: creds, body }), message, echo);
     });
   }
 
@@ -192,10 +204,14 @@ describe('sandbox: Interface B bad inputs', () => {
     assertBadAuth(await call(sb, 'POST', '/Authentication/V2.0/', { headers: creds }), /empty/);
   });
 
-  it('a zero-offset timestamp is accepted as UTC', async () => {
-    const body = { TransactionDetail: { ...td, TransactionTimestamp: '2025-01-31T12:00:00.123+00:00' } };
-    assert.equal((await call(sb, 'POST', '/Authentication/V2.0/', { headers: creds, body })).status, 200);
-  });
+  for (const stamp of ['2025-01-31T12:00:00.123+00:00', '2025-01-31T14:00:00+02:00', '2025-01-31T06:30:00-05:30', '2024-02-29T23:59:59.999Z', '2025-01-31T12:00Z', '2025-01-31T12:00:00+0000']) {
+    it(`the timestamp ${stamp} is accepted and echoed`, async () => {
+      const body = { TransactionDetail: { ...td, TransactionTimestamp: stamp } };
+      const r = await call(sb, 'POST', '/Authentication/V2.0/', { headers: creds, body });
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.json.TransactionDetail.TransactionTimestamp, stamp);
+    });
+  }
 
   const badQueries: Array<[string, string, RegExp]> = [
     ['no country', 'SubjectName=Acme&match=true', /CountryISOAlpha2Code.*required/],
