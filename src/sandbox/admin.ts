@@ -1,10 +1,10 @@
 // The admin API: what "support" and the test harness do to a running sandbox.
 // Every route needs the header x-sandbox-admin with the instance's admin key.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { hasControlCharacters } from './config';
 import type { SandboxContext } from './context';
 import { FaultInputError } from './faults';
-import { ErrorAnswer, headerText, readBody, sendJson } from './http';
+import { type Answer, ErrorAnswer, MAX_BODY_BYTES, headerText, jsonAnswer, readBody } from './http';
 import { sameText } from './secrets';
 
 export const ADMIN_PREFIX = '/_sandbox/';
@@ -19,7 +19,7 @@ const badRequest = (message: string, status = 400): ErrorAnswer => adminError(st
 
 /** Admin bodies are optional on some routes: an empty body reads as {}. */
 async function bodyObject(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const raw = await readBody(req, 64 * 1024, () => badRequest('The request body is larger than 64 KiB.', 413));
+  const raw = await readBody(req, MAX_BODY_BYTES, () => badRequest('The request body is larger than 64 KiB.', 413));
   if (raw.length === 0) return {};
   let value: unknown;
   try {
@@ -42,14 +42,14 @@ function methodNotAllowed(allowed: string): ErrorAnswer {
   return new ErrorAnswer(405, { error: { errorCode: 'method_not_allowed', errorMessage: `Use ${allowed}.` } }, 'method_not_allowed', { allow: allowed });
 }
 
-export async function handleAdmin(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+export async function handleAdmin(ctx: SandboxContext, req: IncomingMessage, path: string): Promise<Answer> {
   const key = headerText(req, ADMIN_HEADER);
   if (key === undefined || !sameText(key, ctx.adminKey)) {
     throw adminError(403, 'forbidden', `The admin API needs the header ${ADMIN_HEADER} with the sandbox's admin key.`);
   }
   const method = req.method ?? 'GET';
   const route = path.slice(ADMIN_PREFIX.length).replace(/\/+$/, '');
-  const ok = (body: unknown, status = 200): void => sendJson(res, status, body, { code: 'admin' });
+  const ok = (body: unknown, status = 200): Answer => jsonAnswer(status, body, { code: 'admin' });
 
   const userRoute = /^users\/([^/]+)(?:\/(unlock|password))?$/.exec(route);
   if (userRoute !== null) {

@@ -4,9 +4,10 @@ import { SUCCESS_CODE } from '../core/codes';
 import { AUTH_VERSION_B, DEFAULT_MATCH_TYPE } from '../core/constants';
 import type { TransactionDetail } from '../core/protocol';
 import { checkCountry, checkName, checkOptionalText } from '../core/validate';
-import { CUSTOMER_CODE_DETAIL, type SandboxContext, admitDataCall, codeText, completeDataCall } from './context';
+import { CUSTOMER_CODE_DETAIL, type SandboxContext, codeText } from './context';
+import { type DataCallSide, dataCall } from './dataCall';
 import { nameSlug, orgCandidates } from './data';
-import { ErrorAnswer, MAX_BODY_BYTES, acceptsGzip, headerText, jsonMembers, parseJson, readBody, sendJson, sendJsonText } from './http';
+import { type Answer, ErrorAnswer, MAX_BODY_BYTES, acceptsGzip, headerText, jsonAnswer, jsonMembers, parseJson, readBody } from './http';
 import { parseIsoTime } from './isoTime';
 import type { AuthFailure } from './store';
 
@@ -29,10 +30,10 @@ function authError(status: number, detail: TransactionDetail | Readonly<Record<s
   return new ErrorAnswer(status, body, code);
 }
 
-/** A failed data call: the MatchResponse wrapper, SeverityText Error. */
-export function matchError(ctx: SandboxContext, status: number, code: string, description: string): ErrorAnswer {
+/** A failed data call: the operation's wrapper (MatchResponse for organizations), SeverityText Error. */
+export function matchError(ctx: SandboxContext, status: number, code: string, description: string, wrapper = 'MatchResponse'): ErrorAnswer {
   const text = code === INVALID_REQUEST ? 'Invalid request' : codeText(code);
-  const body = { MatchResponse: { TransactionDetail: serviceDetail(ctx), TransactionResult: result('Error', code, text, description) } };
+  const body = { [wrapper]: { TransactionDetail: serviceDetail(ctx), TransactionResult: result('Error', code, text, description) } };
   return new ErrorAnswer(status, body, code);
 }
 
@@ -92,7 +93,7 @@ function versionProblem(version: string | undefined): string | undefined {
 }
 
 /** POST /Authentication/{version}/; `version` is the path segment as sent (undefined when absent). */
-export async function handleAuthentication(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, version: string | undefined): Promise<void> {
+export async function handleAuthentication(ctx: SandboxContext, req: IncomingMessage, version: string | undefined): Promise<Answer> {
   const raw = await readBody(req, MAX_BODY_BYTES, () => authError(413, {}, INVALID_REQUEST, 'The request body is larger than 64 KiB.'));
   const body = parseJson(raw);
   const echo = sentDetail(body.value);
@@ -115,7 +116,7 @@ export async function handleAuthentication(ctx: SandboxContext, req: IncomingMes
     throw new ErrorAnswer(e.status, e.body, e.code, failHeaders);
   }
   ctx.store.noteCode(outcome.customer, SUCCESS_CODE);
-  sendJson(res, 200, {
+  return jsonAnswer(200, {
     TransactionDetail: detail,
     TransactionResult: { ResultID: SUCCESS_CODE, ResultText: codeText(SUCCESS_CODE) },
     AuthenticationDetail: { Token: outcome.token },
@@ -165,39 +166,47 @@ function syntheticMatch(params: OrgParams): Record<string, unknown> {
   };
 }
 
-export async function handleOrganizations(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, query: URLSearchParams): Promise<void> {
-  const token = headerText(req, 'authorization');
-  if (token === undefined || token.trim() === '') {
-    throw matchError(ctx, 401, 'SC001', `Send the token from POST /Authentication/${AUTH_VERSION_B}/ as the Authorization header, with no scheme word.`);
-  }
-  const check = ctx.store.checkToken(token.trim(), 'b');
-  if (!check.ok) {
-    const description = check.reason === 'expired'
-      ? 'The token has expired (24 hours after issue); authenticate again for a new token.'
-      : /^bearer /i.test(token)
-        ? 'Interface B takes the raw token as the Authorization header, without "Bearer".'
-        : 'The token is unknown or was invalidated (release update, disaster recovery or contract expiration); authenticate again.';
-    ctx.store.noteCode(check.customer, 'SC001');
-    throw matchError(ctx, 401, 'SC001', description);
-  }
-  const customer = check.customer;
-  customer.stats.dataCalls += 1;
-  try {
-    const condition = ctx.store.userCondition(check.record.principal);
-    if (condition === 'locked') throw matchError(ctx, 401, 'SC001', AUTH_FAILURE.locked.description);
-    if (condition === 'credentials-expired') throw matchError(ctx, 401, 'SC003', AUTH_FAILURE['credentials-expired'].description);
+/**
+ * Interface B data calls: the raw token as `Authorization`, the account's lock and credentials;
+ * refusals wrapped in `wrapper` (MatchResponse for organizations), SeverityText Error.
+ */
+export function sideB(wrapper: string): DataCallSide {
+  return {
+    authorize(ctx, req) {
+      const token = headerText(req, 'authorization');
+      if (token === undefined || token.trim() === '') {
+        throw matchError(ctx, 401, 'SC001', `Send the token from POST /Authentication/${AUTH_VERSION_B}/ as the Authorization header, with no scheme word.`, wrapper);
+      }
+      const check = ctx.store.checkToken(token.trim(), 'b');
+      if (check.ok) return check;
+      const description = check.reason === 'expired'
+        ? 'The token has expired (24 hours after issue); authenticate again for a new token.'
+        : /^bearer /i.test(token)
+          ? 'Interface B takes the raw token as the Authorization header, without "Bearer".'
+          : 'The token is unknown or was invalidated (release update, disaster recovery or contract expiration); authenticate again.';
+      ctx.store.noteCode(check.customer, 'SC001');
+      throw matchError(ctx, 401, 'SC001', description, wrapper);
+    },
+    checkAccount(ctx, token) {
+      const condition = ctx.store.userCondition(token.record.principal);
+      if (condition === 'locked') throw matchError(ctx, 401, 'SC001', AUTH_FAILURE.locked.description, wrapper);
+      if (condition === 'credentials-expired') throw matchError(ctx, 401, 'SC003', AUTH_FAILURE['credentials-expired'].description, wrapper);
+    },
+    refuse: (ctx, code) => matchError(ctx, 401, code, CUSTOMER_CODE_DETAIL[code] ?? codeText(code), wrapper),
+  };
+}
+
+const SIDE_ORGANIZATIONS = sideB('MatchResponse');
+
+export function handleOrganizations(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, query: URLSearchParams): Promise<Answer> {
+  return dataCall(ctx, req, res, SIDE_ORGANIZATIONS, () => {
     const params = parseOrgQuery(ctx, query);
-    const refused = admitDataCall(ctx, customer, res);
-    if (refused !== undefined) throw matchError(ctx, 401, refused, CUSTOMER_CODE_DETAIL[refused] ?? codeText(refused));
-    if (customer.responseDelayMs > 0) await ctx.delay(customer.responseDelayMs);
-    const fixture = ctx.fixtures.org.get(nameSlug(params.name));
-    const key = `b\n${params.country}\n${params.name}\n${params.territory ?? ''}\n${params.matchType}`;
-    const tail = fixture !== undefined ? jsonMembers(fixture) : (ctx.bodies.get(key) ?? ctx.bodies.set(key, jsonMembers(syntheticMatch(params))));
-    completeDataCall(ctx, customer);
-    const head = `{"MatchResponse":{"TransactionDetail":${JSON.stringify(serviceDetail(ctx))},"TransactionResult":${SUCCESS_RESULT}`;
-    sendJsonText(res, 200, `${head}${tail === '' ? '' : `,${tail}`}}}`, { code: SUCCESS_CODE, gzip: acceptsGzip(req) });
-  } catch (err) {
-    if (err instanceof ErrorAnswer) ctx.store.noteCode(customer, err.code);
-    throw err;
-  }
+    return () => {
+      const fixture = ctx.fixtures.org.get(nameSlug(params.name));
+      const key = `b\n${params.country}\n${params.name}\n${params.territory ?? ''}\n${params.matchType}`;
+      const tail = fixture !== undefined ? jsonMembers(fixture) : (ctx.bodies.get(key) ?? ctx.bodies.set(key, jsonMembers(syntheticMatch(params))));
+      const head = `{"MatchResponse":{"TransactionDetail":${JSON.stringify(serviceDetail(ctx))},"TransactionResult":${SUCCESS_RESULT}`;
+      return { status: 200, body: `${head}${tail === '' ? '' : `,${tail}`}}}`, code: SUCCESS_CODE, gzip: acceptsGzip(req) };
+    };
+  });
 }

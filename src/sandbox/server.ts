@@ -3,19 +3,15 @@
 import { randomBytes } from 'node:crypto';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { gzipSync } from 'node:zlib';
-import { AUTH_VERSION_B, DEFAULT_VIEW, ORG_VERSION_B } from '../core/constants';
 import { errorMessage } from '../core/errors';
-import { ADMIN_PREFIX, handleAdmin } from './admin';
 import { parseConfig } from './config';
 import type { SandboxContext } from './context';
 import { type Fixtures, NO_FIXTURES, loadFixtures } from './data';
 import { DEFAULT_CONFIG, DEFAULT_HOST } from './defaults';
 import { BoundedCache } from './cache';
-import { FaultSet, type Fault } from './faults';
-import { ErrorAnswer, sendJson, setNoteCode, trackNote } from './http';
-import { handleIpLookup, handleToken } from './interfaceA';
-import { handleAuthentication, handleOrganizations } from './interfaceB';
+import { FaultSet } from './faults';
+import { type Answer, DateHeader, ErrorAnswer, jsonAnswer, send } from './http';
+import { logPath, pathOf, route } from './router';
 import { SandboxStore } from './store';
 
 export interface SandboxOptions {
@@ -45,9 +41,6 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
-const NOT_FOUND_HELP =
-  `Endpoints: POST /v1/token, GET /v1/duns-search/ip/{ip}?view=${DEFAULT_VIEW}, POST /Authentication/${AUTH_VERSION_B}/, GET /${ORG_VERSION_B}/organizations, and the admin API under /_sandbox/.`;
-
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const config = parseConfig(options.config ?? DEFAULT_CONFIG);
   const log = options.log ?? ((): void => undefined);
@@ -65,6 +58,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     fixtures,
     bodies: new BoundedCache<string, string>(1000),
     adminKey,
+    date: new DateHeader(() => store.now()),
     nextTransactionId: () => `sbx-${idPrefix}-${(counter += 1)}`,
     delay: (ms) => new Promise<void>((resolve) => {
       if (closing) return resolve();
@@ -76,29 +70,32 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     }),
   };
 
+  const answer = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<Answer | undefined> => {
+    try {
+      return await route(ctx, req, res, path);
+    } catch (err) {
+      if (err instanceof ErrorAnswer) return err.answer();
+      // Not expected: every bad input is an ErrorAnswer. Still answer in JSON rather than hang up.
+      log(`sandbox: unexpected error on ${req.method ?? '-'} ${logPath(path)}: ${errorMessage(err)}`);
+      return jsonAnswer(500, { error: { errorCode: 'internal_error', errorMessage: 'The sandbox failed unexpectedly; see its log.' } }, { code: 'internal_error' });
+    }
+  };
+
   const server: Server = createServer((req, res) => {
     const path = pathOf(req.url);
+    let code: string | undefined;
     if (options.log !== undefined) {
       // Only a sandbox with a log pays for timing and formatting the line.
       const started = performance.now();
-      const note = trackNote(res);
       res.once('close', () => {
         const status = res.writableFinished ? String(res.statusCode) : 'aborted';
-        log(`${new Date().toISOString()} ${req.method ?? '-'} ${logPath(path)} ${status} ${note.code ?? '-'} ${(performance.now() - started).toFixed(1)}ms`);
+        log(`${new Date().toISOString()} ${req.method ?? '-'} ${logPath(path)} ${status} ${code ?? '-'} ${(performance.now() - started).toFixed(1)}ms`);
       });
     }
-    route(ctx, req, res, path).catch((err: unknown) => {
-      if (err instanceof ErrorAnswer) {
-        if (!res.headersSent) sendJson(res, err.status, err.body, { code: err.code, headers: err.headers });
-        return;
-      }
-      // Not expected: every bad input is an ErrorAnswer. Still answer in JSON rather than hang up.
-      log(`sandbox: unexpected error on ${req.method ?? '-'} ${logPath(path)}: ${errorMessage(err)}`);
-      if (!res.headersSent) {
-        sendJson(res, 500, { error: { errorCode: 'internal_error', errorMessage: 'The sandbox failed unexpectedly; see its log.' } }, { code: 'internal_error' });
-      } else {
-        res.destroy();
-      }
+    void answer(req, res, path).then((a) => {
+      if (a === undefined || res.headersSent || res.destroyed) return;
+      code = a.code;
+      send(res, a, ctx.date.value());
     });
   });
   // A client that keeps connections open must not keep a closing sandbox alive.
@@ -140,100 +137,4 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       return closed;
     },
   };
-}
-
-function pathOf(url: string | undefined): string {
-  const u = url ?? '/';
-  const q = u.indexOf('?');
-  return q < 0 ? u : u.slice(0, q);
-}
-
-/** The path as logged: no query string (it may carry anything), no control characters, bounded. */
-function logPath(path: string): string {
-  const clean = Array.from(path, (ch) => (ch <= ' ' || ch === '\x7f' ? '?' : ch)).join('');
-  return clean.length > 200 ? `${clean.slice(0, 200)}...` : clean;
-}
-
-function queryOf(url: string | undefined): URLSearchParams {
-  const u = url ?? '';
-  const q = u.indexOf('?');
-  return new URLSearchParams(q < 0 ? '' : u.slice(q + 1));
-}
-
-function notFound(path: string): ErrorAnswer {
-  return new ErrorAnswer(404, { error: { errorCode: 'not_found', errorMessage: `No endpoint at ${logPath(path).slice(0, 100)}. ${NOT_FOUND_HELP}` } }, 'not_found');
-}
-
-function requireMethod(req: IncomingMessage, method: 'GET' | 'POST'): void {
-  if (req.method !== method) {
-    throw new ErrorAnswer(405, { error: { errorCode: 'method_not_allowed', errorMessage: `Use ${method} on this endpoint.` } }, 'method_not_allowed', { allow: method });
-  }
-}
-
-const IP_PREFIX = '/v1/duns-search/ip/';
-const AUTH_PATH = /^\/Authentication(?:\/([^/]*))?\/?$/;
-const ORG_PATH = /^\/([^/]+)\/organizations\/?$/;
-
-async function route(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
-  if (path.startsWith(ADMIN_PREFIX)) return handleAdmin(ctx, req, res, path);
-  ctx.store.noteRequest();
-  const fault = ctx.faults.take(path);
-  if (fault !== undefined) {
-    if (fault.type !== 'latency') return applyFault(fault, req, res);
-    await ctx.delay(fault.latencyMs ?? 0);
-  }
-  if (path === '/v1/token') {
-    requireMethod(req, 'POST');
-    return handleToken(ctx, req, res);
-  }
-  if (path.startsWith(IP_PREFIX)) {
-    const ip = path.slice(IP_PREFIX.length);
-    if (ip === '' || ip.includes('/')) throw notFound(path);
-    requireMethod(req, 'GET');
-    return handleIpLookup(ctx, req, res, ip, queryOf(req.url));
-  }
-  const auth = AUTH_PATH.exec(path);
-  if (auth !== null) {
-    requireMethod(req, 'POST');
-    return handleAuthentication(ctx, req, res, auth[1]);
-  }
-  const org = ORG_PATH.exec(path);
-  if (org !== null && org[1] === ORG_VERSION_B) {
-    requireMethod(req, 'GET');
-    return handleOrganizations(ctx, req, res, queryOf(req.url));
-  }
-  throw notFound(path);
-}
-
-const FAULT_BODY = Buffer.from(JSON.stringify({ sandbox: true, fault: 'injected', detail: 'This body was cut short on purpose.' }));
-
-/** Answers with the injected failure instead of handling the request. */
-function applyFault(fault: Fault, req: IncomingMessage, res: ServerResponse): void {
-  const code = `fault:${fault.type}`;
-  setNoteCode(res, code);
-  switch (fault.type) {
-    case 'reset':
-      req.socket.destroy();
-      return;
-    case 'status':
-      sendJson(res, fault.status ?? 500, { error: { errorCode: 'sandbox_fault', errorMessage: `Injected fault: HTTP ${fault.status ?? 500}.` } }, {
-        code,
-      });
-      return;
-    case 'malformed-json': {
-      const body = FAULT_BODY.subarray(0, Math.floor(FAULT_BODY.length / 2));
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
-      res.end(body);
-      return;
-    }
-    case 'truncated-gzip': {
-      const zipped = gzipSync(FAULT_BODY);
-      const body = zipped.subarray(0, Math.floor(zipped.length / 2));
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-encoding': 'gzip', 'content-length': body.length });
-      res.end(body);
-      return;
-    }
-    case 'latency':
-      return;
-  }
 }

@@ -113,4 +113,31 @@ describe('sandbox: happy paths of both interfaces', () => {
     assert.ok(c.maxConcurrency >= 1);
     assert.equal(DEMO_CREDENTIALS.a.consumerKey, 'sandbox-key');
   });
+
+  it('stamps every answer with Vary: Accept-Encoding where it is a data call, success or failure, gzip or not', async () => {
+    const [a, b] = [await tokenA(sb), await tokenB(sb)];
+    const answers = [
+      await ipLookup(sb, a), await ipLookup(sb, a, '203.0.113.7', { 'accept-encoding': 'gzip' }), await ipLookup(sb, 'sbx.unknown'),
+      await ipLookup(sb, a, '999.1.1.1'), await orgLookup(sb, b), await orgLookup(sb, b, undefined, { 'accept-encoding': 'gzip' }),
+      await orgLookup(sb, 'sbx.unknown'), await orgLookup(sb, b, 'CountryISOAlpha2Code=XX&SubjectName=A&match=true'),
+    ];
+    assert.deepEqual(answers.map((r) => r.status), [200, 200, 401, 400, 200, 200, 401, 400]);
+    for (const r of answers) assert.equal(r.headers.vary, 'Accept-Encoding', `${r.status} ${r.text.slice(0, 80)}`);
+    assert.equal((await tokenRequest(sb)).headers.vary, undefined, 'a token answer is never compressed');
+  });
+});
+
+describe('sandbox: the Date header', () => {
+  const sb = useSandbox({}, true);
+
+  it('follows the virtual clock of the admin API', async () => {
+    const before = await tokenRequest(sb);
+    assert.ok(Math.abs(Date.parse(String(before.headers.date)) - Date.now()) < 60_000);
+    await admin(sb, 'POST', 'clock', { advanceSeconds: 10 * 86400 });
+    const expected = Date.now() + 10 * 86400 * 1000;
+    for (const r of [await tokenRequest(sb), await authB(sb), await orgLookup(sb, 'sbx.unknown'), await admin(sb, 'GET', 'stats')]) {
+      // A minute of slack: the point is the ten days.
+      assert.ok(Math.abs(Date.parse(String(r.headers.date)) - expected) < 60_000, `${String(r.headers.date)} is not ten days ahead`);
+    }
+  });
 });
