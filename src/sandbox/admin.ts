@@ -67,7 +67,7 @@ export async function handleAdmin(ctx: SandboxContext, req: IncomingMessage, pat
     }
     if (method !== 'POST') throw methodNotAllowed('POST');
     if (action === 'unlock') {
-      ctx.store.unlock(user);
+      await ctx.store.unlock(user);
       return ok({ user, ...ctx.store.userState(user) });
     }
     const password = (await bodyObject(req)).password;

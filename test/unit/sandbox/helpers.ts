@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -147,6 +147,13 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
     if (performance.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
     await delay(20);
   }
+}
+
+/** The saved state of a closed sandbox (what a clean stop wrote). */
+// Tests read into the state freely; the assertions say what they expect.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function readState(statePath: string): Promise<any> {
+  return JSON.parse(await readFile(statePath, 'utf8'));
 }
 
 /** Sandboxes and temporary folders of one suite, all closed and removed by `cleanup()` (call it in after/afterEach). */
