@@ -6,6 +6,7 @@ import type { SandboxContext } from './context';
 import { FaultInputError } from './faults';
 import { type Answer, ErrorAnswer, MAX_BODY_BYTES, headerText, jsonAnswer, readBody } from './http';
 import { sameText } from './secrets';
+import { MAX_CLOCK_OFFSET_SECONDS } from './stateFile';
 
 export const ADMIN_PREFIX = '/_sandbox/';
 export const ADMIN_HEADER = 'x-sandbox-admin';
@@ -86,10 +87,13 @@ export async function handleAdmin(ctx: SandboxContext, req: IncomingMessage, pat
       if (method === 'GET') return ok(clockBody(ctx));
       if (method !== 'POST') throw methodNotAllowed('GET, POST');
       const seconds = (await bodyObject(req)).advanceSeconds;
-      if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0 || seconds > 100 * 365 * 86400) {
-        throw badRequest('"advanceSeconds" must be a number of seconds from 0 to 3153600000; the clock only moves forward.');
+      if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) {
+        throw badRequest('"advanceSeconds" must be a number of seconds, 0 or more; the clock only moves forward.');
       }
-      ctx.store.advanceClock(seconds);
+      if (!ctx.store.advanceClock(seconds)) {
+        const left = Math.floor(MAX_CLOCK_OFFSET_SECONDS - ctx.store.clockOffsetSeconds);
+        throw badRequest(`The clock can run at most ${MAX_CLOCK_OFFSET_SECONDS} seconds (100 years) ahead of real time; it is ${ctx.store.clockOffsetSeconds} seconds ahead, so it can move at most ${left} more seconds. Restart the sandbox without its state file to reset it.`);
+      }
       return ok(clockBody(ctx));
     }
     case 'tokens/invalidate': {

@@ -46,7 +46,18 @@ export interface SandboxConfig {
   readonly customers: readonly SandboxCustomerConfig[];
 }
 
-export class SandboxConfigError extends Error {
+/**
+ * The sandbox cannot start as asked: a config, state file, fixture or option is wrong. The message
+ * says what to fix; the command line answers exit code 2 for it, as for a bad option.
+ */
+export class SandboxSetupError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'SandboxSetupError';
+  }
+}
+
+export class SandboxConfigError extends SandboxSetupError {
   constructor(
     /** Where in the config the problem is, e.g. `customers[0].qps`. */
     readonly path: string,
@@ -196,7 +207,7 @@ export async function readConfigFile(file: string): Promise<SandboxConfig> {
   try {
     raw = JSON.parse(await readFile(file, 'utf8'));
   } catch (err) {
-    throw new Error(`Cannot read sandbox config ${file}: ${errorMessage(err)}`, { cause: err });
+    throw new SandboxSetupError(`Cannot read sandbox config ${file}: ${errorMessage(err)}`, { cause: err });
   }
   try {
     return parseConfig(raw);

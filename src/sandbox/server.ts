@@ -71,14 +71,27 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   };
 
   const answer = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<Answer | undefined> => {
+    let result: Answer | undefined;
     try {
-      return await route(ctx, req, res, path);
+      result = await route(ctx, req, res, path);
     } catch (err) {
-      if (err instanceof ErrorAnswer) return err.answer();
-      // Not expected: every bad input is an ErrorAnswer. Still answer in JSON rather than hang up.
-      log(`sandbox: unexpected error on ${req.method ?? '-'} ${logPath(path)}: ${errorMessage(err)}`);
-      return jsonAnswer(500, { error: { errorCode: 'internal_error', errorMessage: 'The sandbox failed unexpectedly; see its log.' } }, { code: 'internal_error' });
+      result = unexpected(err, req, path);
     }
+    try {
+      // Hold the answer, success or refusal, until what it depends on (a lock, a count, a token) is on disk.
+      await store.durable();
+    } catch (err) {
+      log(`sandbox: ${errorMessage(err)}`);
+      return jsonAnswer(500, { error: { errorCode: 'state_not_saved', errorMessage: `${errorMessage(err)}. The answer is withheld because it could not be made durable; see the sandbox's log.` } }, { code: 'state_not_saved' });
+    }
+    return result;
+  };
+
+  const unexpected = (err: unknown, req: IncomingMessage, path: string): Answer => {
+    if (err instanceof ErrorAnswer) return err.answer();
+    // Not expected: every bad input is an ErrorAnswer. Still answer in JSON rather than hang up.
+    log(`sandbox: unexpected error on ${req.method ?? '-'} ${logPath(path)}: ${errorMessage(err)}`);
+    return jsonAnswer(500, { error: { errorCode: 'internal_error', errorMessage: 'The sandbox failed unexpectedly; see its log.' } }, { code: 'internal_error' });
   };
 
   const server: Server = createServer((req, res) => {

@@ -3,13 +3,13 @@
 // share nothing.
 import { availableParallelism } from 'node:os';
 import { TOKEN_LIFETIME_SECONDS } from '../core/constants';
-import { errorMessage } from '../core/errors';
 import { type AuthOutcome, Accounts, type PersistedUser } from './accounts';
 import type { SandboxConfig } from './config';
-import { type Customer, type CustomerStats, type SandboxStats, emptyStats, makeCustomer, subscriberExpired } from './customers';
-import { StateSaver, readJsonFile } from './persist';
+import { type Customer, type CustomerStats, type SandboxStats, makeCustomer, subscriberExpired } from './customers';
+import { Journal } from './journal';
 import { FifoQueue } from './queues';
 import { SecretChecker } from './secrets';
+import { type Change, MAX_CLOCK_OFFSET_SECONDS, STATE_FORMAT, type SavedState, type Snapshot, readStateFile, savedStats, savedToken, savedUser } from './stateFile';
 import { type TokenFilter, type TokenRecord, TokenTable } from './tokens';
 
 export type { AuthFailure, AuthOutcome } from './accounts';
@@ -26,16 +26,12 @@ export type TokenCheck =
   | { readonly ok: true; readonly record: TokenRecord; readonly customer: Customer }
   | { readonly ok: false; readonly reason: 'unknown' | 'expired' | 'wrong-interface'; readonly customer?: Customer };
 
-interface PersistedState {
-  format: 'bizdata-sandbox-state';
-  version: 1;
-  savedAt: string;
-  clockOffsetMs: number;
-  requests: number;
-  customers: Record<string, CustomerStats>;
-  users: Record<string, PersistedUser>;
-  /** Keyed by SHA-256 digest of the token: the tokens themselves are never written. */
-  tokens: Record<string, TokenRecord>;
+/** What changed since the last journal write. */
+interface Pending {
+  clock: boolean;
+  readonly users: Set<string>;
+  tokens: Array<[string, TokenRecord]>;
+  drops: string[];
 }
 
 export class SandboxStore {
@@ -45,7 +41,8 @@ export class SandboxStore {
   private accounts!: Accounts;
   private clockOffsetMs = 0;
   private requestCount = 0;
-  private saver: StateSaver | undefined;
+  private journal: Journal | undefined;
+  private readonly pending: Pending = { clock: false, users: new Set(), tokens: [], drops: [] };
 
   private constructor(config: SandboxConfig) {
     this.tokens = new TokenTable((config.tokenLifetimeSeconds ?? TOKEN_LIFETIME_SECONDS) * 1000, () => this.now());
@@ -59,20 +56,31 @@ export class SandboxStore {
     store.accounts = await Accounts.create(pairs, store.checker, {
       now: () => store.now(),
       issue: (kind, customer, principal) => {
-        const { token } = store.tokens.issue(kind, customer.id, principal);
+        const { token, digest, record } = store.tokens.issue(kind, customer.id, principal);
+        if (store.journal !== undefined) store.pending.tokens.push([digest, record]);
         store.changed();
         return token;
       },
-      userChanged: () => store.changed(),
+      userChanged: (name) => {
+        if (store.journal !== undefined) store.pending.users.add(name);
+        store.changed();
+      },
     });
     if (statePath !== undefined) {
-      const raw = await readJsonFile(statePath);
-      if (raw !== undefined) store.restore(raw, statePath);
-      store.saver = new StateSaver(statePath, () => store.snapshot(), (err) =>
-        log(`sandbox: cannot save state to ${statePath}: ${errorMessage(err)}`));
-      store.changed();
+      const saved = await readStateFile(statePath);
+      if (saved !== undefined) store.restore(saved);
+      if (saved?.tornTail === true) log(`sandbox: ${statePath} ended in a line cut short by a crash; that change was never acknowledged and is ignored.`);
+      store.journal = await Journal.open(statePath, { changes: () => store.changes(), snapshot: () => store.snapshot() });
     }
     return store;
+  }
+
+  /**
+   * Resolves once every change made so far is on disk (with --state); undefined when nothing waits.
+   * The server holds each answer until then, so nothing acknowledged can be lost by a crash.
+   */
+  durable(): Promise<void> | undefined {
+    return this.journal?.durable();
   }
 
   /** Virtual time in epoch milliseconds: real time plus what the admin clock has advanced. */
@@ -84,9 +92,13 @@ export class SandboxStore {
     return this.clockOffsetMs / 1000;
   }
 
-  advanceClock(seconds: number): void {
+  /** Moves the virtual clock forward; returns false (and moves nothing) past MAX_CLOCK_OFFSET_SECONDS. */
+  advanceClock(seconds: number): boolean {
+    if (this.clockOffsetMs + seconds * 1000 > MAX_CLOCK_OFFSET_SECONDS * 1000) return false;
     this.clockOffsetMs += seconds * 1000;
+    this.pending.clock = true;
     this.changed();
+    return true;
   }
 
   get tokenLifetimeSeconds(): number {
@@ -95,6 +107,7 @@ export class SandboxStore {
 
   noteRequest(): void {
     this.requestCount += 1;
+    this.changed();
   }
 
   noteCode(customer: Customer | undefined, code: string): void {
@@ -147,7 +160,10 @@ export class SandboxStore {
   /** Drops tokens early, as a release update, disaster recovery or contract expiration would. */
   invalidateTokens(filter: TokenFilter): number {
     const dropped = this.tokens.invalidate(filter);
-    if (dropped.length > 0) this.changed();
+    if (dropped.length > 0 && this.journal !== undefined) {
+      this.pending.drops.push(...dropped);
+      this.changed();
+    }
     return dropped.length;
   }
 
@@ -189,12 +205,35 @@ export class SandboxStore {
   }
 
   private changed(): void {
-    this.saver?.schedule();
+    this.journal?.touch();
   }
 
-  /** Saves what is pending; later changes (from requests still finishing) are not written. */
+  /** Writes what is pending and closes the state file; later changes (from requests still finishing) are not written. */
   async close(): Promise<void> {
-    await this.saver?.stop();
+    await this.journal?.close();
+  }
+
+  /** Journal lines for what changed since the last call; statistics ride along with every write. */
+  private changes(): string {
+    const out: Change[] = [];
+    const p = this.pending;
+    if (p.clock) out.push({ k: 'clock', offsetMs: this.clockOffsetMs });
+    for (const name of p.users) {
+      const state = this.accounts.persisted(name);
+      if (state !== undefined) out.push({ k: 'user', name, state });
+    }
+    for (const [digest, token] of p.tokens) out.push({ k: 'token', digest, token });
+    if (p.drops.length > 0) out.push({ k: 'drop', digests: p.drops });
+    out.push({ k: 'stats', requests: this.requestCount, customers: this.customerStats() });
+    p.clock = false;
+    p.users.clear();
+    p.tokens = [];
+    p.drops = [];
+    return out.map((c) => `${JSON.stringify(c)}\n`).join('');
+  }
+
+  private customerStats(): Record<string, CustomerStats> {
+    return Object.fromEntries([...this.customers.values()].map((c) => [c.id, c.stats]));
   }
 
   private snapshot(): string {
@@ -203,41 +242,53 @@ export class SandboxStore {
       const u = this.accounts.persisted(name);
       if (u !== undefined) users[name] = u;
     }
-    const state: PersistedState = {
-      format: 'bizdata-sandbox-state',
-      version: 1,
+    const state: Snapshot = {
+      format: STATE_FORMAT,
+      version: 2,
       savedAt: new Date().toISOString(),
       clockOffsetMs: this.clockOffsetMs,
       requests: this.requestCount,
-      customers: Object.fromEntries([...this.customers.values()].map((c) => [c.id, c.stats])),
+      customers: this.customerStats(),
       users,
       tokens: Object.fromEntries(this.tokens.entries()),
     };
-    return `${JSON.stringify(state, null, 2)}\n`;
+    return `${JSON.stringify(state)}\n`;
   }
 
-  /** Applies a saved state over the config; entries the config no longer has are dropped. */
-  private restore(raw: unknown, path: string): void {
-    const bad = (what: string): Error => new Error(`Sandbox state file ${path} cannot be used: ${what}. Move it away to start afresh.`);
-    if (typeof raw !== 'object' || raw === null) throw bad('it is not a JSON object');
-    const s = raw as Partial<PersistedState>;
-    if (s.format !== 'bizdata-sandbox-state' || s.version !== 1) throw bad('it is not a version 1 sandbox state file');
-    if (typeof s.clockOffsetMs === 'number' && Number.isFinite(s.clockOffsetMs)) this.clockOffsetMs = s.clockOffsetMs;
-    if (typeof s.requests === 'number') this.requestCount = s.requests;
-    for (const [id, stats] of Object.entries(s.customers ?? {})) {
+  /** Applies a saved state over the config: the snapshot, then each change in order. Entries the config no longer has are dropped. */
+  private restore(saved: SavedState): void {
+    const s = saved.snapshot;
+    this.clockOffsetMs = s.clockOffsetMs ?? 0;
+    this.restoreStats(s.requests, s.customers);
+    for (const [name, user] of Object.entries(s.users ?? {})) this.restoreUser(name, user);
+    const tokens = Object.entries(s.tokens ?? {}).sort(([, x], [, y]) => (x.expiresAt ?? 0) - (y.expiresAt ?? 0));
+    for (const [digest, token] of tokens) this.restoreToken(digest, token);
+    for (const c of saved.changes) {
+      if (c.k === 'clock') this.clockOffsetMs = c.offsetMs;
+      else if (c.k === 'user') this.restoreUser(c.name, c.state);
+      else if (c.k === 'token') this.restoreToken(c.digest, c.token);
+      else if (c.k === 'drop') this.tokens.drop(c.digests);
+      else this.restoreStats(c.requests, c.customers);
+    }
+  }
+
+  private restoreStats(requests: unknown, customers: unknown): void {
+    if (typeof requests === 'number' && Number.isInteger(requests) && requests >= 0) this.requestCount = requests;
+    if (typeof customers !== 'object' || customers === null) return;
+    for (const [id, stats] of Object.entries(customers)) {
       const c = this.customers.get(id);
-      if (c !== undefined && typeof stats === 'object' && stats !== null) Object.assign(c.stats, emptyStats(), stats);
+      if (c !== undefined) savedStats(stats, c.stats);
     }
-    for (const [name, pu] of Object.entries(s.users ?? {})) {
-      if (typeof pu !== 'object' || pu === null) continue;
-      this.accounts.restore(name, { failures: typeof pu.failures === 'number' ? pu.failures : 0, locked: pu.locked === true, passwordHash: pu.passwordHash });
-    }
-    const tokens = Object.entries(s.tokens ?? {}).filter(([, t]) => typeof t === 'object' && t !== null && (t.kind === 'a' || t.kind === 'b') &&
-      this.customers.has(t.customerId) && (t.kind === 'a' ? this.accounts.hasClient(t.principal) : this.accounts.hasUser(t.principal)) &&
-      typeof t.issuedAt === 'number' && typeof t.expiresAt === 'number');
-    tokens.sort(([, x], [, y]) => x.expiresAt - y.expiresAt);
-    for (const [digest, t] of tokens) {
-      this.tokens.add(digest, { kind: t.kind, customerId: t.customerId, principal: t.principal, issuedAt: t.issuedAt, expiresAt: t.expiresAt });
-    }
+  }
+
+  private restoreUser(name: string, raw: unknown): void {
+    const user = savedUser(raw);
+    if (user !== undefined) this.accounts.restore(name, user);
+  }
+
+  private restoreToken(digest: string, raw: unknown): void {
+    const t = savedToken(raw);
+    if (t === undefined || !this.customers.has(t.customerId)) return;
+    if (t.kind === 'a' ? this.accounts.hasClient(t.principal) : this.accounts.hasUser(t.principal)) this.tokens.add(digest, t);
   }
 }

@@ -60,6 +60,14 @@ describe('bizdata sandbox (command line)', function () {
     assert.deepEqual(r.stdout, []);
   });
 
+  it('refuses a --state file in a folder that does not exist: exit code 2, the folder named, nothing on stdout', async () => {
+    const state = join(dir, 'missing-folder', 'state.json');
+    const r = bed.cli(['--port', '0', '--state', state]);
+    assert.equal(await r.exit, 2);
+    assert.match(r.stderr.join(''), /Cannot keep the sandbox state in .*state\.json: the folder .*missing-folder does not exist\. Create it, or choose another --state file\./);
+    assert.deepEqual(r.stdout, []);
+  });
+
   it('explains bad options and shows --help', async () => {
     const bad = bed.cli(['--port', 'eighty']);
     assert.equal(await bad.exit, 2);
