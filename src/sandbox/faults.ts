@@ -52,7 +52,8 @@ export class FaultSet {
     const count = field(b.count, 'count', isInt(1, 1_000_000), 'an integer from 1 to 1000000');
     const probability = field(
       b.probability, 'probability', (x): x is number => typeof x === 'number' && x >= 0 && x <= 1, 'a number from 0 to 1');
-    const latencyMs = field(b.latencyMs, 'latencyMs', isInt(0, 600_000), 'an integer from 0 to 600000');
+    // At most two minutes: with a customer's responseDelayMs it stays within the server's idle timeout.
+    const latencyMs = field(b.latencyMs, 'latencyMs', isInt(0, 120_000), 'an integer from 0 to 120000');
     const status = field(b.status, 'status', isInt(100, 599), 'an HTTP status from 100 to 599');
     if (type === 'latency' && latencyMs === undefined) throw new FaultInputError('A latency fault needs "latencyMs".');
     if (type === 'status' && status === undefined) throw new FaultInputError('A status fault needs "status".');

@@ -100,21 +100,31 @@ export function acceptsGzip(req: IncomingMessage): boolean {
 /** The largest request body the service endpoints and the admin API read. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
-/** Reads a request body up to `limit` bytes; larger bodies are refused, not buffered. */
+/**
+ * Reads a request body up to `limit` bytes. A larger one (declared or sent) is refused without
+ * reading the rest: the refusal closes the connection, so a 300 MiB upload costs 64 KiB.
+ */
 export function readBody(req: IncomingMessage, limit: number, tooLarge: () => ErrorAnswer): Promise<Buffer> {
+  const refuse = (): ErrorAnswer => {
+    const e = tooLarge();
+    return new ErrorAnswer(e.status, e.body, e.code, e.headers, true);
+  };
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > limit) return Promise.reject(refuse());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer): void => {
       size += chunk.length;
-      if (size > limit) {
-        reject(tooLarge());
-        req.removeAllListeners('data');
-        req.resume();
+      if (size <= limit) {
+        chunks.push(chunk);
         return;
       }
-      chunks.push(chunk);
-    });
+      req.off('data', onData);
+      req.pause();
+      reject(refuse());
+    };
+    req.on('data', onData);
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });

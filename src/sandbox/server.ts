@@ -29,7 +29,31 @@ export interface SandboxOptions {
   readonly fixturesDir?: string;
   /** One line per request (and rare operational messages); never a secret. Silent when absent. */
   readonly log?: (line: string) => void;
+  /** Connection limits; SERVER_LIMITS where absent. */
+  readonly limits?: Partial<ServerLimits>;
 }
+
+/** How long a connection may take and how many may be open, so slow or idle clients cannot pile up. */
+export interface ServerLimits {
+  /** From connecting to the end of the request headers. */
+  readonly headersTimeoutMs: number;
+  /** From connecting to the end of the request body. */
+  readonly requestTimeoutMs: number;
+  /** An idle kept-alive connection between requests. */
+  readonly keepAliveTimeoutMs: number;
+  /** No data either way (e.g. a client that stops reading an answer); longer than any injected delay. */
+  readonly idleTimeoutMs: number;
+  /** Open connections; more are closed as they arrive. */
+  readonly maxConnections: number;
+}
+
+export const SERVER_LIMITS: ServerLimits = Object.freeze({
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  idleTimeoutMs: 300_000,
+  maxConnections: 1_000,
+});
 
 export interface RunningSandbox {
   /** http://HOST:PORT, no trailing slash. */
@@ -94,7 +118,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     return jsonAnswer(500, { error: { errorCode: 'internal_error', errorMessage: 'The sandbox failed unexpectedly; see its log.' } }, { code: 'internal_error' });
   };
 
-  const server: Server = createServer((req, res) => {
+  const limits: ServerLimits = { ...SERVER_LIMITS, ...options.limits };
+  const server: Server = createServer({
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: Math.max(limits.requestTimeoutMs, limits.headersTimeoutMs),
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    // How often Node looks for connections past the first two timeouts (its default is 30 s).
+    connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
+  }, (req, res) => {
     const path = pathOf(req.url);
     let code: string | undefined;
     if (options.log !== undefined) {
@@ -111,6 +142,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       send(res, a, ctx.date.value());
     });
   });
+  server.maxConnections = limits.maxConnections;
+  server.setTimeout(limits.idleTimeoutMs);
   // A client that keeps connections open must not keep a closing sandbox alive.
   const sockets = new Set<Socket>();
   server.on('connection', (s: Socket) => {

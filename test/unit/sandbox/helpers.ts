@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect } from 'node:net';
 import { createInterface } from 'node:readline';
 import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
@@ -147,6 +148,43 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
     if (performance.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
     await delay(20);
   }
+}
+
+/** A plain TCP connection to a sandbox, for what an HTTP client library would not send. */
+export interface RawConnection {
+  /** Everything received so far, as latin1 text. */
+  readonly received: () => string;
+  readonly closed: () => boolean;
+  /** Resolves when the server (or anything) closes the connection. */
+  readonly close: Promise<void>;
+  write(data: string | Buffer): boolean;
+  onDrain(listener: () => void): void;
+  destroy(): void;
+}
+
+export async function rawConnection(sb: Pick<RunningSandbox, 'url'>): Promise<RawConnection> {
+  const { hostname, port } = new URL(sb.url);
+  const socket = connect(Number(port), hostname);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  let text = '';
+  let isClosed = false;
+  socket.on('data', (d: Buffer) => (text += d.toString('latin1')));
+  socket.on('error', () => undefined);
+  const close = new Promise<void>((resolve) => socket.once('close', () => {
+    isClosed = true;
+    resolve();
+  }));
+  return {
+    received: () => text,
+    closed: () => isClosed,
+    close,
+    write: (data) => socket.write(data),
+    onDrain: (listener) => socket.once('drain', listener),
+    destroy: () => socket.destroy(),
+  };
 }
 
 /** The saved state of a closed sandbox (what a clean stop wrote). */

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { DEMO_CREDENTIALS } from '../../../src/sandbox/defaults';
 import { startSandbox } from '../../../src/sandbox/server';
-import { admin, authB, ipLookup, orgLookup, tokenA, tokenB, tokenRequest, useSandbox } from './helpers';
+import { TestBed, admin, authB, ipLookup, orgLookup, rawConnection, tokenA, tokenB, tokenRequest, useSandbox, waitFor } from './helpers';
 
 describe('sandbox: happy paths of both interfaces', () => {
   const sb = useSandbox({ port: 0 });
@@ -141,3 +141,76 @@ describe('sandbox: the Date header', () => {
     }
   });
 });
+
+describe('sandbox: connections (limits and timeouts of server.ts)', function () {
+  this.timeout(30_000);
+  const bed = new TestBed();
+  afterEach(() => bed.cleanup());
+
+  const TOKEN_HEAD = 'POST /v1/token HTTP/1.1\r\nHost: x\r\nAuthorization: Basic c2FuZGJveC1rZXk6c2FuZGJveC1zZWNyZXQ=\r\nOrigin: https://x\r\nContent-Type: application/json\r\n';
+  const HUGE = 300 * 1024 * 1024;
+
+  for (const framing of ['Content-Length: 314572800', 'Transfer-Encoding: chunked']) {
+    it(`refuses a 300 MiB body (${framing.split(':')[0]}) with 413 and closes the connection without reading the rest`, async () => {
+      const sb = await bed.start();
+      const conn = await rawConnection(sb);
+      conn.write(`${TOKEN_HEAD}${framing}\r\n\r\n`);
+      const chunk = Buffer.alloc(64 * 1024, 'x');
+      const piece = framing.startsWith('Transfer') ? Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]) : chunk;
+      let sent = 0;
+      const pump = (): void => {
+        while (!conn.closed() && sent < HUGE) {
+          sent += chunk.length;
+          if (!conn.write(piece)) return conn.onDrain(pump);
+        }
+      };
+      pump();
+      await conn.close;
+      assert.match(conn.received(), /^HTTP\/1\.1 413 /);
+      assert.match(conn.received(), /connection: close/i);
+      assert.match(conn.received(), /larger than 64 KiB/);
+      // What the kernel's buffers took before the server closed: a few MiB at most, never the 300.
+      assert.ok(sent < 64 * 1024 * 1024, `${(sent / 1048576).toFixed(0)} MiB were accepted before the connection closed`);
+    });
+  }
+
+  it('closes connections that send their request too slowly or not at all (408), however many there are', async () => {
+    const sb = await bed.start({ limits: { headersTimeoutMs: 500, requestTimeoutMs: 1000 } });
+    const conns = await Promise.all(Array.from({ length: 60 }, () => rawConnection(sb)));
+    const timers: NodeJS.Timeout[] = [];
+    conns.forEach((c, i) => {
+      if (i % 3 === 0) return; // sends nothing at all
+      const text = i % 3 === 1 ? `GET /_sandbox/stats HTTP/1.1\r\nHost: x\r\nX-Slow: ${'a'.repeat(500)}` : `${TOKEN_HEAD}Content-Length: 1000\r\n\r\n${'{'.repeat(1000)}`;
+      let at = i % 3 === 1 ? 0 : TOKEN_HEAD.length + 25;
+      if (at > 0) c.write(text.slice(0, at));
+      timers.push(setInterval(() => {
+        if (at < text.length && !c.closed()) c.write(text[at++] ?? '');
+      }, 50));
+    });
+    try {
+      await waitFor('every slow connection to be closed', () => (conns.every((c) => c.closed()) ? true : undefined), 15_000);
+    } finally {
+      timers.forEach(clearInterval);
+    }
+    assert.ok(conns.every((c) => c.received().startsWith('HTTP/1.1 408')), 'each was told 408 Request Timeout');
+  });
+
+  it(`holds at most maxConnections connections: one more is closed at once, the others stay`, async () => {
+    const sb = await bed.start({ limits: { maxConnections: 5 } });
+    const held = await Promise.all(Array.from({ length: 5 }, () => rawConnection(sb)));
+    // They connected before the extra one did, so the server accepts them first.
+    const extra = await rawConnection(sb);
+    await extra.close;
+    assert.equal(extra.received(), '', 'the extra connection got no answer');
+    assert.ok(held.every((c) => !c.closed()), 'the first five are still open');
+    held[0]?.write('GET /nothing HTTP/1.1\r\nHost: x\r\n\r\n');
+    await waitFor('an answer on a held connection', () => (held[0]?.received().includes('not_found') ? true : undefined));
+    held.forEach((c) => c.destroy());
+    await Promise.all(held.map((c) => c.close));
+    assert.equal(await statsOf(sb), 200, 'a new connection is accepted once others closed');
+  });
+});
+
+async function statsOf(sb: Parameters<typeof admin>[0]): Promise<number> {
+  return (await admin(sb, 'GET', 'stats')).status;
+}
