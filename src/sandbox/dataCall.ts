@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SUCCESS_CODE } from '../core/codes';
 import type { SandboxContext } from './context';
+import { respondFault } from './faults';
 import { type Answer, ErrorAnswer } from './http';
 import type { Customer, TokenCheck } from './store';
 
@@ -21,7 +22,8 @@ export interface DataCallSide {
 
 /**
  * Runs a data call. `prepare` validates the input (throwing a 400) and returns what makes the
- * answer once the call is admitted; a 2xx answer counts against the contract.
+ * answer once the call is admitted; a 2xx answer counts against the contract. A respond fault
+ * replaces the answer of an admitted call (and uses no contract).
  */
 export async function dataCall(
   ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, side: DataCallSide, prepare: () => () => Answer,
@@ -35,6 +37,8 @@ export async function dataCall(
     const refused = admitDataCall(ctx, customer, res);
     if (refused !== undefined) throw side.refuse(ctx, refused);
     if (customer.responseDelayMs > 0) await ctx.delay(customer.responseDelayMs);
+    const injected = respondFault(ctx, req, customer);
+    if (injected !== undefined) return injected;
     const answer = produce();
     if (answer.status >= 200 && answer.status < 300) {
       ctx.store.useContract(customer);

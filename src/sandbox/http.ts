@@ -21,6 +21,8 @@ export interface Answer {
   readonly vary?: boolean;
   /** Close the connection after this answer and read nothing more of the request. */
   readonly close?: boolean;
+  /** Send only `headers` (plus Date unless given, and the framing): no default content-type. */
+  readonly exact?: boolean;
 }
 
 export function jsonAnswer(status: number, value: unknown, extra: Omit<Answer, 'status' | 'body'> = {}): Answer {
@@ -65,7 +67,7 @@ export class DateHeader {
 
 /** Writes an answer. The `date` is the virtual clock's; gzip runs off the event loop. */
 export function send(res: ServerResponse, answer: Answer, date: string): void {
-  const headers: OutgoingHttpHeaders = { date, 'content-type': JSON_TYPE, ...answer.headers };
+  const headers: OutgoingHttpHeaders = answer.exact === true ? { date, ...answer.headers } : { date, 'content-type': JSON_TYPE, ...answer.headers };
   if (answer.vary === true) headers.vary = 'Accept-Encoding';
   if (answer.close === true) headers.connection = 'close';
   res.sendDate = false;
@@ -155,6 +157,13 @@ export function isJsonContentType(req: IncomingMessage): boolean {
 export function headerText(req: IncomingMessage, name: string): string | undefined {
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;
+}
+
+/** The path of a request URL, without the query string. */
+export function pathOf(url: string | undefined): string {
+  const u = url ?? '/';
+  const q = u.indexOf('?');
+  return q < 0 ? u : u.slice(0, q);
 }
 
 /** The members of a JSON object without its braces, for splicing into a larger object. */

@@ -6,6 +6,7 @@ import { checkIp } from '../core/validate';
 import { CUSTOMER_CODE_DETAIL, type SandboxContext, codeText } from './context';
 import { type DataCallSide, dataCall } from './dataCall';
 import { ipCandidates, ipSlug } from './data';
+import { respondFault } from './faults';
 import { type Answer, ErrorAnswer, acceptsGzip, headerText, isJsonContentType, jsonAnswer, jsonMembers, readJson } from './http';
 
 export const VIEWS: readonly string[] = [DEFAULT_VIEW];
@@ -56,6 +57,8 @@ export async function handleToken(ctx: SandboxContext, req: IncomingMessage): Pr
     ctx.store.noteCode(outcome.customer, err.code);
     throw err;
   }
+  const injected = respondFault(ctx, req, outcome.customer);
+  if (injected !== undefined) return injected;
   ctx.store.noteCode(outcome.customer, SUCCESS_CODE);
   return jsonAnswer(200, { access_token: outcome.token, expiresIn: ctx.store.tokenLifetimeSeconds }, {
     code: SUCCESS_CODE,

@@ -7,6 +7,7 @@ import { checkCountry, checkName, checkOptionalText } from '../core/validate';
 import { CUSTOMER_CODE_DETAIL, type SandboxContext, codeText } from './context';
 import { type DataCallSide, dataCall } from './dataCall';
 import { nameSlug, orgCandidates } from './data';
+import { respondFault } from './faults';
 import { type Answer, ErrorAnswer, MAX_BODY_BYTES, acceptsGzip, headerText, jsonAnswer, jsonMembers, parseJson, readBody } from './http';
 import { parseIsoTime } from './isoTime';
 import type { AuthFailure } from './store';
@@ -115,6 +116,8 @@ export async function handleAuthentication(ctx: SandboxContext, req: IncomingMes
     const e = authError(401, detail, f.code, f.description);
     throw new ErrorAnswer(e.status, e.body, e.code, failHeaders);
   }
+  const injected = respondFault(ctx, req, outcome.customer);
+  if (injected !== undefined) return injected;
   ctx.store.noteCode(outcome.customer, SUCCESS_CODE);
   return jsonAnswer(200, {
     TransactionDetail: detail,

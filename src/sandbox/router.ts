@@ -4,8 +4,8 @@ import { gzipSync } from 'node:zlib';
 import { AUTH_VERSION_B, DEFAULT_VIEW, ORG_VERSION_B } from '../core/constants';
 import { ADMIN_PREFIX, handleAdmin } from './admin';
 import type { SandboxContext } from './context';
-import type { Fault } from './faults';
 import { type Answer, ErrorAnswer, jsonAnswer } from './http';
+import { type Fault, respondFault } from './faults';
 import { handleIpLookup, handleToken } from './interfaceA';
 import { handleAuthentication, handleOrganizations } from './interfaceB';
 
@@ -20,7 +20,7 @@ const ORG_PATH = /^\/([^/]+)\/organizations\/?$/;
 export async function route(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, path: string): Promise<Answer | undefined> {
   if (path.startsWith(ADMIN_PREFIX)) return handleAdmin(ctx, req, path);
   ctx.store.noteRequest();
-  const fault = ctx.faults.take(path);
+  const fault = ctx.faults.take(path, 'before');
   if (fault !== undefined) {
     if (fault.type !== 'latency') return faultAnswer(fault, req);
     await ctx.delay(fault.latencyMs ?? 0);
@@ -45,6 +45,9 @@ export async function route(ctx: SandboxContext, req: IncomingMessage, res: Serv
     requireMethod(req, 'GET');
     return dataAnswer(handleOrganizations(ctx, req, res, queryOf(req.url)));
   }
+  // No endpoint, so no check to pass first.
+  const respond = respondFault(ctx, req);
+  if (respond !== undefined) return respond;
   throw notFound(path);
 }
 
@@ -62,12 +65,6 @@ async function dataAnswer(pending: Promise<Answer>): Promise<Answer> {
 export function logPath(path: string): string {
   const clean = Array.from(path, (ch) => (ch <= ' ' || ch === '\x7f' ? '?' : ch)).join('');
   return clean.length > 200 ? `${clean.slice(0, 200)}...` : clean;
-}
-
-export function pathOf(url: string | undefined): string {
-  const u = url ?? '/';
-  const q = u.indexOf('?');
-  return q < 0 ? u : u.slice(0, q);
 }
 
 function queryOf(url: string | undefined): URLSearchParams {
@@ -106,6 +103,7 @@ function faultAnswer(fault: Fault, req: IncomingMessage): Answer | undefined {
       return { status: 200, body: zipped.subarray(0, Math.floor(zipped.length / 2)), headers: { 'content-encoding': 'gzip' }, code };
     }
     case 'latency':
+    case 'respond':
       return undefined;
   }
 }

@@ -10,8 +10,8 @@ import { type Fixtures, NO_FIXTURES, loadFixtures } from './data';
 import { DEFAULT_CONFIG, DEFAULT_HOST } from './defaults';
 import { BoundedCache } from './cache';
 import { FaultSet } from './faults';
-import { type Answer, DateHeader, ErrorAnswer, jsonAnswer, send } from './http';
-import { logPath, pathOf, route } from './router';
+import { type Answer, DateHeader, ErrorAnswer, jsonAnswer, pathOf, send } from './http';
+import { logPath, route } from './router';
 import { SandboxStore } from './store';
 
 export interface SandboxOptions {
