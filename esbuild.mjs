@@ -42,6 +42,8 @@ const common = {
 const builds = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  // For the .mjs scripts (scripts/built.mjs), which cannot import TypeScript; not shipped in the .vsix.
+  { ...common, entryPoints: { childProcess: 'src/core/childProcess.ts', errors: 'src/core/errors.ts' }, outdir: 'dist' },
 ];
 
 if (watch) {
