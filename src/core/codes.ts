@@ -14,8 +14,8 @@ export type Recovery =
   /** Stop at once: only the operator's support can fix it. */
   | 'stop';
 
-/** `success` is shown as information: nothing went wrong. */
-export type CodeSeverity = 'success' | 'error' | 'warning';
+/** `success` (CM000) is worth a hover but not a diagnostic; `info` (a user's code) is shown as information. */
+export type CodeSeverity = 'success' | 'error' | 'warning' | 'info';
 
 /** Where an entry's text comes from. */
 export type CodeSource =

@@ -68,8 +68,7 @@ function checkEntry(raw: unknown, where: string): CodeInfo {
     text,
     action,
     meaning: meaning ?? text,
-    // The catalog's 'success' is what shows as information: a code that reports, not a failure.
-    severity: severity === 'info' ? 'success' : (severity as 'error' | 'warning'),
+    severity: severity as 'error' | 'warning' | 'info',
     recovery: 'stop',
     interfaceName: iface,
     source: 'user',

@@ -4,6 +4,7 @@
 import { rootCertificates } from 'node:tls';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
+import { bypassesProxy } from './noProxy';
 import { readCaFile } from './tlsFiles';
 import { Agent, proxyAgent, request, type Dispatcher } from './undici';
 
@@ -23,6 +24,10 @@ export interface HttpOptions {
   /** http(s)://host:port of an HTTP proxy: CONNECT tunnels for https targets, absolute URIs for http (loopback) ones. */
   readonly proxyUrl?: string;
   readonly keepAliveTimeoutMs?: number;
+  /** Hosts reached directly although a proxy is set (VS Code's http.noProxy): `host`, `.domain`, `*.domain`, `host:port`, `*`. */
+  readonly noProxy?: readonly string[];
+  /** False: the certificate of an https:// proxy itself is not checked (VS Code's http.proxyStrictSSL). Never the service's. */
+  readonly proxyStrictSSL?: boolean;
 }
 
 export interface WireRequest {
@@ -88,6 +93,9 @@ export function checkServiceUrl(label: string, value: string): string | undefine
 
 export class HttpTransport {
   private readonly dispatcher: Dispatcher;
+  /** Hosts matching http.noProxy go here, straight to the service. */
+  private readonly direct: Dispatcher | undefined;
+  private readonly noProxy: readonly string[];
   private readonly maxBodyBytes: number;
   private readonly requestTimeoutMs: number;
   /** Named in connection errors: a refused connection may be the proxy's, not the service's. */
@@ -112,11 +120,14 @@ export class HttpTransport {
       if (proxyError) throw new Error(proxyError);
       // Host only: a proxy URL may carry user:password.
       this.via = ` through the proxy ${new URL(options.proxyUrl).host}`;
-      this.dispatcher = proxyAgent({ ...common, uri: options.proxyUrl, requestTls: connect, proxyTls: connect });
+      const proxyTls = options.proxyStrictSSL === false ? { ...connect, rejectUnauthorized: false } : connect;
+      this.dispatcher = proxyAgent({ ...common, uri: options.proxyUrl, requestTls: connect, proxyTls });
     } else {
       this.via = '';
       this.dispatcher = new Agent(common);
     }
+    this.noProxy = options.proxyUrl ? (options.noProxy ?? []) : [];
+    this.direct = this.noProxy.length > 0 ? new Agent(common) : undefined;
   }
 
   async send(req: WireRequest, signal?: AbortSignal): Promise<WireResponse> {
@@ -132,7 +143,8 @@ export class HttpTransport {
     let raw: Buffer;
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(this.dispatcher, { origin: req.origin, path: req.path, method: req.method, headers: req.headers, body: req.body, signal: both });
+      const dispatcher = this.direct && bypassesProxy(req.origin, this.noProxy) ? this.direct : this.dispatcher;
+      res = await request(dispatcher, { origin: req.origin, path: req.path, method: req.method, headers: req.headers, body: req.body, signal: both });
       const declared = Number(headerValue(res.headers['content-length']));
       // Fast path: the size is declared and within the cap, so the body can be read in one go.
       raw =
@@ -170,8 +182,8 @@ export class HttpTransport {
   }
 
   /** Closes every connection now, failing requests still in flight. */
-  destroy(): Promise<void> {
-    return this.dispatcher.destroy();
+  async destroy(): Promise<void> {
+    await Promise.all([this.dispatcher.destroy(), this.direct?.destroy()]);
   }
 
   private async readCapped(body: Dispatcher.ResponseData['body']): Promise<Buffer> {

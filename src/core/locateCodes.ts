@@ -26,9 +26,10 @@ interface Frame {
   /** The property the container sits under; elements of an array take the array's. */
   readonly key?: string;
   currentKey?: string;
-  readonly values: Record<string, string>;
-  readonly spans: Record<string, Span>;
-  readonly descriptions: string[];
+  /** Made on the first property the recogniser reads: most objects of a large file have none. */
+  values?: Record<string, string>;
+  spans?: Record<string, Span>;
+  descriptions?: string[];
 }
 
 /**
@@ -47,7 +48,7 @@ export function locateCodes(text: string, book: CodeBook = BUILT_IN): CodeLocati
   const open = (isObject: boolean): void => {
     const parent = frames[frames.length - 1];
     const key = parent === undefined ? undefined : parent.isObject ? parent.currentKey : parent.key;
-    frames.push({ isObject, key, values: {}, spans: {}, descriptions: [] });
+    frames.push({ isObject, key });
   };
   visit(
     text,
@@ -57,7 +58,7 @@ export function locateCodes(text: string, book: CodeBook = BUILT_IN): CodeLocati
       onArrayEnd: () => void frames.pop(),
       onObjectEnd: () => {
         const frame = frames.pop();
-        const at = frame && locate(text, frame, book);
+        const at = frame?.values && locate(text, frame, book);
         if (at) found.push(at);
       },
       onObjectProperty: (property) => {
@@ -67,13 +68,15 @@ export function locateCodes(text: string, book: CodeBook = BUILT_IN): CodeLocati
       onLiteralValue: (value: unknown, offset, length) => {
         const top = frames[frames.length - 1];
         if (!top?.isObject || top.currentKey === undefined) return;
-        const v = typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
+        // Codes and texts are strings; only actionStatus may be written as a number.
+        const v = typeof value === 'string' ? value : typeof value === 'number' && top.currentKey === 'actionStatus' ? String(value) : undefined;
         if (v === undefined) return;
         if (READ_PROPERTIES.has(top.currentKey)) {
-          top.values[top.currentKey] = v;
-          top.spans[top.currentKey] = { offset, length, quoted: typeof value === 'string' };
+          (top.values ??= {})[top.currentKey] = v;
+          (top.spans ??= {})[top.currentKey] = { offset, length, quoted: typeof value === 'string' };
         } else if (top.currentKey === 'ResultDescription') {
-          transactionResultOf(frames)?.descriptions.push(v);
+          const owner = transactionResultOf(frames);
+          if (owner) (owner.descriptions ??= []).push(v);
         }
       },
     },
@@ -93,7 +96,8 @@ export function codeAt(text: string, offset: number, book: CodeBook = BUILT_IN):
   if (location.isAtPropertyKey || node === undefined || (node.type !== 'string' && node.type !== 'number')) return undefined;
   if (typeof property !== 'string' || !CODE_VALUE_PROPERTIES.has(property)) return undefined;
   if (offset < node.offset || offset > node.offset + node.length) return undefined;
-  return locateCodes(text, book).find((f) => offset >= f.offset && offset <= f.offset + f.length);
+  // Anywhere on the value, its quotes included.
+  return locateCodes(text, book).find((f) => f.offset >= node.offset && f.offset <= node.offset + node.length);
 }
 
 /** The 0-based line and column (in UTF-16 code units, as editors count) of each offset, in one pass. */
@@ -126,17 +130,18 @@ function transactionResultOf(frames: readonly Frame[]): Frame | undefined {
 }
 
 function locate(text: string, frame: Frame, book: CodeBook): CodeLocation | undefined {
-  const fields = { holder: frame.key, values: frame.values, descriptions: frame.descriptions };
+  const fields = { holder: frame.key, values: frame.values ?? {}, descriptions: frame.descriptions ?? [] };
   const shape = shapeOf(fields);
   const r = shape && recogniseFields(fields, book);
-  const span = shape && frame.spans[shape.property];
+  const span = shape && frame.spans?.[shape.property];
   if (!r || !span) return undefined;
   const start = span.quoted ? span.offset + 1 : span.offset;
   const length = span.quoted ? Math.max(0, span.length - 2) : span.length;
   if (shape.inText) {
     // The code inside a longer text (OAuth error_description): its own characters, when written plainly.
     const at = text.slice(start, start + length).indexOf(shape.code);
-    if (at >= 0) return { ...r, offset: start + at, length: shape.code.length };
+    if (at >= 0) return Object.assign(r, { offset: start + at, length: shape.code.length });
   }
-  return { ...r, offset: start, length };
+  // The recognition is made here for this location only, so it is completed in place (no copy per code).
+  return Object.assign(r, { offset: start, length });
 }

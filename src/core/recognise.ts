@@ -94,12 +94,15 @@ export function recogniseFields(f: Fields, book: CodeBook = BUILT_IN, httpStatus
   const description = f.descriptions.length > 0 ? f.descriptions.join(' ') : undefined;
   const actionStatus = v.actionStatus !== undefined && /^\d{3}$/.test(v.actionStatus.trim()) ? Number(v.actionStatus) : undefined;
   const status = actionStatus ?? httpStatus ?? info?.status;
-  const base = { code: found.code, shape: found.shape, serviceText: nonEmpty(serviceText), description, status };
+  const own = nonEmpty(serviceText);
+  // Plain literals, no spread: a large file has tens of thousands of codes, and spreading is slower.
   if (info) {
-    return { ...base, known: true, info, text: info.text, action: info.action, severity: info.severity === 'success' ? 'info' : info.severity, recovery: info.recovery };
+    const severity = info.severity === 'success' ? 'info' : info.severity;
+    return { code: found.code, shape: found.shape, serviceText: own, description, status, known: true, info, text: info.text, action: info.action, severity, recovery: info.recovery };
   }
-  const text = nonEmpty(serviceText) ?? description ?? `The service answered with code ${found.code} and no text.`;
-  return { ...base, known: false, text, action: adviceForStatus(status), severity: unknownSeverity(found.shape, found.code, v.SeverityText, status) };
+  const text = own ?? description ?? `The service answered with code ${found.code} and no text.`;
+  const severity = unknownSeverity(found.shape, found.code, v.SeverityText, status);
+  return { code: found.code, shape: found.shape, serviceText: own, description, status, known: false, text, action: adviceForStatus(status), severity };
 }
 
 /** The code of a parsed response body: the error shapes at its top, TransactionResult at the top or under one wrapper. */
@@ -160,7 +163,8 @@ function nonEmpty(s: string | undefined): string | undefined {
 
 function fieldsOf(o: Obj, holder: string | undefined): Fields {
   const values: Record<string, string | undefined> = {};
-  for (const k of READ_PROPERTIES) if (k in o) values[k] = scalar(o[k]);
+  // Codes and texts are strings; only actionStatus may be written as a number.
+  for (const k of READ_PROPERTIES) if (k in o) values[k] = k === 'actionStatus' ? scalar(o[k]) : typeof o[k] === 'string' ? o[k] : undefined;
   const messages = Array.isArray(o.ResultMessage) ? o.ResultMessage : [o.ResultMessage];
   const descriptions = messages.filter(isObj).map((m) => scalar(m.ResultDescription)).filter((d): d is string => d !== undefined);
   return { holder, values, descriptions };

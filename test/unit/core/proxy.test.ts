@@ -46,4 +46,14 @@ describe('HTTP proxy (a real tinyproxy)', () => {
     assert.ok(seen.includes(`CONNECT ${new URL(front.url).host}`), seen.join(' | '));
     assert.ok(!seen.some((l) => l.startsWith('GET') || l.startsWith('POST')), 'nothing in clear text');
   });
+
+  it('reaches hosts listed in noProxy directly (VS Code http.noProxy)', async () => {
+    const t = testClient(sb.url, { http: { proxyUrl: proxy.url, noProxy: ['127.0.0.1'] } });
+    try {
+      ok(await t.client.lookupIp({ ip: '203.0.113.7' }));
+    } finally {
+      await t.client.dispose();
+    }
+    assert.deepEqual(await proxy.requests(), []);
+  });
 });
