@@ -12,6 +12,7 @@ import { AUTH_VERSION_B, DEFAULT_LIMITS, ORG_VERSION_B, VERSION_A } from '../cor
 import type { CallFailure, Credentials, Endpoints, FailureKind, InterfaceId } from '../core/model';
 import { MemoryTokenStore } from '../core/stores';
 import { DEMO_CREDENTIALS } from '../sandbox/defaults';
+import { userInfoProblem } from './addresses';
 import { fileGuardStore, stateDir } from './guardFile';
 import { promptHidden, promptVisible } from './prompt';
 import { errorMessage } from '../core/errors';
@@ -164,7 +165,8 @@ export function makeClient(values: ConnectionValues, io: CliIo, needs: Interface
   let origin = values.origin ?? (env.BIZDATA_ORIGIN || undefined);
   if (origin === undefined && sandbox !== undefined) origin = safeOrigin(sandbox);
   const resilience = resilienceFrom(values, env);
-  refuseUserInfo(values, env);
+  const userInfo = userInfoProblem(values, env);
+  if (userInfo) throw new UsageError(userInfo);
   const missingA = [
     ...(authUrl ? [] : ['--auth-url or BIZDATA_AUTH_URL']),
     ...(baseUrl ? [] : ['--base-url or BIZDATA_BASE_URL']),
@@ -203,21 +205,6 @@ export function makeClient(values: ConnectionValues, io: CliIo, needs: Interface
     throw new UsageError(errorMessage(err));
   }
   return { client, codes: resilience.codes, sandbox: sandbox !== undefined, endpoints };
-}
-
-/** Service addresses with user:password@ are refused before anything else, and never printed. */
-function refuseUserInfo(values: ConnectionValues, env: NodeJS.ProcessEnv): void {
-  const given: Array<[string, string | undefined]> = [
-    ['--auth-url (BIZDATA_AUTH_URL)', values['auth-url'] ?? env.BIZDATA_AUTH_URL],
-    ['--base-url (BIZDATA_BASE_URL)', values['base-url'] ?? env.BIZDATA_BASE_URL],
-    ['--legacy-url (BIZDATA_LEGACY_URL)', values['legacy-url'] ?? env.BIZDATA_LEGACY_URL],
-    ['--sandbox', values.sandbox],
-  ];
-  for (const [label, url] of given) {
-    if (url !== undefined && /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(url)) {
-      throw new UsageError(`${label} contains a user name or password before the host (user:password@). Remove them: credentials come only from the environment or a prompt, never from an address.`);
-    }
-  }
 }
 
 function safeOrigin(url: string): string | undefined {
