@@ -12,6 +12,7 @@ import { registerResults, ResultDocuments } from './features/results/resultDocum
 import { createSandbox } from './features/sandbox/registerSandbox';
 import type { Services } from './features/services';
 import { ChainedResponses } from './features/state/chainedResponses';
+import { CodeCatalog } from './features/state/codeCatalog';
 import { ContextKeys } from './features/state/contextKeys';
 import { LookupModel } from './features/state/lookupModel';
 import { registerStatusBar } from './features/statusBar/statusBar';
@@ -34,7 +35,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
   const testMode = context.extensionMode === vscode.ExtensionMode.Test;
   const log = createLog(context);
   const contextKeys = new ContextKeys();
-  const connection = createConnection(context, { log, contextKeys });
+  const codes = new CodeCatalog(log);
+  context.subscriptions.push(codes);
+  const connection = createConnection(context, { log, contextKeys, codes });
   const sandbox = createSandbox(context, { log, contextKeys, connection });
   const lookups = new LookupModel(context.globalState);
   context.subscriptions.push(lookups);
@@ -46,8 +49,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
   const statusBar = registerStatusBar(context, services);
   const views = registerExplorer(context, services);
   registerCommands(context, services);
-  registerDiagnostics(context, { log });
-  registerHovers(context, { contextKeys });
+  registerDiagnostics(context, { log, codes });
+  registerHovers(context, { contextKeys, codes });
   registerQuickFixes(context);
   registerRequestFiles(context, { connection, responses });
 

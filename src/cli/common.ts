@@ -4,11 +4,15 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { BizDataClient } from '../core/client';
 import type { CredentialProvider } from '../core/ports';
-import { describeCode } from '../core/codes';
-import { AUTH_VERSION_B, DEFAULT_LIMITS, ORG_VERSION_B } from '../core/constants';
+import { BUILT_IN, type CodeBook } from '../core/codes';
+import { loadCodeBook } from '../core/codesFile';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../core/http';
+import { safeJson, safeLine, safeText } from '../core/sanitize';
+import { AUTH_VERSION_B, DEFAULT_LIMITS, ORG_VERSION_B, VERSION_A } from '../core/constants';
 import type { CallFailure, Credentials, Endpoints, FailureKind, InterfaceId } from '../core/model';
 import { MemoryTokenStore } from '../core/stores';
 import { DEMO_CREDENTIALS } from '../sandbox/defaults';
+import { userInfoProblem } from './addresses';
 import { fileGuardStore, stateDir } from './guardFile';
 import { promptHidden, promptVisible } from './prompt';
 import { errorMessage } from '../core/errors';
@@ -25,7 +29,50 @@ export const EXIT = { ok: 0, other: 1, usage: 2, auth: 3, limit: 4 } as const;
 
 export class UsageError extends Error {}
 
+// ---- Real-world answers and hostile networks (issue 9): the request deadline, Interface A's version
+// segment and the user's codes file. Kept as one block so other additions to this file merge apart.
+export const RESILIENCE_OPTIONS = {
+  timeout: { type: 'string' },
+  'a-version': { type: 'string' },
+  codes: { type: 'string' },
+} as const satisfies ParseArgsConfig['options'];
+
+const RESILIENCE_HELP = `  --timeout SECONDS    longest one request may take, start to last byte
+                                                            [BIZDATA_TIMEOUT, default ${DEFAULT_REQUEST_TIMEOUT_MS / 1000}]
+  --a-version SEGMENT  Interface A's version segment        [BIZDATA_A_VERSION, default ${VERSION_A}]
+  --codes FILE         your own descriptions of result codes (schemas/codes.schema.json)
+                                                            [BIZDATA_CODES_FILE]`;
+
+interface Resilience {
+  readonly requestTimeoutMs?: number;
+  readonly aVersion?: string;
+  readonly codes: CodeBook;
+}
+
+/** The issue-9 settings from flags and environment; bad values are usage errors, before any request. */
+export function resilienceFrom(values: { timeout?: string; 'a-version'?: string; codes?: string }, env: NodeJS.ProcessEnv): Resilience {
+  const timeout = values.timeout ?? (env.BIZDATA_TIMEOUT || undefined);
+  const seconds = timeout === undefined ? undefined : positiveNumber('--timeout (BIZDATA_TIMEOUT)', timeout, 0);
+  if (seconds !== undefined && seconds > 86_400) throw new UsageError(`--timeout is in seconds and at most 86400, not "${timeout}".`);
+  const aVersion = values['a-version'] ?? (env.BIZDATA_A_VERSION || undefined);
+  if (aVersion !== undefined && !/^[A-Za-z0-9._-]{1,16}$/.test(aVersion)) {
+    throw new UsageError('--a-version (BIZDATA_A_VERSION) must be one path segment of letters, digits, dots or dashes, such as v1.');
+  }
+  return { requestTimeoutMs: seconds === undefined ? undefined : Math.round(seconds * 1000), aVersion, codes: codesFrom(values.codes, env) };
+}
+
+/** The catalog with the codes file of --codes or BIZDATA_CODES_FILE; a bad file is a usage error naming it. */
+export function codesFrom(flag: string | undefined, env: NodeJS.ProcessEnv): CodeBook {
+  try {
+    return loadCodeBook(flag ?? (env.BIZDATA_CODES_FILE || undefined));
+  } catch (err) {
+    throw new UsageError(safeText(errorMessage(err)));
+  }
+}
+// ---- end of the issue-9 block
+
 export const CONNECTION_OPTIONS = {
+  ...RESILIENCE_OPTIONS,
   'auth-url': { type: 'string' },
   'base-url': { type: 'string' },
   'legacy-url': { type: 'string' },
@@ -50,6 +97,7 @@ export const CONNECTION_HELP = `Connection options (flags win over the environme
   --proxy URL          HTTP proxy, http://host:port         [BIZDATA_PROXY]
   --qps N              requests per second for the account  [BIZDATA_QPS, default 10]
   --concurrency N      requests in flight at once           [BIZDATA_CONCURRENCY, default 4]
+${RESILIENCE_HELP}
   --confirm-risk       sign in even though one more failed attempt would lock the account
   -v, --verbose        one line per request on stderr (credentials redacted)
   -h, --help           this help
@@ -93,6 +141,8 @@ type ConnectionValues = { [K in keyof typeof CONNECTION_OPTIONS]?: (typeof CONNE
 
 export interface Setup {
   readonly client: BizDataClient;
+  /** The catalog the client reads codes with (the built-in one plus --codes). */
+  readonly codes: CodeBook;
   readonly sandbox: boolean;
   readonly endpoints: Endpoints;
 }
@@ -114,6 +164,9 @@ export function makeClient(values: ConnectionValues, io: CliIo, needs: Interface
   const legacyUrl = pick(values['legacy-url'], 'BIZDATA_LEGACY_URL');
   let origin = values.origin ?? (env.BIZDATA_ORIGIN || undefined);
   if (origin === undefined && sandbox !== undefined) origin = safeOrigin(sandbox);
+  const resilience = resilienceFrom(values, env);
+  const userInfo = userInfoProblem(values, env);
+  if (userInfo) throw new UsageError(userInfo);
   const missingA = [
     ...(authUrl ? [] : ['--auth-url or BIZDATA_AUTH_URL']),
     ...(baseUrl ? [] : ['--base-url or BIZDATA_BASE_URL']),
@@ -131,6 +184,7 @@ export function makeClient(values: ConnectionValues, io: CliIo, needs: Interface
     origin: origin ?? '',
     authVersion: AUTH_VERSION_B,
     orgVersion: ORG_VERSION_B,
+    ...(resilience.aVersion !== undefined ? { aVersion: resilience.aVersion } : {}),
   };
   const qps = positiveNumber('--qps', values.qps ?? (env.BIZDATA_QPS || undefined), DEFAULT_LIMITS.qps);
   const concurrency = positiveNumber('--concurrency', values.concurrency ?? (env.BIZDATA_CONCURRENCY || undefined), DEFAULT_LIMITS.concurrency);
@@ -143,13 +197,14 @@ export function makeClient(values: ConnectionValues, io: CliIo, needs: Interface
       tokenStore: new MemoryTokenStore(),
       guardStore: fileGuardStore(stateDir(env)),
       limits: { qps, concurrency },
-      http: { caFile: values['ca-file'] ?? (env.BIZDATA_CA_FILE || undefined), proxyUrl: values.proxy ?? (env.BIZDATA_PROXY || undefined) },
-      log: verbose ? (line) => io.stderr.write(`${line}\n`) : undefined,
+      http: { caFile: values['ca-file'] ?? (env.BIZDATA_CA_FILE || undefined), proxyUrl: values.proxy ?? (env.BIZDATA_PROXY || undefined), requestTimeoutMs: resilience.requestTimeoutMs },
+      codes: resilience.codes,
+      log: verbose ? (line) => io.stderr.write(`${safeLine(line)}\n`) : undefined,
     });
   } catch (err) {
     throw new UsageError(errorMessage(err));
   }
-  return { client, sandbox: sandbox !== undefined, endpoints };
+  return { client, codes: resilience.codes, sandbox: sandbox !== undefined, endpoints };
 }
 
 function safeOrigin(url: string): string | undefined {
@@ -207,17 +262,18 @@ export function exitCodeFor(kind: FailureKind): number {
   }
 }
 
-/** A failure on stderr: code and status, the text, and what to do. */
-export function printFailure(f: CallFailure, io: CliIo, redactText: (s: string) => string): number {
+/** A failure on stderr: code and status, the text, and what to do; every part made safe for a terminal. */
+export function printFailure(f: CallFailure, io: CliIo, redactText: (s: string) => string, codes: CodeBook = BUILT_IN): number {
   const head = [f.code, f.status !== undefined ? `HTTP ${f.status}` : undefined].filter(Boolean).join(', ');
-  const info = f.code ? describeCode(f.code) : undefined;
+  const info = f.code ? codes.describe(f.code) : undefined;
   const lines = [
     `bizdata: ${f.kind === 'guard' ? 'refused by the lockout guard' : `${f.kind} failure`}${head ? ` (${head})` : ''}`,
     `  ${redactText(f.text)}`,
     `  What to do: ${redactText(f.advice)}`,
   ];
   if (info && info.meaning !== f.text) lines.splice(2, 0, `  Meaning: ${info.meaning}`);
-  io.stderr.write(`${lines.join('\n')}\n`);
+  if (f.code !== undefined && f.known === false) lines.splice(2, 0, `  ${f.code} is not in the catalog: the text above is the service's own (describe it with --codes FILE).`);
+  io.stderr.write(`${lines.map(safeLine).join('\n')}\n`);
   return exitCodeFor(f.kind);
 }
 
@@ -230,6 +286,7 @@ export async function readInputFile(file: string): Promise<string> {
   }
 }
 
+/** JSON on stdout: exactly the value, with characters that could drive a terminal written as \u escapes. */
 export function printJson(value: unknown, io: CliIo): void {
-  io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  io.stdout.write(`${safeJson(value, 2)}\n`);
 }

@@ -8,6 +8,7 @@ import { redact } from '../../core/redact';
 import { MemoryGuardStore, MemoryTokenStore } from '../../core/stores';
 import { INTERFACE_IDS, interfaceOf } from '../shared/interfaces';
 import { UserError } from '../shared/userError';
+import type { CodeCatalog } from '../state/codeCatalog';
 import type { ContextKeys } from '../state/contextKeys';
 import { confirmRiskyAttempt } from './guardPrompt';
 import { notReadyFailure, readiness, type NotReady } from './readiness';
@@ -35,6 +36,7 @@ export class Connection implements vscode.Disposable {
     private readonly context: vscode.ExtensionContext,
     private readonly log: vscode.LogOutputChannel,
     private readonly contextKeys: ContextKeys,
+    private readonly codes: CodeCatalog,
   ) {
     this.credentialStore = new CredentialStore(context.secrets);
     this.disposables.push(
@@ -45,6 +47,8 @@ export class Connection implements vscode.Disposable {
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (CLIENT_SECTIONS.some((s) => e.affectsConfiguration(s))) this.resetClient();
       }),
+      // The client's failure messages describe codes from the user's codes file too.
+      codes.onDidChange(() => this.resetClient()),
     );
   }
 
@@ -81,6 +85,7 @@ export class Connection implements vscode.Disposable {
         guardStore: sandbox ? new MemoryGuardStore() : globalStateGuardStore(this.context.globalState),
         limits: settings.limits,
         http: settings.http,
+        codes: this.codes.current(),
         log: (line) => this.log.info(line),
       });
     } catch (err) {

@@ -2,6 +2,7 @@
 // records it in the history, opens its result document and, on failure, says what went wrong with the
 // catalog's words and next actions.
 import * as vscode from 'vscode';
+import { safeLine } from '../../core/sanitize';
 import { describeCode } from '../../core/codes';
 import type { CallFailure, CallResult } from '../../core/model';
 import { offerToGetReady } from '../connection/readinessOffer';
@@ -103,7 +104,7 @@ async function showFailure(failure: CallFailure, entry: LookupEntry | undefined)
   const fix = entry && failure.code ? rerunFixFor(failure.code) : undefined;
   const actions: string[] = fix ? [fix.title] : [];
   if (failure.kind === 'network' || failure.kind === 'api') actions.push(SHOW_LOG);
-  const choice = await vscode.window.showErrorMessage(`Business Data: ${text}`, ...actions);
+  const choice = await vscode.window.showErrorMessage(safeLine(`Business Data: ${text}`), ...actions);
   if (fix && entry && choice === fix.title) await executeCommand(Commands.rerunLookup, rerunArgs(toResultUri(entry).toString(), fix));
   else if (choice === SHOW_LOG) await executeCommand(Commands.showLog);
 }

@@ -1,6 +1,7 @@
 // Saved queries and recent lookup history: plain data and change events, no rendering.
 // Persisted in globalState (queries and responses are not secret; requests carry placeholders only).
 import * as vscode from 'vscode';
+import { safeLine } from '../../core/sanitize';
 import type { CallResult, FailureKind, LookupQuery, OperationRequest, RequestRecord } from '../../core/model';
 import { jsonLongerThan } from './jsonSize';
 
@@ -168,8 +169,9 @@ export function sameQuery(a: HistoryQuery, b: HistoryQuery): boolean {
 
 /** Short label for a query: "203.0.113.7", "Acme Ltd (GB)", or a request's name or "GET /v1/…". */
 export function queryLabel(q: HistoryQuery): string {
-  if (q.kind === 'request') return q.name ?? `${q.request.method} ${pathOf(q.request.url)}`;
-  return q.kind === 'ip' ? q.ip : `${q.name} (${q.country}${q.territory ? `, ${q.territory}` : ''})`;
+  // Names come from files and other people's batches: shown without control or bidi characters.
+  if (q.kind === 'request') return safeLine(q.name ?? `${q.request.method} ${pathOf(q.request.url)}`);
+  return safeLine(q.kind === 'ip' ? q.ip : `${q.name} (${q.country}${q.territory ? `, ${q.territory}` : ''})`);
 }
 
 /** A request's answer that is not JSON, as text; an empty answer is empty text, not a missing body. */
