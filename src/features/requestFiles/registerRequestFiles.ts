@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { Connection } from '../connection/connection';
 import type { ChainedResponses } from '../state/chainedResponses';
 import { connectionVariables } from '../../core/requestVariables';
+import { safeLine } from '../../core/sanitize';
 import { credentialHeaderFixes } from './credentialHeaderFix';
 import { RequestCodeLenses } from './requestCodeLenses';
 import { completeRequestFile, type Suggestion, type SuggestionKind } from './requestCompletions';
@@ -29,7 +30,7 @@ export function toCompletionItem(line: number, s: Suggestion, order: number): vs
   const item = new vscode.CompletionItem(s.label, KIND[s.kind]);
   item.insertText = s.snippet ? new vscode.SnippetString(s.insertText) : s.insertText;
   item.range = new vscode.Range(line, s.start, line, s.end);
-  item.detail = s.detail;
+  item.detail = s.detail === undefined ? undefined : safeLine(s.detail);
   if (s.documentation) item.documentation = new vscode.MarkdownString().appendText(s.documentation);
   // Keep the order the suggestions were made in (the known operations before plain methods).
   item.sortText = String(order).padStart(4, '0');

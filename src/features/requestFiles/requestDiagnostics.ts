@@ -3,6 +3,7 @@
 // connection's endpoints change. Only an adapter: the logic is plain.
 import * as vscode from 'vscode';
 import type { Endpoints } from '../../core/model';
+import { safeLine } from '../../core/sanitize';
 import { DIAGNOSTIC_SOURCE } from '../shared/codeDocuments';
 import { REQUEST_FILE_LANGUAGE } from './requestFileLanguage';
 import { requestFileProblems, type RequestProblem } from './requestProblems';
@@ -11,7 +12,8 @@ const DEBOUNCE_MS = 200;
 
 export function toRequestDiagnostic(p: RequestProblem): vscode.Diagnostic {
   const range = new vscode.Range(p.span.line, p.span.start, p.span.line, p.span.end);
-  const d = new vscode.Diagnostic(range, p.message, p.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning);
+  // Messages quote the file, which may come from anyone: no control or bidi characters reach the view.
+  const d = new vscode.Diagnostic(range, safeLine(p.message), p.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning);
   d.source = DIAGNOSTIC_SOURCE;
   d.code = p.code;
   return d;
