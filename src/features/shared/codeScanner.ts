@@ -4,6 +4,7 @@
 // finder as everything else, and only the findings come back. Plain Node (no `vscode`): the
 // benchmark drives it as the extension does.
 import { Worker } from 'node:worker_threads';
+import { BUILT_IN, type CodeBook, type CodeInfo } from '../../core/codes';
 import type { CodeFinding } from './findCodes';
 
 /** Characters per slice: small enough that posting one takes well under a millisecond. */
@@ -14,7 +15,8 @@ const IDLE_MS = 30_000;
 /** Messages to the worker. */
 export type ScanRequest =
   | { readonly type: 'slice'; readonly id: number; readonly text: string }
-  | { readonly type: 'end'; readonly id: number }
+  /** The text is complete: scan it with this catalog (the built-in one plus the user's codes file). */
+  | { readonly type: 'end'; readonly id: number; readonly codes: readonly CodeInfo[] }
   | { readonly type: 'cancel'; readonly id: number };
 
 /** Messages from the worker. */
@@ -47,8 +49,9 @@ export class CodeScanner {
   /** `workerPath`: the bundled worker (dist/scanWorker.js). */
   constructor(private readonly workerPath: string) {}
 
-  /** The codes in `text`; rejects with ScanCancelledError when `signal` aborts first. */
-  async scan(text: string, signal?: AbortSignal): Promise<CodeFinding[]> {
+  /** The codes in `text`, described by `book`; rejects with ScanCancelledError when `signal` aborts first. */
+  async scan(text: string, options: { readonly book?: CodeBook; readonly signal?: AbortSignal } = {}): Promise<CodeFinding[]> {
+    const { book = BUILT_IN, signal } = options;
     const id = this.nextId++;
     const worker = this.start();
     // Held alive while a scan is pending (a command-line host would otherwise exit under it).
@@ -70,7 +73,7 @@ export class CodeScanner {
         this.longestStep = Math.max(this.longestStep, performance.now() - t0);
         await nextTurn();
       }
-      if (this.pending.has(id) && !signal?.aborted) worker.postMessage({ type: 'end', id } satisfies ScanRequest);
+      if (this.pending.has(id) && !signal?.aborted) worker.postMessage({ type: 'end', id, codes: book.entries } satisfies ScanRequest);
       return await done;
     } finally {
       signal?.removeEventListener('abort', cancel);

@@ -1,8 +1,10 @@
 // The worker thread behind codeScanner.ts (bundled as dist/scanWorker.js): gathers a text's slices,
-// runs the code finder on the whole text, and answers with the findings only.
+// runs the code finder (the core's one recogniser, with the catalog it is sent) on the whole text,
+// and answers with the findings only.
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
+import { CodeBook } from '../../core/codes';
 import type { ScanReply, ScanRequest } from './codeScanner';
 import { findCodes } from './findCodes';
 
@@ -24,7 +26,7 @@ port.on('message', (m: ScanRequest) => {
   if (m.type === 'cancel') return;
   let reply: ScanReply;
   try {
-    reply = { id: m.id, findings: findCodes(slices.join('')) };
+    reply = { id: m.id, findings: findCodes(slices.join(''), new CodeBook(m.codes)) };
   } catch (err) {
     reply = { id: m.id, error: err instanceof Error ? err.message : String(err) };
   }
