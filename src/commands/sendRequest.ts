@@ -9,6 +9,7 @@ import { prepareRequest } from '../features/requestFiles/prepareRequest';
 import { callAndShow } from '../features/results/lookUpAndShow';
 import type { Services } from '../features/services';
 import { INTERFACE_IDS } from '../features/shared/interfaces';
+import { chainedFrom } from '../features/state/chainedResponses';
 import { UserError } from '../features/shared/userError';
 import { resolveRequestTarget, type RequestTarget } from './requestTarget';
 
@@ -30,7 +31,7 @@ export async function sendRequest(services: Services, arg?: unknown): Promise<st
   // Beside the file, as a preview: the next Send replaces it, and the file stays in view.
   const shown = await callAndShow(services, { kind: 'request', request: prepared.request, name }, { show: { viewColumn: vscode.ViewColumn.Beside, preview: true } });
   const result = shown.result;
-  if (result?.ok && name !== undefined) services.responses.remember(key, name, { body: result.body, text: result.text, headers: result.headers ?? {} });
+  if (result?.ok && name !== undefined) services.responses.remember(key, name, chainedFrom(result, shown.entry?.responseIsJson === true));
   return shown.uri;
 }
 

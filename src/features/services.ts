@@ -3,6 +3,7 @@ import type * as vscode from 'vscode';
 import type { Connection } from './connection/connection';
 import type { ResultDocuments } from './results/resultDocuments';
 import type { SandboxService } from './sandbox/sandboxService';
+import type { CodeScanner } from './shared/codeScanner';
 import type { ChainedResponses } from './state/chainedResponses';
 import type { ContextKeys } from './state/contextKeys';
 import type { LookupModel } from './state/lookupModel';
@@ -22,6 +23,8 @@ export interface Services {
   readonly lookups: LookupModel;
   /** Responses of named requests, per request file, for the requests that chain on them. */
   readonly responses: ChainedResponses;
+  /** The worker that scans and pretty-prints large answers off the extension host's thread. */
+  readonly scanner: CodeScanner;
   /** The local sandbox started from this window, if any. */
   readonly sandbox: SandboxService;
 }

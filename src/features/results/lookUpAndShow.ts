@@ -12,7 +12,7 @@ import { interfaceOf } from '../shared/interfaces';
 import { rerunArgs, rerunFixFor } from '../shared/rerunFixes';
 import { queryLabel, type HistoryQuery, type LookupEntry } from '../state/lookupModel';
 import { toResultUri } from '../state/resultUri';
-import { withoutSecrets } from './withoutSecrets';
+import { readyAnswer } from './largeAnswers';
 
 export interface LookUpOptions {
   readonly forceNewToken?: boolean;
@@ -34,6 +34,8 @@ export interface Shown {
   readonly uri?: string;
   /** What the call returned (after removing any secret the answer echoed); undefined when nothing was sent. */
   readonly result?: CallResult;
+  /** The history entry it became, when there was something to show. */
+  readonly entry?: LookupEntry;
 }
 
 function titleOf(query: HistoryQuery): string {
@@ -62,25 +64,29 @@ export async function callAndShow(services: Services, query: HistoryQuery, optio
           progress.report({ message: 'retrying' });
         }
         const o = { signal: abort.signal, forceNewToken: options.forceNewToken };
-        return await (query.kind === 'request' ? services.connection.send(query.request, o) : services.connection.lookup(query, o));
+        if (query.kind !== 'request') return { result: await services.connection.lookup(query, o), json: false };
+        const result = await services.connection.send(query.request, o);
+        // Another operation's answer could echo what was sent (the history never keeps a secret), and
+        // may be large: pretty-printed on the worker.
+        progress.report({ message: 'reading the answer' });
+        return await readyAnswer(result, { scanner: services.scanner, redact: (t) => services.connection.getClient().redact(t) });
       } finally {
         subscription.dispose();
       }
     },
   );
   if (!outcome) return {};
-  if (!outcome.ok && outcome.kind === 'cancelled') return {};
-  if (!outcome.ok && outcome.body === undefined) {
+  const { result, json } = outcome;
+  if (!result.ok && result.kind === 'cancelled') return {};
+  if (!result.ok && result.body === undefined) {
     // Nothing came back to show (bad input, another host, network): a message is the whole answer.
-    void showFailure(outcome, undefined);
-    return { result: outcome };
+    void showFailure(result, undefined);
+    return { result };
   }
-  // Another operation's answer could echo what was sent: the history never keeps a secret.
-  const result = query.kind === 'request' ? withoutSecrets(outcome, (t) => services.connection.getClient().redact(t)) : outcome;
-  const entry = services.lookups.add(query, result);
+  const entry = services.lookups.add(query, result, { textIsJson: json });
   const uri = await services.results.open(entry, options.show);
   if (!result.ok) void showFailure(result, entry);
-  return { uri: uri.toString(), result };
+  return { uri: uri.toString(), result, entry };
 }
 
 function pause(ms: number, signal: AbortSignal): Promise<void> {

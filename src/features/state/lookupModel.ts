@@ -36,8 +36,10 @@ export interface LookupEntry {
   readonly request?: RequestRecord;
   /** Parsed response body; absent when there was none or it was too large to keep after a restart. */
   readonly body?: unknown;
-  /** A response body that is not JSON, as sent (requests of request files only). */
+  /** The answer as text (requests of request files only): as sent, or JSON pretty-printed off the thread. */
   readonly responseText?: string;
+  /** `responseText` is JSON (an answer too large to parse on the extension host's thread). */
+  readonly responseIsJson?: boolean;
 }
 
 export interface SavedQuery {
@@ -93,9 +95,11 @@ export class LookupModel implements vscode.Disposable {
   }
 
   /** Records a finished lookup (newest first) and returns its entry. */
-  add(query: HistoryQuery, result: CallResult, at = Date.now()): LookupEntry {
+  add(query: HistoryQuery, result: CallResult, options: { readonly at?: number; readonly textIsJson?: boolean } = {}): LookupEntry {
+    const at = options.at ?? Date.now();
+    const responseIsJson = options.textIsJson === true ? true : undefined;
     const entry: LookupEntry = result.ok
-      ? { id: this.newId(at), query, at, ok: true, status: result.status, code: result.code, durationMs: result.durationMs, request: result.request, body: result.body, responseText: responseTextOf(query, result) }
+      ? { id: this.newId(at), query, at, ok: true, status: result.status, code: result.code, durationMs: result.durationMs, request: result.request, body: result.body, responseText: responseTextOf(query, result), responseIsJson }
       : {
           id: this.newId(at),
           query,
