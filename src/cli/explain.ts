@@ -50,7 +50,7 @@ export async function runExplainCommand(args: string[], io: CliIo): Promise<numb
   }
   const lines = [
     `${info.code}: Interface ${info.interfaceName} code, from ${SOURCE[info.source]}${info.status !== undefined ? `; HTTP ${info.status}` : ''}`,
-    `  Text: ${info.text}`,
+    `  Text: ${info.unpublishedText ? "none published; the service's own text in the answer is shown" : info.text}`,
     `  Meaning: ${info.meaning}`,
     `  What to do: ${info.action}`,
     `  What the client does: ${CLIENT_DOES[info.recovery]}`,

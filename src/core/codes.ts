@@ -28,7 +28,7 @@ export type CodeSource =
 
 export interface CodeInfo {
   readonly code: string;
-  /** The specification's own text for the code. */
+  /** The code's published text (the specification's, the service documentation's, the user's). */
   readonly text: string;
   /** What the code means, in plain words. */
   readonly meaning: string;
@@ -40,6 +40,11 @@ export interface CodeInfo {
   readonly source: CodeSource;
   /** The HTTP status the service documents for the code, when it does. */
   readonly status?: number;
+  /**
+   * The documentation gives the code but no text of its own: `text` is only a fallback, and the
+   * service's own text in the answer is shown in its place.
+   */
+  readonly unpublishedText?: true;
 }
 
 const SPEC_CODES: readonly CodeInfo[] = [

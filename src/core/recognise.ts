@@ -98,7 +98,8 @@ export function recogniseFields(f: Fields, book: CodeBook = BUILT_IN, httpStatus
   // Plain literals, no spread: a large file has tens of thousands of codes, and spreading is slower.
   if (info) {
     const severity = info.severity === 'success' ? 'info' : info.severity;
-    return { code: found.code, shape: found.shape, serviceText: own, description, status, known: true, info, text: info.text, action: info.action, severity, recovery: info.recovery };
+    const text = info.unpublishedText ? (own ?? info.text) : info.text;
+    return { code: found.code, shape: found.shape, serviceText: own, description, status, known: true, info, text, action: info.action, severity, recovery: info.recovery };
   }
   const text = own ?? description ?? `The service answered with code ${found.code} and no text.`;
   const severity = unknownSeverity(found.shape, found.code, v.SeverityText, status);

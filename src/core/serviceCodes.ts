@@ -1,7 +1,7 @@
 // Codes documented by the service, NOT in the spec: its published error table and the shapes its
 // products answer in (shared/docs/real-world-answers.md). The texts are the published ones where
-// the table gives one; where it gives only a status, the text says so plainly and the service's
-// own text in the answer is shown beside it.
+// the table gives one; where it gives only a code and a status (`unpublishedText`), the service's own
+// text in the answer takes the place of the fallback text here.
 import type { CodeInfo } from './codes';
 
 const service = (c: Omit<CodeInfo, 'source'>): CodeInfo => ({ ...c, source: 'service' });
@@ -70,6 +70,7 @@ export const SERVICE_CODES: readonly CodeInfo[] = [
     action: "Read the service's ResultText beside the code; correct the request if it names a value.",
     severity: 'error',
     recovery: 'stop',
+    unpublishedText: true,
     interfaceName: 'B',
   }),
   service({
@@ -79,6 +80,7 @@ export const SERVICE_CODES: readonly CodeInfo[] = [
     action: "Read the service's ResultText beside the code; correct the request if it names a value.",
     severity: 'error',
     recovery: 'stop',
+    unpublishedText: true,
     interfaceName: 'B',
     status: 400,
   }),
@@ -99,6 +101,7 @@ export const SERVICE_CODES: readonly CodeInfo[] = [
     action: 'Check the query values (name, country, territory); the organization may not be on record.',
     severity: 'error',
     recovery: 'stop',
+    unpublishedText: true,
     interfaceName: 'B',
     status: 404,
   }),

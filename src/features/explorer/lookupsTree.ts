@@ -78,8 +78,8 @@ function historyItem(node: Extract<LookupNode, { type: 'history' }>): vscode.Tre
   md.appendMarkdown(`**${e.query.kind === 'request' ? 'Request' : `${capitalised(queryKindLabel(e.query))} lookup`}**\n\n`);
   md.appendText(`${queryLabel(e.query)}${requestLine(e.query)}\n`);
   md.appendMarkdown(`\n| | |\n|---|---|\n| Status | ${e.status ?? '—'} |\n| Result code | ${code.replace(/[|\\`*_[\]<>]/g, '\\$&')} |\n| Duration | ${Math.round(e.durationMs)} ms |\n| When | ${new Date(e.at).toISOString()} |\n`);
-  if (info) md.appendText(`\n${info.code}: ${info.text} ${info.action}`);
-  else if (!e.ok && e.text) md.appendText(`\n${safeLine(`${e.text} ${e.advice ?? ''}`)}`);
+  if (!e.ok && e.text) md.appendText(`\n${safeLine(`${e.text} ${e.advice ?? ''}`)}`);
+  else if (info) md.appendText(`\n${info.code}: ${info.text} ${info.action}`);
   item.tooltip = md;
   item.command = { command: 'vscode.open', title: 'Open', arguments: [toResultUri(e), { preview: true }] };
   return item;

@@ -3,7 +3,6 @@
 // catalog's words and next actions.
 import * as vscode from 'vscode';
 import { safeLine } from '../../core/sanitize';
-import { describeCode } from '../../core/codes';
 import type { CallFailure, CallResult } from '../../core/model';
 import { offerToGetReady } from '../connection/readinessOffer';
 import type { Services } from '../services';
@@ -103,9 +102,8 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
 
 /** One message with the code's text and advised action, plus the buttons that act on it. */
 async function showFailure(failure: CallFailure, entry: LookupEntry | undefined): Promise<void> {
-  const info = failure.code ? describeCode(failure.code) : undefined;
-  const prefix = failure.code ? `${failure.code}: ` : '';
-  const text = info ? `${prefix}${info.text} ${info.action}` : `${prefix}${failure.text} ${failure.advice}`;
+  // The failure already carries the catalog's text and action for a known code, or the service's own.
+  const text = `${failure.code ? `${failure.code}: ` : ''}${failure.text} ${failure.advice}`;
   // The same re-run the quick fix on the result document offers.
   const fix = entry && failure.code ? rerunFixFor(failure.code) : undefined;
   const actions: string[] = fix ? [fix.title] : [];

@@ -46,7 +46,7 @@ describe('bizdata command line: real-world answers and hostile networks', () => 
     const out = lines.stdout.trim().split('\n');
     assert.equal(out.length, 4);
     assert.match(out[0], new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:4:21: warning 00040: The access token in use has expired\\. — Obtain a new token\\.$`));
-    assert.match(out[1], /: error CM018: Not found — /);
+    assert.match(out[1], /: error CM018: No match — /);
     assert.match(out[2], /: error 05007: Refused \\u001B\]0;owned\\u0007 \\u202EErrorCode: 05007 \(05007 is not in the catalog; the text is the service's own\) — /);
     assert.match(out[3], /: info CM000: Success — Nothing to do\.$/);
     const json = await run(['check', file, '--json']);

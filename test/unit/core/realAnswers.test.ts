@@ -52,11 +52,11 @@ describe('client against the real service\'s documented answers (sandbox respond
     assert.ok(t.logs.some((l) => /waiting 1000 ms, then retry 1 of 2 after HTTP 503/.test(l)), t.logs.join('\n'));
   });
 
-  it('CM001, CM004 and CM018 in a TransactionResult are failures with the catalog\'s text', async () => {
-    for (const [code, status] of [['CM001', 400], ['CM004', 500], ['CM018', 404]] as const) {
+  it('CM001, CM004 and CM018 in a TransactionResult are failures with the published text, else the service\'s own', async () => {
+    for (const [code, status, text] of [['CM001', 400, 'Invalid request'], ['CM004', 500, 'Internal error'], ['CM018', 404, 'service text']] as const) {
       await respond('/V4.0/organizations', status, { MatchResponse: { TransactionDetail: {}, TransactionResult: { SeverityText: 'Error', ResultID: code, ResultText: 'service text' } } });
       const f = failed(await t.client.lookupOrganization({ country: 'US', name: 'Example Corp' }));
-      assert.deepEqual([f.code, f.status, f.kind, f.known], [code, status, 'api', true], code);
+      assert.deepEqual([f.code, f.status, f.kind, f.known, f.text], [code, status, 'api', true, text], code);
     }
   });
 
