@@ -34,7 +34,7 @@ interface DiagnosticsSettings {
 
 function readSettings(): DiagnosticsSettings {
   const config = vscode.workspace.getConfiguration('bizdata.diagnostics');
-  const maxMb = config.get<number>('maxFileSizeMB', 64);
+  const maxMb = config.get<number>('maxFileSizeMB', 128);
   return { enabled: config.get<boolean>('enabled', true), maxChars: Math.max(0, maxMb) * 1024 * 1024 };
 }
 
