@@ -1,8 +1,8 @@
 // `bizdata batch`: many lookups from a file, one JSON line per input, resumable.
 import { readFile } from 'node:fs/promises';
 import { parseBatchInput, runBatch } from '../core/batch';
-import { DEFAULT_LIMITS } from '../core/constants';
-import { CONNECTION_HELP, CONNECTION_OPTIONS, EXIT, exitCodeFor, makeClient, parse, positiveNumber, UsageError, type CliIo } from './common';
+import { CONNECTION_HELP, CONNECTION_OPTIONS, EXIT, exitCodeFor, makeClient, parse, UsageError, type CliIo } from './common';
+import { batchWorkers } from './coordination';
 
 export const BATCH_HELP = `Usage: bizdata batch FILE --out RESULTS.jsonl [--qps N] [--concurrency N] [connection options]
 
@@ -17,7 +17,11 @@ FILE is either
     quote names that contain commas: US,"Example, Inc.",CA
 
   --out FILE           where results are appended (required)
-  --concurrency N      lookups in flight at once (also caps the account's limiter)
+  --concurrency N|auto lookups in flight at once (also caps the account's limiter)
+
+The summary shows learnedQps and learnedConcurrency: the limits the adaptive limiter found (and
+remembers for the next run). A coordinator that stops answering stops the batch: calls in flight
+finish, no new one starts, and running it again continues where it stopped.
 
 The run stops early on an authentication failure, the lockout guard, or a contract limit
 (SC003, SC004, SC005); Ctrl-C stops it cleanly. A summary is printed on stdout.
@@ -46,8 +50,8 @@ export async function runBatchCommand(args: string[], io: CliIo): Promise<number
     throw new UsageError(`${file} has rows that cannot be read; nothing was sent:\n${parsed.problems.map((p) => `  line ${p.line}: ${p.message}`).join('\n')}`);
   }
   if (parsed.inputs.length === 0) throw new UsageError(`${file} holds no inputs.`);
-  const concurrency = positiveNumber('--concurrency', values.concurrency ?? (io.env.BIZDATA_CONCURRENCY || undefined), DEFAULT_LIMITS.concurrency);
-  const { client } = makeClient(values, io, parsed.format === 'csv' ? 'b' : 'a');
+  const { client, close } = await makeClient(values, io, parsed.format === 'csv' ? 'b' : 'a');
+  const concurrency = batchWorkers(values, io.env);
   const abort = new AbortController();
   const onSigint = (): void => abort.abort();
   process.once('SIGINT', onSigint);
@@ -63,7 +67,8 @@ export async function runBatchCommand(args: string[], io: CliIo): Promise<number
         : undefined,
     });
     if (io.stderr.isTTY) io.stderr.write('\n');
-    io.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+    const learned = client.limiterState().learned;
+    io.stdout.write(`${JSON.stringify({ ...summary, learnedQps: learned?.qps, learnedConcurrency: learned?.concurrency }, null, 2)}\n`);
     if (summary.stoppedBy) {
       io.stderr.write(`bizdata: the batch stopped: ${summary.stoppedBy.code ? `${summary.stoppedBy.code} ` : ''}${client.redact(summary.stoppedBy.text)}\n  What to do: ${summary.stoppedBy.advice}\n`);
       return exitCodeFor(summary.stoppedBy.kind);
@@ -71,6 +76,6 @@ export async function runBatchCommand(args: string[], io: CliIo): Promise<number
     return summary.failed > 0 || summary.cancelled ? EXIT.other : EXIT.ok;
   } finally {
     process.off('SIGINT', onSigint);
-    await client.dispose();
+    await close();
   }
 }

@@ -4,11 +4,11 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { BizDataClient } from '../core/client';
 import type { CredentialProvider } from '../core/ports';
 import { describeCode } from '../core/codes';
-import { AUTH_VERSION_B, DEFAULT_LIMITS, ORG_VERSION_B } from '../core/constants';
+import { AUTH_VERSION_B, ORG_VERSION_B } from '../core/constants';
 import type { CallFailure, Credentials, Endpoints, FailureKind, InterfaceId } from '../core/model';
-import { MemoryTokenStore } from '../core/stores';
+import type { LearnedLimits } from '../core/ports';
 import { DEMO_CREDENTIALS } from '../sandbox/defaults';
-import { fileGuardStore, stateDir } from './guardFile';
+import { openSharing, SHARING_HELP, SHARING_OPTIONS, SharingError } from './coordination';
 import { promptHidden, promptVisible } from './prompt';
 import { errorMessage } from '../core/errors';
 
@@ -37,6 +37,8 @@ export const CONNECTION_OPTIONS = {
   'confirm-risk': { type: 'boolean' },
   verbose: { type: 'boolean', short: 'v' },
   help: { type: 'boolean', short: 'h' },
+  // Limits and sharing with other processes (coordination.ts).
+  ...SHARING_OPTIONS,
 } as const satisfies ParseArgsConfig['options'];
 
 export const CONNECTION_HELP = `Connection options (flags win over the environment):
@@ -47,12 +49,11 @@ export const CONNECTION_HELP = `Connection options (flags win over the environme
   --sandbox URL        a local sandbox: all three hosts, its origin and its demo credentials
   --ca-file FILE       extra certificate authority (PEM)    [BIZDATA_CA_FILE]
   --proxy URL          HTTP proxy, http://host:port         [BIZDATA_PROXY]
-  --qps N              requests per second for the account  [BIZDATA_QPS, default 10]
-  --concurrency N      requests in flight at once           [BIZDATA_CONCURRENCY, default 4]
   --confirm-risk       sign in even though one more failed attempt would lock the account
   -v, --verbose        one line per request on stderr (credentials redacted)
   -h, --help           this help
 
+${SHARING_HELP}
 Credentials come only from the environment or, in a terminal, a hidden prompt:
   Interface A: BIZDATA_CONSUMER_KEY, BIZDATA_CONSUMER_SECRET
   Interface B: BIZDATA_USER, BIZDATA_PASSWORD
@@ -93,6 +94,10 @@ type ConnectionValues = { [K in keyof typeof CONNECTION_OPTIONS]?: (typeof CONNE
 export interface Setup {
   readonly client: BizDataClient;
   readonly sandbox: boolean;
+  /** What the account's limiter learned before, as remembered. */
+  learned(): Promise<LearnedLimits | undefined>;
+  /** Disposes the client, then the shared stores (and the coordinator's connection). */
+  close(): Promise<void>;
 }
 
 export function positiveNumber(label: string, value: string | undefined, fallback: number): number {
@@ -102,8 +107,8 @@ export function positiveNumber(label: string, value: string | undefined, fallbac
   return n;
 }
 
-/** Builds the client from flags and environment; throws UsageError for what is missing. */
-export function makeClient(values: ConnectionValues, io: CliIo, needs: InterfaceId): Setup {
+/** Builds the client from flags and environment; throws UsageError for what is missing or a coordinator that cannot be reached. */
+export async function makeClient(values: ConnectionValues, io: CliIo, needs: InterfaceId): Promise<Setup> {
   const env = io.env;
   const sandbox = values.sandbox;
   const pick = (flag: string | undefined, name: string): string | undefined => flag ?? sandbox ?? (env[name] || undefined);
@@ -131,24 +136,37 @@ export function makeClient(values: ConnectionValues, io: CliIo, needs: Interface
     authVersion: AUTH_VERSION_B,
     orgVersion: ORG_VERSION_B,
   };
-  const qps = positiveNumber('--qps', values.qps ?? (env.BIZDATA_QPS || undefined), DEFAULT_LIMITS.qps);
-  const concurrency = positiveNumber('--concurrency', values.concurrency ?? (env.BIZDATA_CONCURRENCY || undefined), DEFAULT_LIMITS.concurrency);
   const verbose = values.verbose === true;
+  const log = verbose ? (line: string): void => void io.stderr.write(`${line}\n`) : undefined;
+  const credentials: CredentialProvider = sandbox !== undefined ? async (id) => DEMO_CREDENTIALS[id] : credentialsFromEnvOrPrompt(io);
+  let shared;
+  try {
+    shared = await openSharing(values, env, endpoints, needs, credentials, log);
+  } catch (err) {
+    if (err instanceof SharingError) throw new UsageError(err.message);
+    throw err;
+  }
   let client: BizDataClient;
   try {
     client = new BizDataClient({
       endpoints,
-      credentials: sandbox !== undefined ? async (id) => DEMO_CREDENTIALS[id] : credentialsFromEnvOrPrompt(io),
-      tokenStore: new MemoryTokenStore(),
-      guardStore: fileGuardStore(stateDir(env)),
-      limits: { qps, concurrency },
+      credentials,
+      tokenStore: shared.tokenStore,
+      guardStore: shared.guardStore,
+      locks: shared.locks,
+      limiter: shared.limiter,
       http: { caFile: values['ca-file'] ?? (env.BIZDATA_CA_FILE || undefined), proxyUrl: values.proxy ?? (env.BIZDATA_PROXY || undefined) },
-      log: verbose ? (line) => io.stderr.write(`${line}\n`) : undefined,
+      log,
     });
   } catch (err) {
+    await shared.close();
     throw new UsageError(errorMessage(err));
   }
-  return { client, sandbox: sandbox !== undefined };
+  const close = async (): Promise<void> => {
+    await client.dispose();
+    await shared.close();
+  };
+  return { client, sandbox: sandbox !== undefined, learned: shared.learned, close };
 }
 
 function safeOrigin(url: string): string | undefined {
@@ -195,6 +213,7 @@ async function resolveCredentials(id: InterfaceId, io: CliIo): Promise<Credentia
 export function exitCodeFor(kind: FailureKind): number {
   switch (kind) {
     case 'input':
+    case 'coordinator':
       return EXIT.usage;
     case 'auth':
     case 'guard':

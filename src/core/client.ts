@@ -10,7 +10,7 @@ import { LockoutGuard } from './guard';
 import { HttpTransport, type HttpOptions } from './http';
 import { RateLimiter, type Limits } from './limiter';
 import type { CallFailure, CallResult, Endpoints, InterfaceId, IpQuery, LimiterState, LookupQuery, OrgQuery, TokenStatus } from './model';
-import type { AccountLocks, CredentialProvider, GuardStore, Limiter, TokenStore } from './ports';
+import { CoordinatorUnavailableError, type AccountLocks, type CredentialProvider, type GuardStore, type Limiter, type TokenStore } from './ports';
 import { ipRequest, orgRequest } from './protocol';
 import { checkCredentials, checkLookup } from './queries';
 import { SecretRegistry } from './redact';
@@ -106,7 +106,10 @@ export class BizDataClient {
 
   /** Never rejects: every outcome is a CallResult. */
   lookup(query: LookupQuery, options: CallOptions = {}): Promise<CallResult> {
-    return this.settled((t0) => this.lookupOnce(query, options, t0));
+    // Each call listens on a signal of its own: undici adds a listener per request in flight, and a
+    // signal shared by a whole batch would collect them (MaxListenersExceededWarning). any() adds none.
+    const o = options.signal ? { ...options, signal: AbortSignal.any([options.signal]) } : options;
+    return this.settled((t0) => this.lookupOnce(query, o, t0));
   }
 
   /** Gets a new token now (e.g. "Sign in" / "Test connection"); the body of a success is the TokenStatus. */
@@ -247,6 +250,8 @@ export class BizDataClient {
     try {
       return await run(t0);
     } catch (err) {
+      // A shared store, lock or limiter lost its coordinator: a stop, not a network failure of the service.
+      if (err instanceof CoordinatorUnavailableError) return failure(t0, 'coordinator', this.redact(err.message), CoordinatorUnavailableError.advice);
       return failure(t0, 'network', `The call failed inside the client: ${this.redact(errorMessage(err))}`, 'Try again; if it persists, report it with the log.');
     }
   }

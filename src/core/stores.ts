@@ -12,8 +12,8 @@ export class MemoryTokenStore implements TokenStore {
   async set(key: string, t: StoredToken): Promise<void> {
     this.tokens.set(key, t);
   }
-  async delete(key: string): Promise<void> {
-    this.tokens.delete(key);
+  async delete(key: string, ifValue?: string): Promise<void> {
+    if (ifValue === undefined || this.tokens.get(key)?.value === ifValue) this.tokens.delete(key);
   }
 }
 
