@@ -55,7 +55,7 @@ export function capped(s: Pick<AdaptiveState, LimitName>, caps: Caps): { qps: nu
 export function startState(caps: Caps, learned: LearnedLimits | undefined, now: number): AdaptiveState {
   const from = learned ?? { ...START, exact: false };
   const exact = learned?.exact === true;
-  const probe = (): Probe => ({ at: now + (exact ? PROBE_LEARNED_MS : 0), step: 1, intervalMs: exact ? PROBE_LEARNED_MS : PROBE_BASE_MS });
+  const probe = (): Probe => ({ at: now + (exact ? PROBE_LEARNED_MS : RAMP_MS), step: 1, intervalMs: exact ? PROBE_LEARNED_MS : PROBE_BASE_MS });
   return {
     ...capped(from, caps),
     ramp: { qps: !exact, concurrency: !exact },
