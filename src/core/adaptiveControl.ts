@@ -108,7 +108,9 @@ class AdaptiveControl implements Control {
       () => undefined,
     );
     if (changedLimits) this.o.log?.(`limits: ${fmt(base)} -> ${fmt(next)}${next.exact && !base.exact ? ' (first refusal: settling)' : ''}`);
-    if (changedLimits || next.exact !== base.exact) this.remember(next);
+    const e = estimate(next);
+    const was = estimate(base);
+    if (e.qps !== was.qps || e.concurrency !== was.concurrency || e.exact !== was.exact) this.remember(next);
     return changedLimits;
   }
 

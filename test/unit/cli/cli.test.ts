@@ -1,48 +1,19 @@
 // The built command line (dist/cli.js) run as a child process against a sandbox in this process.
 // execFile, not spawnSync: the sandbox must keep answering while the child runs.
 import * as assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { startSandbox } from '../../../src/sandbox/server';
 import { assertNoCanary, CANARY, sandbox, type Sandbox } from '../core/harness';
-
-const CLI = resolve(__dirname, '../../../../dist/cli.js');
-
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+import { canaryEnvFor, cliRunner } from './runCli';
 
 describe('bizdata command line', () => {
   let sb: Sandbox;
   let dir: string;
   const outputs: string[] = [];
-
-  function run(args: string[], env: Record<string, string> = {}): Promise<Run> {
-    const base: NodeJS.ProcessEnv = {};
-    for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('BIZDATA_')) base[k] = v;
-    return new Promise((done) => {
-      execFile(process.execPath, [CLI, ...args], { env: { ...base, BIZDATA_STATE_DIR: dir, ...env }, timeout: 20_000 }, (err, stdout, stderr) => {
-        outputs.push(stdout, stderr);
-        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-        done({ code, stdout, stderr });
-      });
-    });
-  }
-
-  const canaryEnv = (): Record<string, string> => ({
-    BIZDATA_AUTH_URL: sb.url,
-    BIZDATA_BASE_URL: sb.url,
-    BIZDATA_LEGACY_URL: sb.url,
-    BIZDATA_ORIGIN: 'https://app.example.com',
-    BIZDATA_CONSUMER_KEY: CANARY.consumerKey,
-    BIZDATA_CONSUMER_SECRET: CANARY.consumerSecret,
-    BIZDATA_USER: CANARY.user,
-    BIZDATA_PASSWORD: CANARY.password,
-  });
+  const run = cliRunner(() => dir, outputs);
+  const canaryEnv = (): Record<string, string> => canaryEnvFor(sb.url);
 
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'bizdata-cli-'));

@@ -1,0 +1,43 @@
+// Runs the built command line (dist/cli.js) as a child process, with a clean BIZDATA_* environment
+// and a state directory of the test's own. execFile, not spawnSync: a sandbox in the test's process
+// must keep answering while the child runs.
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { CANARY } from '../core/harness';
+
+export const CLI = resolve(__dirname, '../../../../dist/cli.js');
+
+export interface Run {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** `run(args, env)`: every stdout and stderr is pushed to `outputs` for the canary check. */
+export function cliRunner(stateDir: () => string, outputs: string[]) {
+  return (args: string[], env: Record<string, string> = {}, timeoutMs = 20_000): Promise<Run> => {
+    const base: NodeJS.ProcessEnv = {};
+    for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('BIZDATA_')) base[k] = v;
+    return new Promise((done) => {
+      execFile(process.execPath, [CLI, ...args], { env: { ...base, BIZDATA_STATE_DIR: stateDir(), ...env }, timeout: timeoutMs }, (err, stdout, stderr) => {
+        outputs.push(stdout, stderr);
+        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
+        done({ code, stdout, stderr });
+      });
+    });
+  };
+}
+
+/** The environment of a user of a sandbox at `url` with the planted credentials. */
+export function canaryEnvFor(url: string): Record<string, string> {
+  return {
+    BIZDATA_AUTH_URL: url,
+    BIZDATA_BASE_URL: url,
+    BIZDATA_LEGACY_URL: url,
+    BIZDATA_ORIGIN: 'https://app.example.com',
+    BIZDATA_CONSUMER_KEY: CANARY.consumerKey,
+    BIZDATA_CONSUMER_SECRET: CANARY.consumerSecret,
+    BIZDATA_USER: CANARY.user,
+    BIZDATA_PASSWORD: CANARY.password,
+  };
+}
