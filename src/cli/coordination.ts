@@ -83,7 +83,7 @@ export async function openSharing(
       coordinator = await connectCoordinator({ url, password: env.BIZDATA_COORDINATOR_PASSWORD || undefined, username: env.BIZDATA_COORDINATOR_USER || undefined });
     } catch (err) {
       if (err instanceof CoordinatorUrlError) throw new SharingError(err.message);
-      if (err instanceof CoordinatorUnavailableError) throw new SharingError(`${err.message} Nothing was sent to the service.`);
+      if (CoordinatorUnavailableError.is(err)) throw new SharingError(`${err.message} Nothing was sent to the service.`);
       throw err;
     }
   }

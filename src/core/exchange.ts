@@ -39,7 +39,7 @@ export class Exchange {
         permit = await this.o.limiter.acquire(signal);
       } catch (err) {
         if (err instanceof LimiterDisposedError || this.o.lifetime.aborted) return closed();
-        if (err instanceof CoordinatorUnavailableError) return { ...failure(t0, 'coordinator', err.message, CoordinatorUnavailableError.advice, built.record), mayHaveReached: attempt > 0 };
+        if (CoordinatorUnavailableError.is(err)) return { ...failure(t0, 'coordinator', err.message, CoordinatorUnavailableError.advice, built.record), mayHaveReached: attempt > 0 };
         const text = attempt === 0 ? 'The call was cancelled.' : 'The call was cancelled while waiting to retry after SC006.';
         return { ...failure(t0, 'cancelled', text, 'Run it again when needed.', built.record), mayHaveReached: attempt > 0 };
       }

@@ -206,7 +206,7 @@ export class RateLimiter implements Limiter {
 
   /** A shared budget that cannot be reached: every waiting call fails with the coordinator's message. */
   private failAll(err: unknown): void {
-    const e = err instanceof CoordinatorUnavailableError ? err : new CoordinatorUnavailableError(err instanceof Error ? err.message : String(err));
+    const e = CoordinatorUnavailableError.is(err) ? err : new CoordinatorUnavailableError(err instanceof Error ? err.message : String(err));
     this.waiters.failAll(e);
   }
 }

@@ -90,6 +90,11 @@ export class CoordinatorUnavailableError extends Error {
     super(message);
     this.name = 'CoordinatorUnavailableError';
   }
+
+  /** By name, not instanceof: the coordinator is a bundle of its own, with its own copy of this class. */
+  static is(err: unknown): err is CoordinatorUnavailableError {
+    return err instanceof Error && err.name === 'CoordinatorUnavailableError';
+  }
 }
 
 /**
