@@ -54,6 +54,8 @@ const builds = [
   { ...apart, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { ...apart, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { ...common, entryPoints: ['src/core/coordination/redisCoordinator.ts'], outfile: 'dist/coordinator.js' },
+  // For the .mjs scripts (scripts/built.mjs), which cannot import TypeScript; not shipped in the .vsix.
+  { ...common, entryPoints: { childProcess: 'src/core/childProcess.ts', errors: 'src/core/errors.ts' }, outdir: 'dist' },
 ];
 
 if (watch) {

@@ -1,15 +1,11 @@
-// `npm run test:e2e`: builds the extension, then runs test/e2e/*.e2e.mjs with mocha. Each suite starts
-// the offline VS Code server and Chromium itself (scripts/vscode-host.mjs) and stops them on every path.
+// `npm run suite:e2e` (after `npm run build`; `npm run test:e2e` does both): runs test/e2e/*.e2e.mjs
+// with mocha. Each suite starts the offline VS Code server and Chromium itself (scripts/vscode-host.mjs)
+// and stops them on every path.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
-const build = spawnSync(process.execPath, [join(root, 'esbuild.mjs')], { cwd: root, stdio: 'inherit' });
-if (build.status !== 0) {
-  console.error('[e2e] the build failed');
-  process.exit(1);
-}
 const specs = readdirSync(join(root, 'test', 'e2e'))
   .filter((f) => f.endsWith('.e2e.mjs'))
   .map((f) => join('test', 'e2e', f));

@@ -1,11 +1,12 @@
 // Starts the offline VS Code server and drives its web workbench in headless Chromium.
 // Shared by the integration runner, the end-to-end tests and `npm start`.
 // Every wait is bounded and every process started here is stopped on every exit path.
-import { spawn } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { describeExit, spawnProcessGroup } from './built.mjs';
 import { ensureChromium, ensureVsCodeServer } from './vscode-server.mjs';
 
 export const CHROMIUM_ARGS = [
@@ -28,60 +29,55 @@ export function freePort() {
 /**
  * Starts VS Code's own server script (not the code-server launcher) with the smoke-test driver on,
  * which the workbench needs to honour extensionTestsPath. Resolves once it answers HTTP.
+ * `install`: .vsix files installed first, as a user installs them (they run in ExtensionMode.Production).
  */
-export async function startVsCodeServer({ log = console.log, startTimeoutMs = 90_000, env = {}, port: wanted } = {}) {
+export async function startVsCodeServer({ log = console.log, startTimeoutMs = 90_000, env = {}, port: wanted, install = [] } = {}) {
   const paths = ensureVsCodeServer(log);
   const port = wanted ?? (await freePort());
   const dataDir = mkdtempSync(join(tmpdir(), 'bizdata-vscode-'));
   mkdirSync(join(dataDir, 'ext'));
+  const dirs = [
+    '--server-data-dir', join(dataDir, 'server'), '--user-data-dir', join(dataDir, 'user'),
+    '--extensions-dir', join(dataDir, 'ext'),
+  ];
+  for (const vsix of install) {
+    const res = spawnSync(paths.node, [paths.serverMain, '--accept-server-license-terms', ...dirs, '--install-extension', vsix], { encoding: 'utf8' });
+    if (res.status !== 0) {
+      rmSync(dataDir, { recursive: true, force: true });
+      throw new Error(`Installing ${vsix} into the VS Code server failed:\n${res.stdout}${res.stderr}`);
+    }
+    log(`[vscode-server] installed ${vsix}`);
+  }
   const args = [
     paths.serverMain,
     '--host', '127.0.0.1', '--port', String(port),
     '--without-connection-token', '--accept-server-license-terms',
-    '--server-data-dir', join(dataDir, 'server'), '--user-data-dir', join(dataDir, 'user'),
-    '--extensions-dir', join(dataDir, 'ext'),
+    ...dirs,
     '--disable-telemetry', '--disable-workspace-trust', '--enable-smoke-test-driver',
   ];
-  // detached: the server gets its own process group so that stop() ends its children too.
-  const child = spawn(paths.node, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let output = '';
-  const keep = (chunk) => {
-    output = (output + chunk.toString()).slice(-20_000);
-  };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
+  // Its own process group, so that stop() ends the extension hosts it starts too.
+  const server = spawnProcessGroup(paths.node, args, {
+    env: { ...process.env, ...env },
+    onLine: (line) => {
+      output = `${output}${line}\n`.slice(-20_000);
+    },
+  });
 
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
     stopped = true;
-    const exited = new Promise((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) resolve();
-      else child.once('exit', resolve);
-    });
-    try {
-      process.kill(-child.pid, 'SIGTERM');
-    } catch {
-      // already gone
-    }
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }, 3000);
-    await exited;
-    clearTimeout(timer);
+    await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
   };
 
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + startTimeoutMs;
   for (;;) {
-    if (child.exitCode !== null) {
+    if (server.hasExited) {
       await stop();
-      throw new Error(`The VS Code server exited with code ${child.exitCode} before it answered.\n${output}`);
+      throw new Error(`The VS Code server exited (${describeExit(await server.exited)}) before it answered.\n${output}`);
     }
     try {
       const res = await fetch(`${url}/version`, { signal: AbortSignal.timeout(2000) });

@@ -1,37 +1,43 @@
 // Composition root: build the services, hand them to each register… function, nothing else.
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import { registerCommands } from './commands/registerCommands';
 import { createConnection } from './features/connection/registerConnection';
 import { registerDiagnostics } from './features/diagnostics/registerDiagnostics';
-import { ContextKeys } from './features/contextKeys';
-import { LookupModel } from './features/explorer/lookupModel';
 import { registerExplorer } from './features/explorer/registerExplorer';
 import { registerHovers } from './features/hovers/registerHovers';
 import { createLog } from './features/log/log';
-import { registerResults, ResultStore } from './features/results/resultStore';
-import { createSandbox } from './features/sandbox/registerSandbox';
 import { registerQuickFixes } from './features/quickFixes/registerQuickFixes';
+import { registerResults, ResultDocuments } from './features/results/resultDocuments';
+import { createSandbox } from './features/sandbox/registerSandbox';
 import type { Services } from './features/services';
+import { ContextKeys } from './features/state/contextKeys';
+import { LookupModel } from './features/state/lookupModel';
 import { registerStatusBar } from './features/statusBar/statusBar';
 import { createTestingApi, type TestingApi } from './features/testingApi';
 
+/** What activate() returns in the integration tests (ExtensionMode.Test) only. */
 export interface ExtensionApi {
-  /** Milliseconds activate() took; read by the integration tests. */
+  /** Milliseconds activate() took. */
   readonly activationMs: number;
   /** Read-only views of UI state that VS Code's API cannot read back (status bar text, tree items). */
   readonly testing: TestingApi;
 }
 
-export function activate(context: vscode.ExtensionContext): ExtensionApi {
+/**
+ * Exports nothing to users' other extensions: an API here would let any of them read the lookup
+ * history and stored state. The integration tests get one, and only in ExtensionMode.Test.
+ */
+export function activate(context: vscode.ExtensionContext): ExtensionApi | undefined {
   const started = performance.now();
+  const testMode = context.extensionMode === vscode.ExtensionMode.Test;
   const log = createLog(context);
   const contextKeys = new ContextKeys();
   const connection = createConnection(context, { log, contextKeys });
   const sandbox = createSandbox(context, { log, contextKeys, connection });
   const lookups = new LookupModel(context.globalState);
   context.subscriptions.push(lookups);
-  const results = new ResultStore(lookups);
-  const services: Services = { context, log, contextKeys, connection, results, lookups, sandbox };
+  const results = new ResultDocuments(lookups);
+  const services: Services = { context, testMode, log, contextKeys, connection, results, lookups, sandbox };
 
   registerResults(context, results);
   const statusBar = registerStatusBar(context, services);
@@ -41,6 +47,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   registerHovers(context, { contextKeys });
   registerQuickFixes(context);
 
+  if (!testMode) return undefined;
   return { activationMs: performance.now() - started, testing: createTestingApi(context, services, statusBar, views) };
 }
 

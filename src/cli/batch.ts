@@ -1,7 +1,6 @@
 // `bizdata batch`: many lookups from a file, one JSON line per input, resumable.
-import { readFile } from 'node:fs/promises';
 import { parseBatchInput, runBatch } from '../core/batch';
-import { CONNECTION_HELP, CONNECTION_OPTIONS, EXIT, exitCodeFor, makeClient, parse, UsageError, type CliIo } from './common';
+import { CONNECTION_HELP, CONNECTION_OPTIONS, EXIT, exitCodeFor, makeClient, parse, readInputFile, UsageError, type CliIo } from './common';
 import { batchWorkers } from './coordination';
 
 export const BATCH_HELP = `Usage: bizdata batch FILE --out RESULTS.jsonl [--qps N] [--concurrency N] [connection options]
@@ -39,12 +38,7 @@ export async function runBatchCommand(args: string[], io: CliIo): Promise<number
   if (positionals.length !== 1) throw new UsageError('Give exactly one input file: bizdata batch FILE --out RESULTS.jsonl.');
   if (!values.out) throw new UsageError('Give --out RESULTS.jsonl: results are appended there, and a re-run resumes from it.');
   const file = positionals[0];
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new UsageError(`Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}.`);
-  }
+  const text = await readInputFile(file);
   const parsed = parseBatchInput(text, file);
   if (parsed.problems.length > 0) {
     throw new UsageError(`${file} has rows that cannot be read; nothing was sent:\n${parsed.problems.map((p) => `  line ${p.line}: ${p.message}`).join('\n')}`);

@@ -1,5 +1,6 @@
 // What every lookup command shares: connection options and environment, credentials (environment
 // or a hidden prompt, never flags), the client, and how results and failures are printed.
+import { readFile } from 'node:fs/promises';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { BizDataClient } from '../core/client';
 import type { CredentialProvider } from '../core/ports';
@@ -98,6 +99,7 @@ export interface Setup {
   learned(): Promise<LearnedLimits | undefined>;
   /** Disposes the client, then the shared stores (and the coordinator's connection). */
   close(): Promise<void>;
+  readonly endpoints: Endpoints;
 }
 
 export function positiveNumber(label: string, value: string | undefined, fallback: number): number {
@@ -107,8 +109,8 @@ export function positiveNumber(label: string, value: string | undefined, fallbac
   return n;
 }
 
-/** Builds the client from flags and environment; throws UsageError for what is missing or a coordinator that cannot be reached. */
-export async function makeClient(values: ConnectionValues, io: CliIo, needs: InterfaceId): Promise<Setup> {
+/** Builds the client from flags and environment ('any': one interface's addresses suffice); throws UsageError for what is missing or a coordinator that cannot be reached. */
+export async function makeClient(values: ConnectionValues, io: CliIo, needs: InterfaceId | 'any'): Promise<Setup> {
   const env = io.env;
   const sandbox = values.sandbox;
   const pick = (flag: string | undefined, name: string): string | undefined => flag ?? sandbox ?? (env[name] || undefined);
@@ -117,14 +119,13 @@ export async function makeClient(values: ConnectionValues, io: CliIo, needs: Int
   const legacyUrl = pick(values['legacy-url'], 'BIZDATA_LEGACY_URL');
   let origin = values.origin ?? (env.BIZDATA_ORIGIN || undefined);
   if (origin === undefined && sandbox !== undefined) origin = safeOrigin(sandbox);
-  const missing: string[] = [];
-  if (needs === 'a') {
-    if (!authUrl) missing.push('--auth-url or BIZDATA_AUTH_URL');
-    if (!baseUrl) missing.push('--base-url or BIZDATA_BASE_URL');
-    if (!origin) missing.push('--origin or BIZDATA_ORIGIN');
-  } else if (!legacyUrl) {
-    missing.push('--legacy-url or BIZDATA_LEGACY_URL');
-  }
+  const missingA = [
+    ...(authUrl ? [] : ['--auth-url or BIZDATA_AUTH_URL']),
+    ...(baseUrl ? [] : ['--base-url or BIZDATA_BASE_URL']),
+    ...(origin ? [] : ['--origin or BIZDATA_ORIGIN']),
+  ];
+  const missingB = legacyUrl ? [] : ['--legacy-url or BIZDATA_LEGACY_URL'];
+  const missing = needs === 'a' ? missingA : needs === 'b' ? missingB : missingA.length > 0 && missingB.length > 0 ? [...missingA, ...missingB] : [];
   if (missing.length > 0) {
     throw new UsageError(`Missing ${missing.join(', ')}. To try the local sandbox, run "bizdata sandbox" and pass --sandbox http://127.0.0.1:8080.`);
   }
@@ -166,7 +167,7 @@ export async function makeClient(values: ConnectionValues, io: CliIo, needs: Int
     await client.dispose();
     await shared.close();
   };
-  return { client, sandbox: sandbox !== undefined, learned: shared.learned, close };
+  return { client, sandbox: sandbox !== undefined, endpoints, learned: shared.learned, close };
 }
 
 function safeOrigin(url: string): string | undefined {
@@ -237,6 +238,15 @@ export function printFailure(f: CallFailure, io: CliIo, redactText: (s: string) 
   if (info && info.meaning !== f.text) lines.splice(2, 0, `  Meaning: ${info.meaning}`);
   io.stderr.write(`${lines.join('\n')}\n`);
   return exitCodeFor(f.kind);
+}
+
+/** A file named on the command line, as text; a file that cannot be read is a usage error. */
+export async function readInputFile(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}.`);
+  }
 }
 
 export function printJson(value: unknown, io: CliIo): void {

@@ -8,7 +8,7 @@ import { connectCoordinator, CoordinatorUrlError, type Coordinator } from '../co
 import { FileGuardStore, FileLimitsStore, FileLocks, FileTokenStore } from '../core/fileStores';
 import type { Endpoints, InterfaceId } from '../core/model';
 import { CoordinatorUnavailableError, type AccountLocks, type CredentialProvider, type GuardStore, type LearnedLimits, type Limiter, type LimitsStore, type TokenStore } from '../core/ports';
-import { accountKey } from '../core/session';
+import { accountKey, normaliseHost } from '../core/session';
 import { defaultStateDir } from '../core/stateDir';
 import { MemoryTokenStore } from '../core/stores';
 
@@ -71,7 +71,8 @@ export async function openSharing(
   values: SharingValues,
   env: NodeJS.ProcessEnv,
   endpoints: Endpoints,
-  needs: InterfaceId,
+  /** The interface whose account the budget is of; 'any' (a request file): the service's host. */
+  needs: InterfaceId | 'any',
   credentials: CredentialProvider,
   log?: (line: string) => void,
 ): Promise<Sharing> {
@@ -89,6 +90,7 @@ export async function openSharing(
   }
   const dir = defaultStateDir(env);
   const account = async (): Promise<string | undefined> => {
+    if (needs === 'any') return `any|${normaliseHost(endpoints.legacyUrl || endpoints.authUrl)}`;
     const c = await credentials(needs).catch(() => undefined);
     return c ? accountKey(endpoints, c) : undefined;
   };

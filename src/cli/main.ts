@@ -3,6 +3,7 @@ import { runSandboxCommand } from './sandbox';
 import { runBatchCommand } from './batch';
 import { EXIT, UsageError, type CliIo } from './common';
 import { runLookupCommand } from './lookups';
+import { runSendCommand } from './send';
 import { runToken } from './token';
 import { errorMessage } from '../core/errors';
 
@@ -12,6 +13,7 @@ Commands:
   ip ADDRESS        look up an IP address (Interface A)
   org               look up an organization (Interface B)
   batch FILE        run many lookups from a file, resumable
+  send FILE         send the requests of a request file (.bizdata.http) with the managed token
   token             sign in and show the token status
   sandbox           run the local sandbox of the service
 
@@ -36,6 +38,8 @@ async function main(argv: string[], io: CliIo): Promise<number> {
         return await runBatchCommand(rest, io);
       case 'token':
         return await runToken(rest, io);
+      case 'send':
+        return await runSendCommand(rest, io);
     }
   } catch (err) {
     if (err instanceof UsageError) {

@@ -2,8 +2,8 @@
 import * as vscode from 'vscode';
 import { toCurl } from '../core/curl';
 import type { Services } from '../features/services';
+import { UserError } from '../features/shared/userError';
 import { resolveLookupTarget } from './lookupArgs';
-import { UserError } from './registerCommand';
 
 /** Copies the command to the clipboard and returns it. */
 export async function copyAsCurl(services: Services, arg?: unknown): Promise<string> {

@@ -1,46 +1,44 @@
 // "Business Data: Look Up Organization": a searchable pick list of ISO 3166 countries, then the name.
 // With { country, name, territory, matchType } it skips the prompts and returns the result URI.
 import * as vscode from 'vscode';
+import { DEFAULT_MATCH_TYPE } from '../core/constants';
 import { COUNTRIES, findCountry } from '../core/countries';
 import { checkCountry, checkName, checkOptionalText } from '../core/validate';
-import { runLookup } from '../features/results/runLookup';
+import { lookUpAndShow } from '../features/results/lookUpAndShow';
 import type { Services } from '../features/services';
-import { UserError } from './registerCommand';
-
-export interface LookUpOrganizationArgs {
-  readonly country: string;
-  readonly name: string;
-  readonly territory?: string;
-  readonly matchType?: string;
-}
-
-export const DEFAULT_MATCH_TYPE = 'Advanced';
+import { INTERFACES } from '../features/shared/interfaces';
+import { UserError } from '../features/shared/userError';
+import { stringField, trimmedField } from './args';
 
 export async function lookUpOrganization(services: Services, arg?: unknown): Promise<string | undefined> {
-  const args = typeof arg === 'object' && arg !== null ? (arg as Partial<LookUpOrganizationArgs>) : undefined;
-  if (args && typeof args.country === 'string' && typeof args.name === 'string') {
+  const country = stringField(arg, 'country');
+  const name = stringField(arg, 'name');
+  if (country !== undefined && name !== undefined) {
     const problem =
-      checkCountry(args.country) ?? checkName(args.name) ?? checkOptionalText('The territory', args.territory) ?? checkOptionalText('The match type', args.matchType);
+      checkCountry(country) ??
+      checkName(name) ??
+      checkOptionalText('The territory', stringField(arg, 'territory')) ??
+      checkOptionalText('The match type', stringField(arg, 'matchType'));
     if (problem) throw new UserError(problem);
-    return runLookup(services, {
+    return lookUpAndShow(services, {
       kind: 'org',
-      country: args.country.trim().toUpperCase(),
-      name: args.name.trim(),
-      territory: args.territory?.trim() || undefined,
-      matchType: args.matchType?.trim() || DEFAULT_MATCH_TYPE,
+      country: country.trim().toUpperCase(),
+      name: name.trim(),
+      territory: trimmedField(arg, 'territory'),
+      matchType: trimmedField(arg, 'matchType') ?? DEFAULT_MATCH_TYPE,
     });
   }
   const title = 'Business Data: Look Up Organization';
-  const country = await pickCountry(title);
-  if (!country) return undefined;
-  const name = await vscode.window.showInputBox({
+  const picked = await pickCountry(title);
+  if (!picked) return undefined;
+  const typed = await vscode.window.showInputBox({
     title,
-    prompt: `Organization name to look up in ${findCountry(country)?.name ?? country} (Interface B)`,
+    prompt: `Organization name to look up in ${findCountry(picked)?.name ?? picked} (${INTERFACES.b.name})`,
     placeHolder: 'Acme Ltd',
     ignoreFocusOut: true,
     validateInput: checkName,
   });
-  if (name === undefined) return undefined;
+  if (typed === undefined) return undefined;
   const territory = await vscode.window.showInputBox({
     title,
     prompt: 'Territory name (optional; press Enter to leave it out)',
@@ -48,7 +46,7 @@ export async function lookUpOrganization(services: Services, arg?: unknown): Pro
     validateInput: (v) => checkOptionalText('The territory', v),
   });
   if (territory === undefined) return undefined;
-  return runLookup(services, { kind: 'org', country, name: name.trim(), territory: territory.trim() || undefined, matchType: DEFAULT_MATCH_TYPE });
+  return lookUpAndShow(services, { kind: 'org', country: picked, name: typed.trim(), territory: territory.trim() || undefined, matchType: DEFAULT_MATCH_TYPE });
 }
 
 async function pickCountry(title: string): Promise<string | undefined> {

@@ -1,10 +1,11 @@
-// Turns the many ways a lookup command is invoked (tree element, { resultUri }, a URI, or the
+// Turns the many ways a lookup command is invoked (Lookups view element, { resultUri }, a URI, or the
 // active result editor) into the lookup it refers to.
 import * as vscode from 'vscode';
 import type { LookupQuery } from '../core/model';
-import type { LookupEntry } from '../features/explorer/lookupModel';
 import type { Services } from '../features/services';
-import { UserError } from './registerCommand';
+import { UserError } from '../features/shared/userError';
+import type { LookupEntry } from '../features/state/lookupModel';
+import { field, isRecord, lookupNodeId, stringField } from './args';
 
 export interface LookupTarget {
   readonly query: LookupQuery;
@@ -12,22 +13,22 @@ export interface LookupTarget {
   readonly entry?: LookupEntry;
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null;
-}
-
 export function resolveLookupTarget(services: Services, arg: unknown): LookupTarget {
-  if (isRecord(arg) && arg.type === 'history' && isRecord(arg.entry) && typeof arg.entry.id === 'string') {
-    const entry = services.lookups.find(arg.entry.id);
+  const nodeId = lookupNodeId(arg);
+  if (nodeId !== undefined && field(arg, 'type') === 'history') {
+    const entry = services.lookups.find(nodeId);
     if (!entry) throw new UserError('That lookup is no longer in the history.');
     return { query: entry.query, entry };
   }
-  if (isRecord(arg) && arg.type === 'saved' && isRecord(arg.saved) && isRecord(arg.saved.query)) {
-    return { query: arg.saved.query as unknown as LookupQuery };
+  const savedQuery = field(field(arg, 'saved'), 'query');
+  if (field(arg, 'type') === 'saved' && isRecord(savedQuery)) {
+    // Saved queries are ours: the element comes from the Lookups view's own tree.
+    return { query: savedQuery as unknown as LookupQuery };
   }
+  const resultUri = stringField(arg, 'resultUri');
   let uri: vscode.Uri | undefined;
   if (arg instanceof vscode.Uri) uri = arg;
-  else if (isRecord(arg) && typeof arg.resultUri === 'string') uri = vscode.Uri.parse(arg.resultUri);
+  else if (resultUri !== undefined) uri = vscode.Uri.parse(resultUri);
   else if (arg === undefined) uri = vscode.window.activeTextEditor?.document.uri;
   if (!uri) throw new UserError('Open a lookup result or choose one in the Lookups view first.');
   const entry = services.results.find(uri);

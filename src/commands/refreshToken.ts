@@ -1,24 +1,25 @@
 // "Business Data: Refresh Token": gets a new token now (through the lockout guard).
 import * as vscode from 'vscode';
 import type { TokenState } from '../core/model';
-import { INTERFACE_LABELS } from '../features/connection/connection';
 import type { Services } from '../features/services';
-import { stateLabel } from '../features/statusBar/statusText';
+import { INTERFACES } from '../features/shared/interfaces';
+import { stateLabel } from '../features/shared/tokenLabels';
 import { pickSignedIn } from './pickSignedIn';
 
 export async function refreshToken(services: Services, arg?: unknown): Promise<TokenState | undefined> {
   const id = await pickSignedIn(services, arg, 'Business Data: Refresh Token');
   if (!id) return undefined;
+  const name = INTERFACES[id].label;
   const result = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Window, title: `Getting a new token for ${INTERFACE_LABELS[id]}` },
+    { location: vscode.ProgressLocation.Window, title: `Getting a new token for ${name}` },
     () => services.connection.refreshToken(id),
   );
   const status = await services.connection.status(id);
   if (result.ok) {
-    void vscode.window.showInformationMessage(`Business Data: new token for ${INTERFACE_LABELS[id]}, ${stateLabel(status, Date.now())}.`);
+    void vscode.window.showInformationMessage(`Business Data: new token for ${name}, ${stateLabel(status, Date.now())}.`);
   } else {
     const code = result.code ? `${result.code}: ` : '';
-    void vscode.window.showErrorMessage(`Business Data: could not get a new token for ${INTERFACE_LABELS[id]}. ${code}${result.text} ${result.advice}`);
+    void vscode.window.showErrorMessage(`Business Data: could not get a new token for ${name}. ${code}${result.text} ${result.advice}`);
   }
   return status.state;
 }

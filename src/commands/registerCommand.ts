@@ -1,29 +1,30 @@
 // The one way commands are registered: the disposable is pushed, and a thrown error becomes one
-// clear message (and a log line) instead of VS Code's generic "command failed" popup.
+// message (commandFailure.ts) instead of VS Code's generic "command failed" popup.
 import * as vscode from 'vscode';
-import { errorMessage } from '../features/log/log';
+import type { CommandId } from '../features/shared/commandIds';
+import { describeCommandFailure } from './commandFailure';
 
-export type CommandHandler = (...args: unknown[]) => unknown;
+/** Takes the command's argument as given: anyone can run a command, so it is read with args.ts. */
+export type CommandHandler = (arg?: unknown) => unknown;
 
-export function registerCommand(
-  context: vscode.ExtensionContext,
-  log: vscode.LogOutputChannel,
-  id: string,
-  handler: CommandHandler,
-): void {
+const SHOW_LOG = 'Show Log';
+
+export function registerCommand(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, id: CommandId, handler: CommandHandler): void {
   context.subscriptions.push(
-    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+    vscode.commands.registerCommand(id, async (arg?: unknown) => {
       try {
-        return await handler(...args);
+        return await handler(arg);
       } catch (err) {
-        const message = errorMessage(err);
-        log.error(`${id}: ${message}`);
-        void vscode.window.showErrorMessage(`Business Data: ${message}`);
+        const failure = describeCommandFailure(id, err);
+        if (failure.unexpected) {
+          log.error(failure.logLine);
+          void vscode.window.showErrorMessage(failure.message, SHOW_LOG).then((choice) => (choice === SHOW_LOG ? log.show(true) : undefined));
+        } else {
+          log.warn(failure.logLine);
+          void vscode.window.showErrorMessage(failure.message);
+        }
         return undefined;
       }
     }),
   );
 }
-
-/** An error whose message is already written for the user. */
-export class UserError extends Error {}

@@ -1,7 +1,9 @@
 // Every command of the extension, one line each; the handlers live one per file beside this one.
-// package.json `contributes.commands` must list the same ids (scripts/check-commands.mjs checks it).
+// `satisfies` makes the compiler demand a handler for every id in features/shared/commandIds.ts,
+// and scripts/check-commands.mjs checks those ids against package.json.
 import type * as vscode from 'vscode';
 import type { Services } from '../features/services';
+import { Commands, type CommandId } from '../features/shared/commandIds';
 import { copyAsCurl } from './copyAsCurl';
 import { deleteLookup } from './deleteLookup';
 import { lookUpIp } from './lookUpIp';
@@ -15,25 +17,26 @@ import { saveResponse } from './saveResponse';
 import { showTokenStatus } from './showTokenStatus';
 import { signIn } from './signIn';
 import { signOut } from './signOut';
-import { startSandbox } from './startSandbox';
-import { stopSandbox } from './stopSandbox';
+import { startLocalSandbox } from './startSandbox';
+import { stopLocalSandbox } from './stopSandbox';
 
 export function registerCommands(context: vscode.ExtensionContext, services: Services): void {
-  const register = (id: string, handler: CommandHandler): void => registerCommand(context, services.log, id, handler);
-
-  register('bizdata.signIn', (arg) => signIn(services, arg));
-  register('bizdata.signOut', (arg) => signOut(services, arg));
-  register('bizdata.refreshToken', (arg) => refreshToken(services, arg));
-  register('bizdata.showTokenStatus', () => showTokenStatus(services));
-  register('bizdata.lookUpIp', (arg) => lookUpIp(services, arg));
-  register('bizdata.lookUpOrganization', (arg) => lookUpOrganization(services, arg));
-  register('bizdata.rerunLookup', (arg) => rerunLookup(services, arg));
-  register('bizdata.runBatchLookup', (arg) => runBatchLookup(services, arg));
-  register('bizdata.copyAsCurl', (arg) => copyAsCurl(services, arg));
-  register('bizdata.saveResponse', (arg) => saveResponse(services, arg));
-  register('bizdata.saveQuery', (arg) => saveQuery(services, arg));
-  register('bizdata.deleteLookup', (arg) => deleteLookup(services, arg));
-  register('bizdata.startSandbox', () => startSandbox(services));
-  register('bizdata.stopSandbox', () => stopSandbox(services));
-  register('bizdata.showLog', () => services.log.show(true));
+  const handlers = {
+    [Commands.signIn]: (arg) => signIn(services, arg),
+    [Commands.signOut]: (arg) => signOut(services, arg),
+    [Commands.refreshToken]: (arg) => refreshToken(services, arg),
+    [Commands.showTokenStatus]: () => showTokenStatus(services),
+    [Commands.lookUpIp]: (arg) => lookUpIp(services, arg),
+    [Commands.lookUpOrganization]: (arg) => lookUpOrganization(services, arg),
+    [Commands.rerunLookup]: (arg) => rerunLookup(services, arg),
+    [Commands.runBatchLookup]: (arg) => runBatchLookup(services, arg),
+    [Commands.copyAsCurl]: (arg) => copyAsCurl(services, arg),
+    [Commands.saveResponse]: (arg) => saveResponse(services, arg),
+    [Commands.saveQuery]: (arg) => saveQuery(services, arg),
+    [Commands.deleteLookup]: (arg) => deleteLookup(services, arg),
+    [Commands.startSandbox]: () => startLocalSandbox(services),
+    [Commands.stopSandbox]: () => stopLocalSandbox(services),
+    [Commands.showLog]: () => services.log.show(true),
+  } satisfies Record<CommandId, CommandHandler>;
+  for (const id of Object.keys(handlers) as CommandId[]) registerCommand(context, services.log, id, handlers[id]);
 }

@@ -5,30 +5,24 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { parseBatchInput, runBatch, type BatchSummary } from '../core/batch';
-import type { LookupQuery } from '../core/model';
 import { percentDone, progressMessage, resultsPathFor, summaryMessage } from '../features/batch/batchProgress';
-import { INTERFACE_LABELS, interfaceOf } from '../features/connection/connection';
-import { missingEndpointSetting } from '../features/connection/settings';
+import { offerToGetReady } from '../features/connection/readinessOffer';
 import type { Services } from '../features/services';
-import { UserError } from './registerCommand';
-
-export interface RunBatchLookupArgs {
-  /** Absolute path, path relative to the first workspace folder, `file:` URI string, or a Uri. */
-  readonly file: string | vscode.Uri;
-  /** For programmatic callers (tests, other extensions): cancels like the notification's Cancel button. */
-  readonly token?: vscode.CancellationToken;
-}
+import { interfaceOf } from '../features/shared/interfaces';
+import { UserError } from '../features/shared/userError';
+import { field } from './args';
 
 export async function runBatchLookup(services: Services, arg?: unknown): Promise<string | undefined> {
   const input = await resolveInputFile(arg);
   if (!input) return undefined;
   const document = await vscode.workspace.openTextDocument(input);
   const parsed = parseBatchInput(document.getText(), input.fsPath);
-  if (parsed.inputs.length === 0) {
-    const first = parsed.problems[0];
+  const first = parsed.inputs[0];
+  if (first === undefined) {
+    const problem = parsed.problems[0];
     throw new UserError(
-      first
-        ? `${path.basename(input.fsPath)} line ${first.line}: ${first.message}`
+      problem
+        ? `${path.basename(input.fsPath)} line ${problem.line}: ${problem.message}`
         : `${path.basename(input.fsPath)} holds no lookups. Put one IP address per line, or a CSV with the header country,name,territory.`,
     );
   }
@@ -36,18 +30,21 @@ export async function runBatchLookup(services: Services, arg?: unknown): Promise
     const lines = parsed.problems.map((p) => p.line).join(', ');
     void vscode.window.showWarningMessage(`Business Data: skipped unreadable line(s) ${lines} of ${path.basename(input.fsPath)}: ${parsed.problems[0].message}`);
   }
-  if (!(await readyFor(services, parsed.inputs[0]))) return undefined;
+  // Checked once before the run: otherwise every line would fail the same way and be recorded as
+  // done, and a later run would not retry them.
+  const notReady = await services.connection.readiness(interfaceOf(first));
+  if (notReady) {
+    void offerToGetReady(notReady);
+    return undefined;
+  }
 
   const outFile = resultsPathFor(input.fsPath);
-  const outName = path.basename(outFile);
   const concurrency = vscode.workspace.getConfiguration('bizdata.batch').get<number>('concurrency', 2);
   const summary = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Batch lookup of ${path.basename(input.fsPath)}`, cancellable: true },
     async (progress, token): Promise<BatchSummary> => {
       const abort = new AbortController();
-      const tokens = [token, callerToken(arg)];
-      const subscriptions = tokens.map((t) => t?.onCancellationRequested(() => abort.abort()));
-      if (tokens.some((t) => t?.isCancellationRequested)) abort.abort();
+      const subscription = token.onCancellationRequested(() => abort.abort());
       const started = performance.now();
       let shown = 0;
       try {
@@ -65,20 +62,20 @@ export async function runBatchLookup(services: Services, arg?: unknown): Promise
           },
         });
       } finally {
-        subscriptions.forEach((d) => d?.dispose());
+        subscription.dispose();
       }
     },
   );
   services.log.info(`batch: ${input.fsPath}: ${summary.done} run, ${summary.skipped} resumed, ${summary.ok} ok, ${summary.failed} failed${summary.cancelled ? ', cancelled' : ''}`);
   const outUri = vscode.Uri.file(outFile);
-  const message = `Business Data: ${summaryMessage(summary, outName)}`;
+  const message = `Business Data: ${summaryMessage(summary, path.basename(outFile))}`;
   const show = summary.stoppedBy ? vscode.window.showErrorMessage : summary.cancelled ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
   void show(message, 'Open Results').then((choice) => (choice ? vscode.window.showTextDocument(outUri) : undefined));
   return outUri.toString();
 }
 
 async function resolveInputFile(arg: unknown): Promise<vscode.Uri | undefined> {
-  const given = arg instanceof vscode.Uri ? arg : typeof arg === 'object' && arg !== null ? (arg as Partial<RunBatchLookupArgs>).file : undefined;
+  const given = arg instanceof vscode.Uri ? arg : field(arg, 'file');
   let uri: vscode.Uri | undefined;
   if (given instanceof vscode.Uri) uri = given;
   else if (typeof given === 'string' && given.trim() !== '') uri = toUri(given.trim());
@@ -98,36 +95,10 @@ async function resolveInputFile(arg: unknown): Promise<vscode.Uri | undefined> {
   return uri;
 }
 
-function callerToken(arg: unknown): vscode.CancellationToken | undefined {
-  const token = typeof arg === 'object' && arg !== null ? (arg as Partial<RunBatchLookupArgs>).token : undefined;
-  return token && typeof token.onCancellationRequested === 'function' ? token : undefined;
-}
-
 function toUri(file: string): vscode.Uri {
   if (/^file:/i.test(file)) return vscode.Uri.parse(file);
   if (path.isAbsolute(file)) return vscode.Uri.file(file);
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder) throw new UserError(`"${file}" is a relative path and no folder is open; give an absolute path.`);
   return vscode.Uri.joinPath(folder.uri, file);
-}
-
-/**
- * Checked once before the run: otherwise every line would fail the same way and be recorded as done,
- * and a later run would not retry them.
- */
-async function readyFor(services: Services, first: LookupQuery): Promise<boolean> {
-  const id = interfaceOf(first);
-  if (!(await services.connection.isSignedIn(id))) {
-    const choice = await vscode.window.showErrorMessage(
-      `Business Data: you are not signed in to ${INTERFACE_LABELS[id]}, which this batch uses. Sign in or start the local sandbox, then run the batch again.`,
-      'Sign In',
-      'Start Local Sandbox',
-    );
-    if (choice === 'Sign In') void vscode.commands.executeCommand('bizdata.signIn');
-    if (choice === 'Start Local Sandbox') void vscode.commands.executeCommand('bizdata.startSandbox');
-    return false;
-  }
-  const missing = missingEndpointSetting(services.connection.settings().endpoints, id);
-  if (missing) throw new UserError(`The setting ${missing} is empty, so the batch has no address to call. Set it, or start the local sandbox.`);
-  return true;
 }

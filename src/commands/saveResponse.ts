@@ -1,10 +1,10 @@
 // "Business Data: Save Response": writes the result as <name>.response.json into the workspace.
 import * as vscode from 'vscode';
-import { resultBaseName } from '../features/results/resultUri';
-import { renderEntry } from '../features/results/resultStore';
+import { renderEntry } from '../features/results/resultDocuments';
 import type { Services } from '../features/services';
+import { UserError } from '../features/shared/userError';
+import { resultBaseName } from '../features/state/resultUri';
 import { resolveLookupTarget } from './lookupArgs';
-import { UserError } from './registerCommand';
 
 /** Returns the URI (string) of the written file, or undefined when the user cancelled. */
 export async function saveResponse(services: Services, arg?: unknown): Promise<string | undefined> {

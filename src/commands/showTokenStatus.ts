@@ -2,11 +2,12 @@
 // next useful actions in one quick pick.
 import * as vscode from 'vscode';
 import type { Services } from '../features/services';
-import { interfaceName, stateLabel } from '../features/statusBar/statusText';
+import { Commands, executeCommand } from '../features/shared/commandIds';
+import { INTERFACE_IDS, INTERFACES } from '../features/shared/interfaces';
+import { stateLabel } from '../features/shared/tokenLabels';
 
 interface Action extends vscode.QuickPickItem {
-  readonly command?: string;
-  readonly args?: unknown;
+  readonly run?: () => Thenable<unknown>;
 }
 
 export async function showTokenStatus(services: Services): Promise<void> {
@@ -14,24 +15,23 @@ export async function showTokenStatus(services: Services): Promise<void> {
   const items: Action[] = [];
   const sandbox = services.sandbox.running;
   items.push({ label: 'Tokens', kind: vscode.QuickPickItemKind.Separator });
-  for (const id of ['a', 'b'] as const) {
+  for (const id of INTERFACE_IDS) {
     const s = await services.connection.status(id);
     items.push({
-      label: `${interfaceName(id)}: ${stateLabel(s, now)}`,
+      label: `${INTERFACES[id].name}: ${stateLabel(s, now)}`,
       description: s.account,
       detail: s.expiresAt ? `expires ${new Date(s.expiresAt).toLocaleString()} · ${s.callsMade} calls made` : undefined,
-      command: s.state === 'signed-out' ? 'bizdata.signIn' : 'bizdata.refreshToken',
-      args: { interfaceId: id },
+      run: () => executeCommand(s.state === 'signed-out' ? Commands.signIn : Commands.refreshToken, { interfaceId: id }),
     });
   }
   items.push({ label: 'Actions', kind: vscode.QuickPickItemKind.Separator });
   const signedIn = await services.connection.signedInInterfaces();
-  if (signedIn.length > 0) items.push({ label: '$(refresh) Refresh Token', command: 'bizdata.refreshToken' });
-  items.push({ label: '$(sign-in) Sign In', command: 'bizdata.signIn' });
-  if (signedIn.length > 0) items.push({ label: '$(sign-out) Sign Out', command: 'bizdata.signOut' });
-  if (sandbox) items.push({ label: '$(debug-stop) Stop Local Sandbox', description: sandbox.url, command: 'bizdata.stopSandbox' });
-  else items.push({ label: '$(vm) Start Local Sandbox', description: 'try the service with demo credentials', command: 'bizdata.startSandbox' });
-  items.push({ label: '$(output) Show Log', command: 'bizdata.showLog' });
+  if (signedIn.length > 0) items.push({ label: '$(refresh) Refresh Token', run: () => executeCommand(Commands.refreshToken) });
+  items.push({ label: '$(sign-in) Sign In', run: () => executeCommand(Commands.signIn) });
+  if (signedIn.length > 0) items.push({ label: '$(sign-out) Sign Out', run: () => executeCommand(Commands.signOut) });
+  if (sandbox) items.push({ label: '$(debug-stop) Stop Local Sandbox', description: sandbox.url, run: () => executeCommand(Commands.stopSandbox) });
+  else items.push({ label: '$(vm) Start Local Sandbox', description: 'try the service with demo credentials', run: () => executeCommand(Commands.startSandbox) });
+  items.push({ label: '$(output) Show Log', run: () => executeCommand(Commands.showLog) });
   const picked = await vscode.window.showQuickPick(items, { title: 'Business Data: Token Status', placeHolder: 'Choose an action' });
-  if (picked?.command) await vscode.commands.executeCommand(picked.command, ...(picked.args === undefined ? [] : [picked.args]));
+  await picked?.run?.();
 }

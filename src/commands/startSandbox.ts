@@ -4,9 +4,10 @@ import * as vscode from 'vscode';
 // Constants only: importing the sandbox server here would bloat the extension bundle.
 import { DEMO_CREDENTIALS } from '../sandbox/defaults';
 import type { Services } from '../features/services';
+import { Commands, executeCommand } from '../features/shared/commandIds';
 
 /** Returns the sandbox's address. */
-export async function startSandbox(services: Services): Promise<string> {
+export async function startLocalSandbox(services: Services): Promise<string> {
   const running = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: 'Starting the local sandbox' },
     () => services.sandbox.start(),
@@ -15,7 +16,7 @@ export async function startSandbox(services: Services): Promise<string> {
   const token = await services.connection.refreshToken('a');
   const note = token.ok ? 'signed in with the demo credentials' : `signing in failed: ${token.text}`;
   void vscode.window.showInformationMessage(`Business Data: local sandbox running at ${running.url}; this window uses it, ${note}.`, 'Look Up IP Address').then(
-    (choice) => (choice ? vscode.commands.executeCommand('bizdata.lookUpIp') : undefined),
+    (choice) => (choice ? executeCommand(Commands.lookUpIp) : undefined),
   );
   return running.url;
 }

@@ -7,12 +7,12 @@ import { errorMessage } from './errors';
 import { Exchange } from './exchange';
 import { failure, isSuccess, needsNewToken, responseFailure } from './failures';
 import { LockoutGuard } from './guard';
-import { HttpTransport, type HttpOptions } from './http';
+import { flatHeaders, HttpTransport, type HttpOptions } from './http';
 import { RateLimiter, type Limits } from './limiter';
-import type { CallFailure, CallResult, Endpoints, InterfaceId, IpQuery, LimiterState, LookupQuery, OrgQuery, TokenStatus } from './model';
+import type { CallFailure, CallResult, Endpoints, InterfaceId, IpQuery, LimiterState, LookupQuery, OperationRequest, OrgQuery, TokenStatus } from './model';
 import { CoordinatorUnavailableError, type AccountLocks, type CredentialProvider, type GuardStore, type Limiter, type TokenStore } from './ports';
-import { ipRequest, orgRequest } from './protocol';
-import { checkCredentials, checkLookup } from './queries';
+import { ipRequest, operationRequest, orgRequest, type Built } from './protocol';
+import { checkCredentials, checkLookup, checkOperation } from './queries';
 import { SecretRegistry } from './redact';
 import { checkEndpoints, Sessions, type Session } from './session';
 import { StatusTracker } from './statusTracker';
@@ -112,6 +112,18 @@ export class BizDataClient {
     return this.settled((t0) => this.lookupOnce(query, o, t0));
   }
 
+  /**
+   * Any other operation of the service (a request file's), with the same token, limiter, guard and
+   * recovery as the lookups. Never rejects. A 2xx body that is not JSON comes back as `text`.
+   */
+  send(request: OperationRequest, options: CallOptions = {}): Promise<CallResult> {
+    return this.settled(async (t0) => {
+      const problem = this.endpointProblem(request.interfaceId) ?? checkOperation(request, this.options.endpoints);
+      if (problem) return failure(t0, 'input', problem, 'Correct the request and send it again.');
+      return this.withToken(request.interfaceId, (token) => operationRequest(this.options.endpoints, request, token), options, t0);
+    });
+  }
+
   /** Gets a new token now (e.g. "Sign in" / "Test connection"); the body of a success is the TokenStatus. */
   refreshToken(id: InterfaceId, options: CallOptions = {}): Promise<CallResult> {
     return this.settled(async (t0) => {
@@ -194,31 +206,40 @@ export class BizDataClient {
     const id: InterfaceId = q.kind === 'ip' ? 'a' : 'b';
     const problem = checkLookup(q) ?? this.endpointProblem(id);
     if (problem) return failure(t0, 'input', problem, 'Correct the value and run the lookup again.');
+    const e = this.options.endpoints;
+    return this.withToken(id, (token) => (q.kind === 'ip' ? ipRequest(e, q, token) : orgRequest(e, q, token)), o, t0);
+  }
+
+  /**
+   * A data call with the account's token. Spec 7: an expired or invalidated token gets one new token
+   * and the call is repeated once; refused again, the caller is told to contact support.
+   */
+  private async withToken(id: InterfaceId, build: (token: string) => Built, o: CallOptions, t0: number): Promise<CallResult> {
     const s = await this.session(id, t0);
     if (!('key' in s)) return s;
     let token = await this.tokens.get(s, { force: o.forceNewToken, confirmRisk: o.confirmRisk, signal: o.signal }, t0);
     if (!token.ok) return token.failure;
-    let outcome = await this.dataCall(s, q, token.token.value, o.signal, t0);
+    let outcome = await this.dataCall(s, build(token.token.value), o.signal, t0);
     if (!outcome.reauth) return outcome.result;
-    // Spec 7: expired or invalidated token: get a new token once and repeat the call once.
     this.log(`${id}: token refused with ${outcome.code}; getting a new one and repeating the call once`);
     await this.tokens.markInvalid(s, token.token.value, outcome.code);
     token = await this.tokens.get(s, { replacing: token.token.value, confirmRisk: o.confirmRisk, signal: o.signal }, t0);
     if (!token.ok) return token.failure;
-    outcome = await this.dataCall(s, q, token.token.value, o.signal, t0);
+    outcome = await this.dataCall(s, build(token.token.value), o.signal, t0);
     if (!outcome.reauth) return outcome.result;
     await this.tokens.markInvalid(s, token.token.value, outcome.code);
     return { ...(outcome.result as CallFailure), kind: 'auth', advice: 'A new token was obtained and the service refused it as well: contact support.' };
   }
 
-  private async dataCall(s: Session, q: LookupQuery, token: string, signal: AbortSignal | undefined, t0: number): Promise<{ result: CallResult; reauth: boolean; code?: string }> {
-    const built = q.kind === 'ip' ? ipRequest(this.options.endpoints, q, token) : orgRequest(this.options.endpoints, q, token);
+  private async dataCall(s: Session, built: Built, signal: AbortSignal | undefined, t0: number): Promise<{ result: CallResult; reauth: boolean; code?: string }> {
     const ex = await this.exchange.run(built, signal, t0);
     if (!('res' in ex)) return { result: withoutReach(ex), reauth: false };
     this.tracker.countCall(s.id);
     const { res, service } = ex;
     if (isSuccess(res, service)) {
-      return { result: { ok: true, status: res.status, body: res.json, code: service.code, durationMs: performance.now() - t0, request: built.record }, reauth: false };
+      const headers = flatHeaders(res.headers);
+      const success = { ok: true, status: res.status, body: res.json, code: service.code, durationMs: performance.now() - t0, request: built.record, headers } as const;
+      return { result: res.text === '' ? success : { ...success, text: res.text }, reauth: false };
     }
     return { result: responseFailure(res, service, built.record, t0, (t) => this.redact(t)), reauth: needsNewToken(service), code: service.code };
   }
@@ -265,3 +286,4 @@ export class BizDataClient {
     if (this.options.log) this.options.log(this.redact(line));
   }
 }
+

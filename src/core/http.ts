@@ -22,7 +22,7 @@ export interface HttpOptions {
 }
 
 export interface WireRequest {
-  readonly method: 'GET' | 'POST';
+  readonly method: string;
   /** scheme://host[:port] */
   readonly origin: string;
   /** Path and query string. */
@@ -36,7 +36,7 @@ export interface WireResponse {
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   /** Parsed JSON body, or undefined when the body is empty or not JSON. */
   readonly json: unknown;
-  /** The decoded body text when it was not JSON (for error messages), else ''. */
+  /** The decoded body text when it was not JSON, else ''. */
   readonly text: string;
 }
 
@@ -153,7 +153,7 @@ export class HttpTransport {
         json = undefined;
       }
     }
-    return { status: res.statusCode, headers: res.headers, json, text: json === undefined ? text.slice(0, 500) : '' };
+    return { status: res.statusCode, headers: res.headers, json, text: json === undefined ? text : '' };
   }
 
   /** Closes every connection now, failing requests still in flight. */
@@ -179,6 +179,13 @@ export class HttpTransport {
 
 function hostOf(origin: string): string {
   return origin.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '');
+}
+
+/** Response headers as one string each (a repeated header joined with ", "). */
+export function flatHeaders(h: WireResponse['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
 }
 
 export function headerValue(v: string | string[] | undefined): string | undefined {

@@ -92,9 +92,23 @@ export interface LimiterState {
   readonly learned?: { readonly qps: number; readonly concurrency: number; readonly exact: boolean };
 }
 
+/**
+ * A request to any operation of the service (a request file's), sent with the managed token: the
+ * client adds Authorization (and Origin for Interface A). It never carries a credential itself.
+ */
+export interface OperationRequest {
+  readonly interfaceId: InterfaceId;
+  /** An HTTP method token, upper case (GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS). */
+  readonly method: string;
+  /** Absolute URL on one of the interface's configured service hosts. */
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string;
+}
+
 /** What was sent, without secrets: for history, logs and "copy as curl". */
 export interface RequestRecord {
-  readonly method: 'GET' | 'POST';
+  readonly method: string;
   readonly url: string;
   /** Header names and values, credentials already replaced by placeholders. */
   readonly headers: Readonly<Record<string, string>>;
@@ -120,6 +134,10 @@ export interface CallSuccess {
   readonly code?: string;
   readonly durationMs: number;
   readonly request: RequestRecord;
+  /** The response's headers, lower-case names (request files chain on them). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The body as text when it is not JSON (operations of request files may answer so). */
+  readonly text?: string;
 }
 
 export interface CallFailure {

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { WireRequest, WireResponse } from './http';
 import { headerValue } from './http';
 import { DEFAULT_MATCH_TYPE, DEFAULT_VIEW, TOKEN_LIFETIME_MS, VERSION_A } from './constants';
-import type { CredentialsA, CredentialsB, Endpoints, IpQuery, OrgQuery, RequestRecord } from './model';
+import type { CredentialsA, CredentialsB, Endpoints, IpQuery, OperationRequest, OrgQuery, RequestRecord } from './model';
 import { PLACEHOLDER } from './curl';
 import { basicCredential } from './redact';
 
@@ -35,7 +35,7 @@ function join(base: string, path: string): Target {
 }
 
 function build(
-  method: 'GET' | 'POST',
+  method: string,
   target: Target,
   headers: Record<string, string>,
   shown: Record<string, string>,
@@ -109,6 +109,23 @@ export function orgRequest(e: Endpoints, q: OrgQuery, token: string): Built {
   const query = params.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
   const url = join(e.legacyUrl, `/${encodeURIComponent(e.orgVersion)}/organizations?${query}`);
   return build('GET', url, { authorization: token }, { authorization: PLACEHOLDER.token });
+}
+
+/**
+ * Any other operation (a request file's): its own headers, plus the token as the interface wants it
+ * (Bearer for A, raw for B) and the Origin Interface A requires. The URL was checked by checkOperation.
+ */
+export function operationRequest(e: Endpoints, r: OperationRequest, token: string): Built {
+  const u = new URL(r.url);
+  const auth = r.interfaceId === 'a' ? { authorization: `Bearer ${token}`, origin: e.origin } : { authorization: token };
+  const shown = { authorization: r.interfaceId === 'a' ? `Bearer ${PLACEHOLDER.token}` : PLACEHOLDER.token };
+  return build(r.method, { origin: u.origin, path: `${u.pathname}${u.search}` }, Object.assign(lowerCased(r.headers), auth), shown, r.body);
+}
+
+function lowerCased(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) out[k.toLowerCase()] = v;
+  return out;
 }
 
 /** A code and texts found in a response body, in either interface's error shape. */

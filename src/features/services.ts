@@ -1,20 +1,22 @@
 // The dependencies every register… function and command receives. Built once in extension.ts.
 import type * as vscode from 'vscode';
-import type { ContextKeys } from './contextKeys';
 import type { Connection } from './connection/connection';
-import type { ResultStore } from './results/resultStore';
-import type { LookupModel } from './explorer/lookupModel';
+import type { ResultDocuments } from './results/resultDocuments';
 import type { SandboxService } from './sandbox/sandboxService';
+import type { ContextKeys } from './state/contextKeys';
+import type { LookupModel } from './state/lookupModel';
 
 export interface Services {
   readonly context: vscode.ExtensionContext;
+  /** Runs inside the integration tests (ExtensionMode.Test): the only mode with test-only inputs. */
+  readonly testMode: boolean;
   /** The "Business Data" log channel: one redacted line per request. */
   readonly log: vscode.LogOutputChannel;
   readonly contextKeys: ContextKeys;
   /** Credentials, tokens, the current client and the lockout-guard prompt. */
   readonly connection: Connection;
   /** Results behind `bizdata-result:` documents: `results.find(uri)` gives the query and the CallResult. */
-  readonly results: ResultStore;
+  readonly results: ResultDocuments;
   /** Saved queries and recent history shown in the Lookups view. */
   readonly lookups: LookupModel;
   /** The local sandbox started from this window, if any. */

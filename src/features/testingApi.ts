@@ -1,4 +1,6 @@
 // The small, read-only window the integration tests get into state VS Code's API cannot read back.
+// activate() returns it only in ExtensionMode.Test (see extension.ts): stateDump() and the storage
+// locations must never reach a user's other extensions.
 import type * as vscode from 'vscode';
 import type { ExplorerViews } from './explorer/registerExplorer';
 import type { Services } from './services';

@@ -1,7 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-
-const EXTENSION_ID = 'bizdata.bizdata-explorer';
+import { EXTENSION_ID } from './helpers';
 
 describe('activation', () => {
   it('activates in the real extension host and reports how long activate() took', async () => {

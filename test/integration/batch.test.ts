@@ -5,7 +5,34 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { activateExtension, waitFor } from './diagnosticsHelpers';
+import { activateExtension, waitFor } from './helpers';
+
+type WithProgress = typeof vscode.window.withProgress;
+
+/**
+ * Runs `run` with every progress notification's Cancel button wired to `cancel`: a test cannot click
+ * the button, so it cancels the token VS Code hands the command, as the click would.
+ */
+async function withCancelButton<T>(cancel: vscode.CancellationToken, run: () => Promise<T>): Promise<T> {
+  const win = vscode.window as unknown as { withProgress: WithProgress };
+  const original = win.withProgress;
+  win.withProgress = ((options, task) =>
+    original.call(vscode.window, options, async (progress, token) => {
+      const pressed = new vscode.CancellationTokenSource();
+      const subscriptions = [token, cancel].map((t) => t.onCancellationRequested(() => pressed.cancel()));
+      try {
+        return await task(progress, pressed.token);
+      } finally {
+        subscriptions.forEach((d) => d.dispose());
+        pressed.dispose();
+      }
+    })) as WithProgress;
+  try {
+    return await run();
+  } finally {
+    win.withProgress = original;
+  }
+}
 
 interface Line {
   input: { kind: string; ip?: string; name?: string };
@@ -51,10 +78,12 @@ describe('batch lookups', function () {
     await rm(outFile, { force: true });
 
     const cancel = new vscode.CancellationTokenSource();
-    const first = vscode.commands.executeCommand<string>('bizdata.runBatchLookup', { file: ipsFile, token: cancel.token });
-    await waitFor(() => readLines(outFile), (lines) => lines.length >= 5, 'five results before cancelling', 60_000);
-    cancel.cancel();
-    const out = await first;
+    const out = await withCancelButton(cancel.token, async () => {
+      const first = vscode.commands.executeCommand<string>('bizdata.runBatchLookup', { file: ipsFile });
+      await waitFor(() => readLines(outFile), (lines) => lines.length >= 5, 'five results before cancelling', 60_000);
+      cancel.cancel();
+      return first;
+    });
     assert.equal(out, vscode.Uri.file(outFile).toString());
     const afterCancel = await readLines(outFile);
     assert.ok(afterCancel.length >= 5 && afterCancel.length < ips.length, `cancelled part-way (${afterCancel.length} of ${ips.length})`);

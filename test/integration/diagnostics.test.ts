@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { allCodes } from '../../src/core/codes';
-import { activateExtension, closeAllEditors, openJson, ourDiagnostics, responseWith, waitFor } from './diagnosticsHelpers';
+import { activateExtension, closeAllEditors, openJson, ourDiagnostics, responseWith, waitFor } from './helpers';
 
 async function setDiagnosticsSetting(name: string, value: unknown): Promise<void> {
   await vscode.workspace.getConfiguration('bizdata.diagnostics').update(name, value, vscode.ConfigurationTarget.Global);
@@ -17,7 +17,7 @@ describe('diagnostics on result codes', () => {
   for (const info of allCodes().filter((c) => c.code !== 'CM000')) {
     it(`marks ${info.code} on its value with the spec text and action`, async () => {
       const doc = await openJson(responseWith(info.code));
-      const [d] = await waitFor(() => ourDiagnostics(doc.uri), (ds) => ds.length === 1, `a diagnostic for ${info.code}`);
+      const [d] = await waitFor(() => ourDiagnostics(doc.uri), (ds) => ds.length === 1 && ds[0].code === info.code, `a diagnostic for ${info.code}`);
       assert.equal(doc.getText(d.range), info.code);
       assert.equal(d.code, info.code);
       const expected = info.code === '00040' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Error;
@@ -32,14 +32,14 @@ describe('diagnostics on result codes', () => {
     const plain = await openJson('{ "name": "SC001", "ResultID": "SC001" }');
     const marked = await openJson(responseWith('SC005'));
     // Once the SC005 document is marked, the earlier two have been checked as well.
-    await waitFor(() => ourDiagnostics(marked.uri), (ds) => ds.length === 1, 'the SC005 diagnostic');
+    await waitFor(() => ourDiagnostics(marked.uri), (ds) => ds.length === 1 && ds[0].code === 'SC005', 'the SC005 diagnostic');
     assert.deepEqual(ourDiagnostics(ok.uri), []);
     assert.deepEqual(ourDiagnostics(plain.uri), []);
   });
 
   it('flags an unknown SC code with a generic message', async () => {
     const doc = await openJson(responseWith('SC777'));
-    const [d] = await waitFor(() => ourDiagnostics(doc.uri), (ds) => ds.length === 1, 'a diagnostic for SC777');
+    const [d] = await waitFor(() => ourDiagnostics(doc.uri), (ds) => ds.length === 1 && ds[0].code === 'SC777', 'a diagnostic for SC777');
     assert.equal(d.severity, vscode.DiagnosticSeverity.Error);
     assert.match(d.message, /SC777: security code not described by the specification/);
   });
@@ -63,14 +63,14 @@ describe('diagnostics on result codes', () => {
 
   it('respects bizdata.diagnostics.enabled', async () => {
     const doc = await openJson(responseWith('SC003'));
-    await waitFor(() => ourDiagnostics(doc.uri).length, (n) => n === 1, 'SC003 marked');
+    await waitFor(() => ourDiagnostics(doc.uri).map((d) => d.code), (c) => c.join() === 'SC003', 'SC003 marked');
     try {
       await setDiagnosticsSetting('enabled', false);
       await waitFor(() => ourDiagnostics(doc.uri).length, (n) => n === 0, 'diagnostics gone when disabled');
     } finally {
       await setDiagnosticsSetting('enabled', undefined);
     }
-    await waitFor(() => ourDiagnostics(doc.uri).length, (n) => n === 1, 'diagnostics back when enabled');
+    await waitFor(() => ourDiagnostics(doc.uri).map((d) => d.code), (c) => c.join() === 'SC003', 'diagnostics back when enabled');
   });
 
   it('processes a 10 MB JSON document, and skips one over bizdata.diagnostics.maxFileSizeMB', async () => {

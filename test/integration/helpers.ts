@@ -1,44 +1,53 @@
-// Shared by this suite's tests: the extension's API, an in-process sandbox, and pointing the
-// extension at it through ordinary settings.
+// The one helper module of the integration tier: the extension and its testing API, a sandbox in this
+// process with made-up credentials, pointing the extension at it through ordinary settings, the
+// sandbox's admin API, polling, and JSON documents for the code diagnostics, hovers and quick fixes.
+import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionApi } from '../../src/extension';
+import type { SandboxConfig } from '../../src/sandbox/config';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
 
 export const EXTENSION_ID = 'bizdata.bizdata-explorer';
 
+/** Activates the extension; the tests run in ExtensionMode.Test, so it returns the testing API. */
 export async function extensionApi(): Promise<ExtensionApi> {
-  const ext = vscode.extensions.getExtension<ExtensionApi>(EXTENSION_ID);
+  const ext = vscode.extensions.getExtension<ExtensionApi | undefined>(EXTENSION_ID);
   if (!ext) throw new Error(`extension ${EXTENSION_ID} is not loaded`);
-  return ext.activate();
+  const api = await ext.activate();
+  if (!api) throw new Error(`extension ${EXTENSION_ID} returned no testing API: is the host in ExtensionMode.Test?`);
+  return api;
+}
+
+export async function activateExtension(): Promise<void> {
+  await extensionApi();
+}
+
+export interface Canaries {
+  readonly key: string;
+  readonly secret: string;
+  readonly user: string;
+  readonly password: string;
 }
 
 /** Unique values that must never show up outside SecretStorage. */
-export function canaries(): { key: string; secret: string; user: string; password: string } {
+export function canaries(): Canaries {
   const n = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
   return { key: `canary-key-${n}`, secret: `canary-secret-${n}`, user: `canary-user-${n}`, password: `canary-password-${n}` };
 }
 
-export async function startTestSandbox(
-  c: { key: string; secret: string; user: string; password: string },
-  extra: { tokenLifetimeSeconds?: number } = {},
-): Promise<RunningSandbox> {
-  return startSandbox({
-    port: 0,
-    config: {
-      ...extra,
-      customers: [
-        {
-          id: 'test',
-          qps: 50,
-          concurrency: 8,
-          clients: [{ consumerKey: c.key, consumerSecret: c.secret }],
-          users: [{ user: c.user, password: c.password }],
-        },
-      ],
-    },
+/** A sandbox in this process whose customer `test` has the canaries as its only credentials. */
+export async function startTestSandbox(c: Canaries, extra: { tokenLifetimeSeconds?: number } = {}): Promise<RunningSandbox> {
+  return startSandboxWith({
+    ...extra,
+    customers: [{ id: 'test', qps: 50, concurrency: 8, clients: [{ consumerKey: c.key, consumerSecret: c.secret }], users: [{ user: c.user, password: c.password }] }],
   });
+}
+
+/** A sandbox in this process with the given configuration. */
+export async function startSandboxWith(config: SandboxConfig): Promise<RunningSandbox> {
+  return startSandbox({ port: 0, config });
 }
 
 const ENDPOINT_KEYS = ['authUrl', 'baseUrl', 'legacyUrl'] as const;
@@ -51,6 +60,7 @@ export async function pointAt(url: string | undefined): Promise<void> {
   await sleep(200);
 }
 
+/** The sandbox's admin API: GET without a body, POST with one. */
 export async function admin(sb: RunningSandbox, path: string, body?: unknown): Promise<unknown> {
   const res = await fetch(`${sb.url}/_sandbox/${path}`, {
     method: body === undefined ? 'GET' : 'POST',
@@ -59,6 +69,29 @@ export async function admin(sb: RunningSandbox, path: string, body?: unknown): P
   });
   if (!res.ok) throw new Error(`admin ${path}: HTTP ${res.status} ${await res.text()}`);
   return res.json();
+}
+
+export interface CustomerStats {
+  readonly tokenRequests: number;
+  readonly authSuccesses?: number;
+  readonly authFailures?: number;
+  readonly dataCalls?: number;
+  readonly resultCodes: Readonly<Record<string, number>>;
+}
+
+export interface SandboxStats {
+  /** Every non-admin request. */
+  readonly requests: number;
+  readonly customers: Readonly<Record<string, CustomerStats>>;
+}
+
+export async function stats(sb: RunningSandbox): Promise<SandboxStats> {
+  return (await admin(sb, 'stats')) as SandboxStats;
+}
+
+/** Token requests of every customer together. */
+export async function tokenRequests(sb: RunningSandbox): Promise<number> {
+  return Object.values((await stats(sb)).customers).reduce((n, c) => n + c.tokenRequests, 0);
 }
 
 export function sleep(ms: number): Promise<void> {
@@ -71,7 +104,7 @@ export async function waitFor<T>(read: () => Promise<T> | T, accept: (v: T) => b
   let last: T = await read();
   while (!accept(last)) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(last)}`);
-    await sleep(100);
+    await sleep(50);
     last = await read();
   }
   return last;
@@ -114,11 +147,96 @@ export function dataRootOf(path: string): string {
   return i >= 0 ? parts.slice(0, i + 1).join('/') : path;
 }
 
+/** Both interfaces signed out. */
+export async function signOutEverywhere(): Promise<void> {
+  for (const interfaceId of ['a', 'b']) await vscode.commands.executeCommand('bizdata.signOut', { interfaceId });
+}
+
 /** Leaves the window as a test found it: both interfaces signed out, editors closed, endpoints reset, sandbox stopped. */
 export async function tearDown(sb: RunningSandbox | undefined): Promise<void> {
-  await vscode.commands.executeCommand('bizdata.signOut', { interfaceId: 'a' });
-  await vscode.commands.executeCommand('bizdata.signOut', { interfaceId: 'b' });
-  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  await signOutEverywhere();
+  await closeAllEditors();
   await pointAt(undefined);
   await sb?.close();
+}
+
+/** A sandbox with the canaries' customer, the endpoints pointed at it; `tearDown` undoes both. */
+export function useTestSandbox(c: Canaries): () => RunningSandbox {
+  let sb: RunningSandbox | undefined;
+  before(async () => {
+    sb = await startTestSandbox(c);
+    await pointAt(sb.url);
+  });
+  after(async () => {
+    await tearDown(sb);
+  });
+  return () => {
+    if (!sb) throw new Error('the test sandbox is not running');
+    return sb;
+  };
+}
+
+export async function closeAllEditors(): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}
+
+/** An Interface B failure as the service sends it, or an Interface A error object for 00040. */
+export function responseWith(code: string): string {
+  if (code === '00040') {
+    return `${JSON.stringify({ error: { errorCode: code, errorMessage: 'The access token in use has expired.' } }, null, 2)}\n`;
+  }
+  const result = code === 'CM000' ? { ResultID: code, ResultText: 'Success' } : { SeverityText: 'Error', ResultID: code, ResultText: 'text' };
+  const body = { MatchResponse: { TransactionDetail: { ApplicationTransactionID: 'Rest', ServiceTransactionID: 'Id-1' }, TransactionResult: result } };
+  return `${JSON.stringify(body, null, 2)}\n`;
+}
+
+/**
+ * A new, untitled JSON document holding `content`, shown in an editor. Each gets a name no earlier
+ * test used: VS Code gives `Untitled-1` again once the last one closed, and may then restore the
+ * closed document's backup as the new one's text, so a test would look at its predecessor's codes.
+ */
+export async function openJson(content: string): Promise<vscode.TextDocument> {
+  const uri = vscode.Uri.from({ scheme: 'untitled', path: `bizdata-test-${randomUUID()}.json` });
+  let doc = await vscode.workspace.openTextDocument(uri);
+  if (doc.languageId !== 'json') doc = await vscode.languages.setTextDocumentLanguage(doc, 'json');
+  const edit = new vscode.WorkspaceEdit();
+  edit.insert(uri, new vscode.Position(0, 0), content);
+  if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`could not write the content of ${uri.toString()}`);
+  await vscode.window.showTextDocument(doc, { preview: false });
+  return doc;
+}
+
+export function ourDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
+  return vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'Business Data');
+}
+
+/** The position in the middle of the first occurrence of `"code"` in the document. */
+export function positionOf(doc: vscode.TextDocument, code: string): vscode.Position {
+  const offset = doc.getText().indexOf(`"${code}"`);
+  if (offset < 0) throw new Error(`${code} not in the document`);
+  return doc.positionAt(offset + 3);
+}
+
+export interface ShownMessage {
+  readonly message: string;
+  readonly items: readonly string[];
+}
+
+/**
+ * Records the error messages the extension shows and answers each with `answer(message)`: a test
+ * cannot click a notification's buttons, so it answers through the API object the extension calls
+ * (the extension and its tests share one). Call `restore()` when done.
+ */
+export function answerErrorMessages(answer: (message: ShownMessage) => string | undefined = () => undefined): { readonly shown: ShownMessage[]; restore(): void } {
+  type ShowError = (message: string, ...rest: unknown[]) => Thenable<unknown>;
+  const win = vscode.window as unknown as { showErrorMessage: ShowError };
+  const original = win.showErrorMessage;
+  const shown: ShownMessage[] = [];
+  win.showErrorMessage = (message: string, ...rest: unknown[]) => {
+    const items = rest.filter((r): r is string => typeof r === 'string');
+    const record = { message, items };
+    shown.push(record);
+    return Promise.resolve(answer(record));
+  };
+  return { shown, restore: () => (win.showErrorMessage = original) };
 }

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { allCodes } from '../../src/core/codes';
-import { activateExtension, closeAllEditors, openJson, positionOf, responseWith } from './diagnosticsHelpers';
+import { activateExtension, closeAllEditors, openJson, positionOf, responseWith } from './helpers';
 
 function hoverText(hovers: vscode.Hover[]): string {
   return hovers

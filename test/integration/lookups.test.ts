@@ -1,23 +1,16 @@
 // Lookups by command with arguments open the expected JSON editor; history, curl, save, re-run.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { RunningSandbox } from '../../src/sandbox/server';
-import { admin, canaries, extensionApi, pointAt, startTestSandbox, tearDown } from './helpers';
+import { admin, canaries, extensionApi, stats, useTestSandbox } from './helpers';
 
 describe('lookups and results', function () {
   this.timeout(60_000);
   const c = canaries();
-  let sb: RunningSandbox;
+  const sandbox = useTestSandbox(c);
 
   before(async () => {
-    sb = await startTestSandbox(c);
-    await pointAt(sb.url);
     assert.equal(await vscode.commands.executeCommand('bizdata.signIn', { interfaceId: 'a', consumerKey: c.key, consumerSecret: c.secret }), 'valid');
     assert.equal(await vscode.commands.executeCommand('bizdata.signIn', { interfaceId: 'b', user: c.user, password: c.password }), 'valid');
-  });
-
-  after(async () => {
-    await tearDown(sb);
   });
 
   it('looks up an IP address from an argument object and opens a read-only JSON result', async () => {
@@ -53,10 +46,10 @@ describe('lookups and results', function () {
   });
 
   it('rejects a malformed IP before any request, with the validation text', async () => {
-    const before = (await admin(sb, 'stats')) as { requests: number };
+    const before = await stats(sandbox());
     const uri = await vscode.commands.executeCommand('bizdata.lookUpIp', { ip: '999.1.1.1' });
     assert.equal(uri, undefined);
-    const after = (await admin(sb, 'stats')) as { requests: number };
+    const after = await stats(sandbox());
     assert.equal(after.requests, before.requests);
   });
 
@@ -87,17 +80,17 @@ describe('lookups and results', function () {
 
   it('re-runs a result with a new token ({ resultUri, forceNewToken })', async () => {
     const first = await vscode.commands.executeCommand<string>('bizdata.lookUpIp', { ip: '203.0.113.99' });
-    const stats = (await admin(sb, 'stats')) as { customers: Record<string, { tokenRequests: number }> };
-    const tokensBefore = stats.customers.test.tokenRequests;
+    const tokensBefore = (await stats(sandbox())).customers.test.tokenRequests;
     const second = await vscode.commands.executeCommand<string>('bizdata.rerunLookup', { resultUri: first, forceNewToken: true });
     assert.ok(second && second !== first, 'the re-run opened a new result');
     assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), second);
-    const after = (await admin(sb, 'stats')) as { customers: Record<string, { tokenRequests: number }> };
+    const after = await stats(sandbox());
     assert.equal(after.customers.test.tokenRequests, tokensBefore + 1, 'forceNewToken fetched exactly one new token');
   });
 
   it('opens the failing response (SC001) as a result when the service refuses the token', async () => {
     // Invalidate every token and change the password: re-authentication fails as well.
+    const sb = sandbox();
     await admin(sb, 'tokens/invalidate', { reason: 'release-update' });
     await admin(sb, `users/${encodeURIComponent(c.user)}/password`, { password: `${c.password}-changed` });
     const uri = await vscode.commands.executeCommand<string>('bizdata.lookUpOrganization', { country: 'US', name: 'Refused Inc' });

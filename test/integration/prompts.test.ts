@@ -2,8 +2,7 @@
 // Prompts are answered through the extension's own API object, since a test cannot type into them.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { RunningSandbox } from '../../src/sandbox/server';
-import { canaries, pointAt, startTestSandbox, tearDown } from './helpers';
+import { canaries, useTestSandbox } from './helpers';
 
 type InputOptions = vscode.InputBoxOptions;
 interface Pick extends vscode.QuickPickItem {
@@ -14,7 +13,7 @@ interface Pick extends vscode.QuickPickItem {
 describe('prompts', function () {
   this.timeout(60_000);
   const c = canaries();
-  let sb: RunningSandbox;
+  useTestSandbox(c);
   const win = vscode.window as unknown as {
     showInputBox: (o?: InputOptions) => Thenable<string | undefined>;
     showQuickPick: (items: readonly Pick[] | Thenable<readonly Pick[]>, o?: vscode.QuickPickOptions) => Thenable<Pick | undefined>;
@@ -26,9 +25,7 @@ describe('prompts', function () {
   let answers: string[] = [];
   let choose: (items: readonly Pick[]) => Pick | undefined = () => undefined;
 
-  before(async () => {
-    sb = await startTestSandbox(c);
-    await pointAt(sb.url);
+  before(() => {
     win.showInputBox = (o) => {
       inputs.push(o ?? {});
       return Promise.resolve(answers.shift());
@@ -40,10 +37,9 @@ describe('prompts', function () {
     };
   });
 
-  after(async () => {
+  after(() => {
     win.showInputBox = originalInput;
     win.showQuickPick = originalPick;
-    await tearDown(sb);
   });
 
   it('Sign In offers both interfaces and the sandbox, and masks the consumer key and secret', async () => {

@@ -3,22 +3,12 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { RunningSandbox } from '../../src/sandbox/server';
-import { canaries, dataRootOf, extensionApi, filesContaining, pointAt, sleep, startTestSandbox, tearDown, waitFor } from './helpers';
+import { canaries, dataRootOf, extensionApi, filesContaining, sleep, stats, useTestSandbox, waitFor } from './helpers';
 
 describe('sign in and out', function () {
   this.timeout(60_000);
   const c = canaries();
-  let sb: RunningSandbox;
-
-  before(async () => {
-    sb = await startTestSandbox(c);
-    await pointAt(sb.url);
-  });
-
-  after(async () => {
-    await tearDown(sb);
-  });
+  const sandbox = useTestSandbox(c);
 
   it('signs in to Interface A with an argument object and shows a valid token', async () => {
     const api = await extensionApi();
@@ -83,10 +73,10 @@ describe('sign in and out', function () {
     // Signed out everywhere: the Connections view is empty so its welcome buttons show.
     assert.deepEqual(await api.testing.treeItems('connections'), []);
     // A lookup now explains that nobody is signed in instead of calling the service.
-    const before = (await (await fetch(`${sb.url}/_sandbox/stats`, { headers: { 'x-sandbox-admin': sb.adminKey } })).json()) as { requests: number };
+    const before = await stats(sandbox());
     const uri = await vscode.commands.executeCommand('bizdata.lookUpIp', { ip: '203.0.113.7' });
     assert.equal(uri, undefined);
-    const after = (await (await fetch(`${sb.url}/_sandbox/stats`, { headers: { 'x-sandbox-admin': sb.adminKey } })).json()) as { requests: number };
+    const after = await stats(sandbox());
     assert.equal(after.requests, before.requests, 'a signed-out lookup reached the service');
   });
 });

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { RunningSandbox } from '../../src/sandbox/server';
-import { admin, canaries, extensionApi, pointAt, sleep, startTestSandbox, waitFor } from './helpers';
+import { admin, canaries, extensionApi, pointAt, sleep, startTestSandbox, stats, waitFor } from './helpers';
 
 describe('status bar through the token life', function () {
   this.timeout(60_000);
@@ -16,12 +16,18 @@ describe('status bar through the token life', function () {
     for (const sb of sandboxes.splice(0)) await sb.close();
   });
 
-  it('counts calls made in the tooltip by itself, without any user action', async () => {
-    const api = await extensionApi();
-    const sb = await startTestSandbox(c);
+  /** A sandbox of this test's own, the endpoints pointed at it, signed in to Interface A. */
+  async function signedInSandbox(extra: { tokenLifetimeSeconds?: number } = {}): Promise<RunningSandbox> {
+    const sb = await startTestSandbox(c, extra);
     sandboxes.push(sb);
     await pointAt(sb.url);
     await vscode.commands.executeCommand('bizdata.signIn', { interfaceId: 'a', consumerKey: c.key, consumerSecret: c.secret });
+    return sb;
+  }
+
+  it('counts calls made in the tooltip by itself, without any user action', async () => {
+    const api = await extensionApi();
+    await signedInSandbox();
     await vscode.commands.executeCommand<string>('bizdata.lookUpIp', { ip: '203.0.113.7' });
     await vscode.commands.executeCommand<string>('bizdata.lookUpIp', { ip: '203.0.113.8' });
     // No forced render here: the client's coalesced status event must bring the item up to date.
@@ -31,10 +37,7 @@ describe('status bar through the token life', function () {
 
   it('shows "valid 23h 59m", and a new token once the service clock passes 24 hours', async () => {
     const api = await extensionApi();
-    const sb = await startTestSandbox(c);
-    sandboxes.push(sb);
-    await pointAt(sb.url);
-    await vscode.commands.executeCommand('bizdata.signIn', { interfaceId: 'a', consumerKey: c.key, consumerSecret: c.secret });
+    const sb = await signedInSandbox();
     const first = await waitFor(() => api.testing.statusBar(), (b) => b.text.includes('valid'), 'valid token');
     assert.match(first.text, /valid (23h 59m|24h 0m)/);
     assert.match(first.tooltip, /Issued/);
@@ -44,9 +47,9 @@ describe('status bar through the token life', function () {
     await admin(sb, 'clock', { advanceSeconds: 86_400 });
     const uri = await vscode.commands.executeCommand<string>('bizdata.lookUpIp', { ip: '203.0.113.7' });
     assert.ok(uri, 'the lookup succeeded after the automatic renewal');
-    const stats = (await admin(sb, 'stats')) as { customers: Record<string, { tokenRequests: number; resultCodes: Record<string, number> }> };
-    assert.equal(stats.customers.test.tokenRequests, 2, 'exactly one renewal');
-    assert.equal(stats.customers.test.resultCodes['00040'], 1, 'the service reported the expiry once');
+    const test = (await stats(sb)).customers.test;
+    assert.equal(test.tokenRequests, 2, 'exactly one renewal');
+    assert.equal(test.resultCodes['00040'], 1, 'the service reported the expiry once');
     const bar = await api.testing.statusBar();
     assert.match(bar.text, /valid (23h 59m|24h 0m)/);
     // Both attempts count: the one refused with 00040 and the repeat with the new token.
@@ -55,10 +58,7 @@ describe('status bar through the token life', function () {
 
   it('shows "expired" when the token outlives its lifetime, and "signed out" after Sign Out', async () => {
     const api = await extensionApi();
-    const sb = await startTestSandbox(c, { tokenLifetimeSeconds: 2 });
-    sandboxes.push(sb);
-    await pointAt(sb.url);
-    await vscode.commands.executeCommand('bizdata.signIn', { interfaceId: 'a', consumerKey: c.key, consumerSecret: c.secret });
+    await signedInSandbox({ tokenLifetimeSeconds: 2 });
     const valid = await api.testing.statusBar();
     assert.match(valid.text, /valid 0m|expired/);
     await sleep(2500);

@@ -3,25 +3,21 @@
 import * as vscode from 'vscode';
 import { BizDataClient, type CallOptions } from '../../core/client';
 import type { CallResult, Credentials, CredentialsA, CredentialsB, InterfaceId, LookupQuery, TokenStatus } from '../../core/model';
-import type { ContextKeys } from '../contextKeys';
-import { CLIENT_SECTIONS, missingEndpointSetting, readConnectionSettings, type ConnectionSettings } from './settings';
+import { errorMessage } from '../../core/errors';
+import { redact } from '../../core/redact';
 import { MemoryGuardStore, MemoryTokenStore } from '../../core/stores';
-import { CredentialStore, globalStateGuardStore, INTERFACE_IDS, SecretTokenStore } from './stores';
+import { INTERFACE_IDS, interfaceOf } from '../shared/interfaces';
+import { UserError } from '../shared/userError';
+import type { ContextKeys } from '../state/contextKeys';
 import { confirmRiskyAttempt } from './guardPrompt';
+import { notReadyFailure, readiness, type NotReady } from './readiness';
+import { CLIENT_SECTIONS, readConnectionSettings, type ConnectionSettings } from './settings';
+import { CredentialStore, globalStateGuardStore, SecretTokenStore } from './stores';
 
 /** A local sandbox attached to this window: its address and demo credentials (not secrets). */
 export interface SandboxProfile {
   readonly url: string;
   readonly credentials: { readonly a?: CredentialsA; readonly b?: CredentialsB };
-}
-
-export const INTERFACE_LABELS: Readonly<Record<InterfaceId, string>> = {
-  a: 'Interface A (consumer key)',
-  b: 'Interface B (user name)',
-};
-
-export function interfaceOf(query: LookupQuery): InterfaceId {
-  return query.kind === 'ip' ? 'a' : 'b';
 }
 
 export class Connection implements vscode.Disposable {
@@ -75,16 +71,24 @@ export class Connection implements vscode.Disposable {
     if (this.client) return this.client;
     const settings = this.settings();
     const sandbox = this.sandboxProfile !== undefined;
-    const client = new BizDataClient({
-      endpoints: settings.endpoints,
-      credentials: (id) => this.credentials(id),
-      // The sandbox's tokens and guard counts stay in memory, apart from the user's real ones.
-      tokenStore: sandbox ? new MemoryTokenStore() : new SecretTokenStore(this.context.secrets),
-      guardStore: sandbox ? new MemoryGuardStore() : globalStateGuardStore(this.context.globalState),
-      limits: settings.limits,
-      http: settings.http,
-      log: (line) => this.log.info(line),
-    });
+    let client: BizDataClient;
+    try {
+      client = new BizDataClient({
+        endpoints: settings.endpoints,
+        credentials: (id) => this.credentials(id),
+        // The sandbox's tokens and guard counts stay in memory, apart from the user's real ones.
+        tokenStore: sandbox ? new MemoryTokenStore() : new SecretTokenStore(this.context.secrets),
+        guardStore: sandbox ? new MemoryGuardStore() : globalStateGuardStore(this.context.globalState),
+        limits: settings.limits,
+        http: settings.http,
+        log: (line) => this.log.info(line),
+      });
+    } catch (err) {
+      // The client refuses only an unreadable CA file or a malformed proxy URL: settings to fix, not a
+      // bug. A proxy URL may carry a password, so it never reaches the message (or the log).
+      const reason = redact(errorMessage(err), [settings.http.proxyUrl]);
+      throw new UserError(`The network settings cannot be used: ${reason} Check bizdata.network.caFile and bizdata.network.proxy.`);
+    }
     this.client = client;
     this.clientSubscription = client.onDidChangeStatus(() => this.fireChanged());
     return client;
@@ -162,8 +166,8 @@ export class Connection implements vscode.Disposable {
    * "Try anyway", calls again with `confirmRisk: true`. Batch and quick fixes use this too.
    */
   async guarded(id: InterfaceId, run: (o: CallOptions) => Promise<CallResult>, options: CallOptions = {}): Promise<CallResult> {
-    const problem = await this.notReady(id);
-    if (problem) return problem;
+    const reason = await this.readiness(id);
+    if (reason) return notReadyFailure(reason);
     this.lastUsed = id;
     const first = await run(options);
     if (first.ok || first.kind !== 'guard') return first;
@@ -172,28 +176,9 @@ export class Connection implements vscode.Disposable {
     return run({ ...options, confirmRisk: true });
   }
 
-  /** A failure to show instead of calling, when the interface is not signed in or not configured. */
-  private async notReady(id: InterfaceId): Promise<CallResult | undefined> {
-    if (!(await this.isSignedIn(id))) {
-      return {
-        ok: false,
-        kind: 'input',
-        durationMs: 0,
-        text: `You are not signed in to ${INTERFACE_LABELS[id]}.`,
-        advice: 'Run "Business Data: Sign In" or "Business Data: Start Local Sandbox".',
-      };
-    }
-    const missing = missingEndpointSetting(this.settings().endpoints, id);
-    if (missing) {
-      return {
-        ok: false,
-        kind: 'input',
-        durationMs: 0,
-        text: `The setting ${missing} is empty, so ${INTERFACE_LABELS[id]} has no address to call.`,
-        advice: `Set ${missing} in the settings, or run "Business Data: Start Local Sandbox" to try the local sandbox.`,
-      };
-    }
-    return undefined;
+  /** Why `id` cannot be called now (not signed in, no address), or undefined when it can. */
+  async readiness(id: InterfaceId): Promise<NotReady | undefined> {
+    return readiness(id, await this.isSignedIn(id), this.settings().endpoints);
   }
 
   /** Recomputes the sign-in context keys and tells listeners to re-render. */

@@ -1,6 +1,6 @@
 // Builds the connection of this window; its first sign-in state is read in the background.
 import type * as vscode from 'vscode';
-import type { ContextKeys } from '../contextKeys';
+import type { ContextKeys } from '../state/contextKeys';
 import { Connection } from './connection';
 
 export function createConnection(

@@ -1,4 +1,5 @@
 // Reads the `bizdata.*` settings into plain client options. Never holds a credential.
+import { AUTH_VERSION_B, ORG_VERSION_B } from '../../core/constants';
 import type { Endpoints } from '../../core/model';
 
 /** The subset of vscode.WorkspaceConfiguration this module needs (keeps it testable). */
@@ -39,8 +40,8 @@ export function readConnectionSettings(config: SettingsReader): ConnectionSettin
       baseUrl: stripSlash(text('bizdata.endpoints.baseUrl', '')),
       legacyUrl: stripSlash(text('bizdata.endpoints.legacyUrl', '')),
       origin: text('bizdata.endpoints.origin', 'https://localhost'),
-      authVersion: text('bizdata.endpoints.authVersion', 'V2.0'),
-      orgVersion: text('bizdata.endpoints.orgVersion', 'V4.0'),
+      authVersion: text('bizdata.endpoints.authVersion', AUTH_VERSION_B),
+      orgVersion: text('bizdata.endpoints.orgVersion', ORG_VERSION_B),
     },
     limits: { qps: positive('bizdata.limits.qps', 5), concurrency: positive('bizdata.limits.concurrency', 2) },
     http: {
@@ -50,16 +51,6 @@ export function readConnectionSettings(config: SettingsReader): ConnectionSettin
       caFile: optional('bizdata.network.caFile'),
     },
   };
-}
-
-/** The setting to fill in before an interface can be used, or undefined when its endpoints are set. */
-export function missingEndpointSetting(endpoints: Endpoints, interfaceId: 'a' | 'b'): string | undefined {
-  if (interfaceId === 'a') {
-    if (endpoints.authUrl === '') return 'bizdata.endpoints.authUrl';
-    if (endpoints.baseUrl === '') return 'bizdata.endpoints.baseUrl';
-    return undefined;
-  }
-  return endpoints.legacyUrl === '' ? 'bizdata.endpoints.legacyUrl' : undefined;
 }
 
 function stripSlash(url: string): string {

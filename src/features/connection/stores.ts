@@ -2,15 +2,14 @@
 // one key per interface; the lockout guard's failure counts are not secret and live in globalState
 // so they survive a restart (keyed by a hash, so not even the account name is written there).
 import * as vscode from 'vscode';
-import type { GuardStore, TokenStore } from '../../core/ports';
-import { PersistedGuardStore } from '../../core/stores';
 import type { Credentials, InterfaceId, StoredToken } from '../../core/model';
+import type { TokenStore } from '../../core/ports';
+import { PersistedGuardStore } from '../../core/stores';
+import { INTERFACE_IDS } from '../shared/interfaces';
 
 const CREDENTIAL_KEYS: Readonly<Record<InterfaceId, string>> = { a: 'bizdata.credentials.a', b: 'bizdata.credentials.b' };
 const TOKEN_PREFIX = 'bizdata.token.';
 const GUARD_STATE_KEY = 'bizdata.guard.failures';
-
-export const INTERFACE_IDS: readonly InterfaceId[] = ['a', 'b'];
 
 /** Credentials in SecretStorage; other windows' changes arrive through secrets.onDidChange. */
 export class CredentialStore implements vscode.Disposable {
@@ -105,7 +104,7 @@ export class SecretTokenStore implements TokenStore {
 }
 
 /** Failure counts of the lockout guard in globalState (not secret; must survive a restart). */
-export function globalStateGuardStore(state: vscode.Memento): GuardStore {
+export function globalStateGuardStore(state: vscode.Memento): PersistedGuardStore {
   return new PersistedGuardStore({
     read: () => state.get<Record<string, number>>(GUARD_STATE_KEY) ?? {},
     write: (counts) => Promise.resolve(state.update(GUARD_STATE_KEY, counts)),

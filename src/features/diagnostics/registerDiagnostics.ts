@@ -1,8 +1,8 @@
 // Attaches code diagnostics to result documents and to JSON files that hold service responses.
 // The finding logic is plain (findCodes.ts); this file only adapts it to VS Code.
 import * as vscode from 'vscode';
-import { findCodes, mayHoldCodes, type CodeFinding } from './findCodes';
-import { CODE_DOCUMENTS, DIAGNOSTIC_SOURCE } from './documents';
+import { CODE_DOCUMENTS, DIAGNOSTIC_SOURCE } from '../shared/codeDocuments';
+import { findCodes, mayHoldCodes, type CodeFinding } from '../shared/findCodes';
 
 const DEBOUNCE_MS = 300;
 /** Extra wait per MB: scanning takes ~15 ms per MB, so big files are rescanned after longer pauses in typing. */

@@ -1,9 +1,11 @@
 // Renders the Connections view: each signed-in interface with its token state, and the sandbox.
 import * as vscode from 'vscode';
 import type { InterfaceId, TokenStatus } from '../../core/model';
-import { INTERFACE_LABELS, type Connection } from '../connection/connection';
+import type { Connection } from '../connection/connection';
 import type { SandboxService } from '../sandbox/sandboxService';
-import { stateLabel } from '../statusBar/statusText';
+import { commandOf, Commands } from '../shared/commandIds';
+import { INTERFACE_IDS, INTERFACES } from '../shared/interfaces';
+import { stateLabel } from '../shared/tokenLabels';
 
 export type ConnectionNode =
   | { readonly type: 'interface'; readonly interfaceId: InterfaceId; readonly status: TokenStatus }
@@ -37,7 +39,7 @@ export class ConnectionsTreeProvider implements vscode.TreeDataProvider<Connecti
     // Nothing signed in and no sandbox: [] lets the viewsWelcome buttons show.
     if (signedIn.length === 0 && !running) return [];
     const nodes: ConnectionNode[] = [];
-    for (const id of ['a', 'b'] as const) nodes.push({ type: 'interface', interfaceId: id, status: await this.connection.status(id) });
+    for (const id of INTERFACE_IDS) nodes.push({ type: 'interface', interfaceId: id, status: await this.connection.status(id) });
     const attached = this.connection.sandbox?.url;
     nodes.push(running ? { type: 'sandbox', url: running.url } : { type: 'sandbox', url: attached, external: attached !== undefined });
     return nodes;
@@ -61,15 +63,15 @@ export class ConnectionsTreeProvider implements vscode.TreeDataProvider<Connecti
     }
     const s = element.status;
     const signedIn = s.state !== 'signed-out';
-    const item = new vscode.TreeItem(INTERFACE_LABELS[element.interfaceId], vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(INTERFACES[element.interfaceId].label, vscode.TreeItemCollapsibleState.None);
     item.id = `interface:${element.interfaceId}`;
     item.description = signedIn ? `${s.account ?? 'signed in'} · ${stateLabel(s, Date.now())}` : 'signed out';
     item.iconPath = new vscode.ThemeIcon(signedIn ? (s.state === 'valid' ? 'pass' : 'key') : 'circle-slash');
     item.contextValue = signedIn ? CONNECTION_CONTEXT.signedIn : CONNECTION_CONTEXT.signedOut;
     item.tooltip = signedIn
       ? `Signed in as ${s.account ?? '(account hidden)'}; token ${stateLabel(s, Date.now())}.`
-      : `Not signed in to ${INTERFACE_LABELS[element.interfaceId]}.`;
-    if (!signedIn) item.command = { command: 'bizdata.signIn', title: 'Sign In', arguments: [{ interfaceId: element.interfaceId }] };
+      : `Not signed in to ${INTERFACES[element.interfaceId].label}.`;
+    if (!signedIn) item.command = commandOf(Commands.signIn, 'Sign In', { interfaceId: element.interfaceId });
     return item;
   }
 

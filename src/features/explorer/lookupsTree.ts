@@ -1,14 +1,9 @@
 // Renders the LookupModel: a "Saved" group and a "History" group. Menus match the contextValues.
 import * as vscode from 'vscode';
 import { describeCode } from '../../core/codes';
-import { toResultUri } from '../results/resultUri';
-import { queryLabel, type LookupEntry, type LookupModel, type SavedQuery } from './lookupModel';
-
-/** Elements of the Lookups view; tree-item commands receive these. */
-export type LookupNode =
-  | { readonly type: 'group'; readonly group: 'saved' | 'history' }
-  | { readonly type: 'history'; readonly entry: LookupEntry }
-  | { readonly type: 'saved'; readonly saved: SavedQuery };
+import { commandOf, Commands } from '../shared/commandIds';
+import { queryLabel, type LookupModel, type LookupNode } from '../state/lookupModel';
+import { toResultUri } from '../state/resultUri';
 
 export const LOOKUP_CONTEXT = { history: 'bizdata.lookup.history', saved: 'bizdata.lookup.saved' } as const;
 
@@ -55,7 +50,7 @@ export class LookupsTreeProvider implements vscode.TreeDataProvider<LookupNode>,
         item.iconPath = new vscode.ThemeIcon('bookmark');
         item.contextValue = LOOKUP_CONTEXT.saved;
         item.tooltip = `Saved ${q.kind === 'ip' ? 'IP address' : 'organization'} lookup. Click to run it.`;
-        item.command = { command: 'bizdata.rerunLookup', title: 'Run', arguments: [element] };
+        item.command = commandOf(Commands.rerunLookup, 'Run', element);
         return item;
       }
       case 'history':
@@ -69,7 +64,7 @@ export class LookupsTreeProvider implements vscode.TreeDataProvider<LookupNode>,
   }
 }
 
-function historyItem(node: { readonly type: 'history'; readonly entry: LookupEntry }): vscode.TreeItem {
+function historyItem(node: Extract<LookupNode, { type: 'history' }>): vscode.TreeItem {
   const e = node.entry;
   const item = new vscode.TreeItem(queryLabel(e.query), vscode.TreeItemCollapsibleState.None);
   item.id = `history:${e.id}`;

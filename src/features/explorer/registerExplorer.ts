@@ -1,8 +1,9 @@
 // The "Business Data" sidebar: Connections and Lookups views.
 import * as vscode from 'vscode';
 import type { Services } from '../services';
+import type { LookupNode } from '../state/lookupModel';
 import { ConnectionsTreeProvider, type ConnectionNode } from './connectionsTree';
-import { LookupsTreeProvider, type LookupNode } from './lookupsTree';
+import { LookupsTreeProvider } from './lookupsTree';
 
 export interface ExplorerViews {
   readonly connections: ConnectionsTreeProvider;

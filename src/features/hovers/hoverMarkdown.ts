@@ -1,9 +1,10 @@
 // Markdown for a hover on a code value. Plain TypeScript so it is tested in plain Node.
-import type { CodeFinding } from '../diagnostics/findCodes';
+import type { CodeFinding } from '../shared/findCodes';
+import { INTERFACES } from '../shared/interfaces';
 
 const SITE_LABEL = {
-  transactionResult: 'Interface B result code',
-  errorObject: 'Interface A error code',
+  transactionResult: `${INTERFACES.b.name} result code`,
+  errorObject: `${INTERFACES.a.name} error code`,
 } as const;
 
 /** The hover text: the code, the specification's text, what it means and what to do. */

@@ -1,8 +1,8 @@
 // Hovers on code values in result documents and JSON files; the text comes from the core's catalog.
 import * as vscode from 'vscode';
-import type { ContextKeys } from '../contextKeys';
-import { codeAt, mayHoldCodes } from '../diagnostics/findCodes';
-import { CODE_DOCUMENTS } from '../diagnostics/documents';
+import { CODE_DOCUMENTS } from '../shared/codeDocuments';
+import { codeAt, mayHoldCodes } from '../shared/findCodes';
+import type { ContextKeys } from '../state/contextKeys';
 import { hoverMarkdown } from './hoverMarkdown';
 
 export function registerHovers(context: vscode.ExtensionContext, deps: { readonly contextKeys: ContextKeys }): void {

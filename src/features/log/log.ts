@@ -6,9 +6,3 @@ export function createLog(context: vscode.ExtensionContext): vscode.LogOutputCha
   context.subscriptions.push(log);
   return log;
 }
-
-/** A message for an unknown thrown value, without stack noise. */
-export function errorMessage(err: unknown): string {
-  if (err instanceof Error) return err.message;
-  return String(err);
-}

@@ -1,10 +1,10 @@
 // Quick fixes on codes in results this extension produced: re-run with a new token, or after a pause.
 // The re-run goes through `bizdata.rerunLookup`, so the client's lockout guard applies as everywhere.
 import * as vscode from 'vscode';
-import type { RerunLookupArgs } from '../../commands/rerunLookup';
-import { DIAGNOSTIC_SOURCE } from '../diagnostics/documents';
-import { RESULT_SCHEME } from '../results/resultUri';
-import { rerunFixFor } from './rerunFixes';
+import { DIAGNOSTIC_SOURCE } from '../shared/codeDocuments';
+import { commandOf, Commands } from '../shared/commandIds';
+import { rerunArgs, rerunFixFor } from '../shared/rerunFixes';
+import { RESULT_SCHEME } from '../state/resultUri';
 
 export function provideRerunActions(document: vscode.TextDocument, diagnostics: readonly vscode.Diagnostic[]): vscode.CodeAction[] {
   const actions: vscode.CodeAction[] = [];
@@ -12,15 +12,10 @@ export function provideRerunActions(document: vscode.TextDocument, diagnostics: 
     if (diagnostic.source !== DIAGNOSTIC_SOURCE || typeof diagnostic.code !== 'string') continue;
     const fix = rerunFixFor(diagnostic.code);
     if (!fix) continue;
-    const args: RerunLookupArgs = {
-      resultUri: document.uri.toString(),
-      ...(fix.forceNewToken ? { forceNewToken: true } : {}),
-      ...(fix.pauseMs !== undefined ? { pauseMs: fix.pauseMs } : {}),
-    };
     const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);
     action.diagnostics = [diagnostic];
     action.isPreferred = true;
-    action.command = { command: 'bizdata.rerunLookup', title: fix.title, arguments: [args] };
+    action.command = commandOf(Commands.rerunLookup, fix.title, rerunArgs(document.uri.toString(), fix));
     actions.push(action);
   }
   return actions;

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { DEMO_CREDENTIALS } from '../../sandbox/defaults';
 import type { Connection } from '../connection/connection';
-import type { ContextKeys } from '../contextKeys';
+import type { ContextKeys } from '../state/contextKeys';
 import { SandboxService } from './sandboxService';
 
 export function createSandbox(

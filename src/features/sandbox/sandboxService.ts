@@ -1,15 +1,17 @@
 // "Start Local Sandbox": runs the bundled CLI (`dist/cli.js sandbox --port 0`) as a child process on
 // a free loopback port, reads its address from the first stdout line, and stops it on demand or dispose.
 // The sandbox server code is never imported here, which keeps the extension bundle small.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { describeExit, ProcessStartError, spawnProcessGroup, type ProcessGroup, type StartFailure } from '../../core/childProcess';
+import { UserError } from '../shared/userError';
 
-const LISTENING = /Sandbox listening on (https?:\/\/\S+)/;
+const LISTENING = /^Sandbox listening on (https?:\/\/\S+)$/;
 const START_TIMEOUT_MS = 20_000;
 
-export interface RunningSandbox {
+/** The sandbox this window started: where it listens and the key of its admin API. */
+export interface SandboxProcess {
   readonly url: string;
   /** Key of the sandbox's admin API, made up for each start and kept in memory only. */
   readonly adminKey: string;
@@ -18,21 +20,21 @@ export interface RunningSandbox {
 export class SandboxService implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
-  private child: ChildProcess | undefined;
-  private current: RunningSandbox | undefined;
-  private starting: Promise<RunningSandbox> | undefined;
+  private process: ProcessGroup | undefined;
+  private current: SandboxProcess | undefined;
+  private starting: Promise<SandboxProcess> | undefined;
 
   constructor(
     private readonly extensionPath: string,
     private readonly log: vscode.LogOutputChannel,
   ) {}
 
-  get running(): RunningSandbox | undefined {
+  get running(): SandboxProcess | undefined {
     return this.current;
   }
 
   /** Starts the sandbox (or returns the one already running). */
-  start(): Promise<RunningSandbox> {
+  start(): Promise<SandboxProcess> {
     if (this.current) return Promise.resolve(this.current);
     this.starting ??= this.spawnSandbox().finally(() => {
       this.starting = undefined;
@@ -40,95 +42,69 @@ export class SandboxService implements vscode.Disposable {
     return this.starting;
   }
 
-  private spawnSandbox(): Promise<RunningSandbox> {
+  private async spawnSandbox(): Promise<SandboxProcess> {
     const adminKey = randomBytes(18).toString('base64url');
     const cli = path.join(this.extensionPath, 'dist', 'cli.js');
-    const child = spawn(process.execPath, [cli, 'sandbox', '--port', '0'], {
+    const child = spawnProcessGroup(process.execPath, [cli, 'sandbox', '--port', '0'], {
       env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', BIZDATA_SANDBOX_ADMIN_KEY: adminKey },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      windowsHide: true,
+      onLine: (line, stream) => {
+        if (line.trim() === '') return;
+        if (stream === 'stderr') this.log.warn(`sandbox: ${line}`);
+        else this.log.info(`sandbox: ${line}`);
+      },
     });
-    this.child = child;
-    return new Promise<RunningSandbox>((resolve, reject) => {
-      let stdout = '';
-      let settled = false;
-      const fail = (message: string): void => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        child.kill();
-        if (this.child === child) this.child = undefined;
-        reject(new Error(message));
-      };
-      const timer = setTimeout(() => fail(`The local sandbox did not report its address within ${START_TIMEOUT_MS / 1000} s. See "Business Data: Show Log".`), START_TIMEOUT_MS);
-      child.stdout?.setEncoding('utf8');
-      child.stderr?.setEncoding('utf8');
-      child.stdout?.on('data', (chunk: string) => {
-        if (settled) {
-          this.logLines(chunk);
-          return;
-        }
-        stdout += chunk;
-        const newline = stdout.indexOf('\n');
-        if (newline < 0) return;
-        const first = stdout.slice(0, newline).trim();
-        const match = LISTENING.exec(first);
-        if (!match) {
-          fail(`The local sandbox printed "${first}" instead of its address. See "Business Data: Show Log".`);
-          return;
-        }
-        settled = true;
-        clearTimeout(timer);
-        this.current = { url: match[1].replace(/\/+$/, ''), adminKey };
-        this.log.info(`sandbox: listening on ${this.current.url} (process ${child.pid ?? '?'})`);
-        this.logLines(stdout.slice(newline + 1));
-        this.changed.fire();
-        resolve(this.current);
-      });
-      child.stderr?.on('data', (chunk: string) => this.logLines(chunk, true));
-      child.on('error', (err) => fail(`The local sandbox could not start: ${err.message}`));
-      child.on('exit', (code, signal) => {
-        fail(`The local sandbox exited before it was ready (${signal ?? `exit code ${code ?? '?'}`}). See "Business Data: Show Log".`);
-        if (this.child === child) {
-          this.child = undefined;
-          this.current = undefined;
-          this.log.info(`sandbox: stopped (${signal ?? `exit code ${code ?? '?'}`})`);
-          this.changed.fire();
-        }
-      });
+    this.process = child;
+    void child.exited.then((exit) => {
+      if (this.process !== child) return;
+      this.process = undefined;
+      this.current = undefined;
+      this.log.info(`sandbox: stopped (${describeExit(exit)})`);
+      this.changed.fire();
     });
-  }
-
-  private logLines(text: string, isError = false): void {
-    for (const line of text.split('\n')) {
-      if (line.trim() === '') continue;
-      if (isError) this.log.warn(`sandbox: ${line}`);
-      else this.log.info(`sandbox: ${line}`);
+    let match: RegExpExecArray;
+    try {
+      match = await child.readAddress(LISTENING, START_TIMEOUT_MS);
+    } catch (err) {
+      if (this.process === child) this.process = undefined;
+      throw err instanceof ProcessStartError ? new UserError(startFailureText(err.failure)) : err;
     }
+    this.current = { url: match[1].replace(/\/+$/, ''), adminKey };
+    this.log.info(`sandbox: listening on ${this.current.url} (process ${child.pid ?? '?'})`);
+    this.changed.fire();
+    return this.current;
   }
 
   /** Stops the sandbox; resolves once the process has exited. */
   async stop(): Promise<boolean> {
-    const child = this.child;
+    const child = this.process;
     if (!child) return false;
-    this.child = undefined;
+    this.process = undefined;
     this.current = undefined;
-    const exited = new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) resolve();
-      else child.once('exit', () => resolve());
-    });
-    child.kill();
-    const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
-    await exited;
-    clearTimeout(timer);
+    await child.stop();
     this.changed.fire();
     return true;
   }
 
   dispose(): void {
-    this.child?.kill();
-    this.child = undefined;
+    const child = this.process;
+    this.process = undefined;
     this.current = undefined;
     this.changed.dispose();
+    // The group gets SIGTERM now; the window is closing, so nothing waits for the exit.
+    void child?.stop();
+  }
+}
+
+function startFailureText(failure: StartFailure): string {
+  const seeLog = 'See "Business Data: Show Log".';
+  switch (failure.kind) {
+    case 'timeout':
+      return `The local sandbox did not report its address within ${failure.timeoutMs / 1000} s. ${seeLog}`;
+    case 'unexpectedOutput':
+      return `The local sandbox printed "${failure.line}" instead of its address. ${seeLog}`;
+    case 'exited':
+      return `The local sandbox exited before it was ready (${describeExit(failure.exit)}). ${seeLog}`;
+    case 'spawnFailed':
+      return `The local sandbox could not start: ${failure.message}`;
   }
 }

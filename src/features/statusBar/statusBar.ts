@@ -1,7 +1,9 @@
 // The one status bar item: token state and remaining life of the active interface, kept current
 // by client status events and a one-minute timer.
 import * as vscode from 'vscode';
+import { errorMessage } from '../../core/errors';
 import type { Services } from '../services';
+import { Commands } from '../shared/commandIds';
 import { statusAccessibilityLabel, statusBarText, statusTooltipMarkdown } from './statusText';
 
 export class TokenStatusBar implements vscode.Disposable {
@@ -13,7 +15,7 @@ export class TokenStatusBar implements vscode.Disposable {
   constructor(private readonly services: Services) {
     this.item = vscode.window.createStatusBarItem('bizdata.status', vscode.StatusBarAlignment.Left, 50);
     this.item.name = 'Business Data Token';
-    this.item.command = 'bizdata.showTokenStatus';
+    this.item.command = Commands.showTokenStatus;
     this.item.text = '$(key) Business Data';
     this.item.accessibilityInformation = { label: 'Business Data token status. Activate for actions.', role: 'button' };
     this.item.show();
@@ -51,7 +53,7 @@ export class TokenStatusBar implements vscode.Disposable {
       const problem = status.state === 'expired' || status.state === 'invalid' || status.state === 'locked' || status.state === 'failed';
       this.item.backgroundColor = problem ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     } catch (err) {
-      this.services.log.warn(`status bar: ${err instanceof Error ? err.message : String(err)}`);
+      this.services.log.warn(`status bar: ${errorMessage(err)}`);
     }
   }
 

@@ -154,4 +154,54 @@ describe('bizdata command line', () => {
     assert.equal(wrong.code, 3);
     assert.equal((await sb.customer()).authFailures, 1);
   });
+
+  it('sends a request file with the managed token, chaining a named response, and refuses foreign hosts', async () => {
+    sb = await sandbox();
+    const file = join(dir, 'calls.bizdata.http');
+    await writeFile(
+      file,
+      [
+        '@ip = 203.0.113.7',
+        '',
+        '### first',
+        'GET {{baseUrl}}/{{aVersion}}/duns-search/ip/{{ip}}?view=standard',
+        'Authorization: Bearer pasted-by-hand',
+        '',
+        '###',
+        '# @name org',
+        'GET {{legacyUrl}}/{{orgVersion}}/organizations',
+        '    ?CountryISOAlpha2Code=US',
+        '    &SubjectName=Example%20Corp&match=true',
+        'X-Chained: {{first.response.body.$.inquiryDetail.ipAddress}}',
+      ].join('\n'),
+    );
+    const all = await run(['send', file], canaryEnv());
+    assert.equal(all.code, 0, all.stderr);
+    assert.match(all.stderr, /Authorization header is removed before sending/);
+    assert.match(all.stderr, /first: GET .*\/v1\/duns-search\/ip\/203\.0\.113\.7\?view=standard -> 200/);
+    assert.match(all.stderr, /org: GET .*organizations.* -> 200/);
+    assert.ok(!all.stderr.includes('pasted-by-hand'));
+    const docs = all.stdout.trim().split(/\n(?=\{)/).map((d) => JSON.parse(d) as Record<string, unknown>);
+    assert.equal(docs.length, 2);
+    assert.equal((docs[1] as { MatchResponse: { TransactionResult: { ResultID: string } } }).MatchResponse.TransactionResult.ResultID, 'CM000');
+    const one = await run(['send', file, '--name', 'org'], canaryEnv());
+    assert.equal(one.code, 2, 'the chained value needs "first" sent first');
+    assert.match(one.stderr, /send the request named "first" first/);
+    assert.match((await run(['send', file, '--name', 'nope'], canaryEnv())).stderr, /No request named "nope".*its named requests are first, org/);
+    const before = (await sb.stats()).requests;
+    await writeFile(file, `GET http://127.0.0.2:${new URL(sb.url).port}/v1/duns-search/ip/1.2.3.4\n# @interface a\n`);
+    const foreign = await run(['send', file], canaryEnv());
+    assert.equal(foreign.code, 2);
+    assert.match(foreign.stderr, /no configured service host/);
+    await writeFile(file, '# @interface a\nGET http://127.0.0.2:1/v1/x\n');
+    const named = await run(['send', file], canaryEnv());
+    assert.equal(named.code, 2);
+    assert.match(named.stderr, /not a service host of Interface A/);
+    await writeFile(file, 'GET {{baseUrl}}/v1/{{typo}}\n');
+    const typo = await run(['send', file], canaryEnv());
+    assert.equal(typo.code, 2);
+    assert.match(typo.stderr, /calls\.bizdata\.http:1: Unknown variable "typo"/);
+    assert.equal((await sb.stats()).requests, before, 'nothing was sent for the refused files');
+    assert.equal((await sb.customer()).tokenRequests, 2, 'one token per interface; nothing for the runs refused before sending');
+  });
 });

@@ -222,4 +222,50 @@ describe('core client against the sandbox', () => {
       assert.equal(c.resultCodes.SC001, 2);
     });
   });
+
+  describe('other operations (request files) with the managed token', () => {
+    beforeEach(async () => {
+      sb = await sandbox();
+      t = testClient(sb.url);
+    });
+
+    it('sends any operation of either interface with the same token, and gives back headers', async () => {
+      ok(await t.client.lookupIp({ ip: '203.0.113.7' }));
+      const a = ok(await t.client.send({ interfaceId: 'a', method: 'GET', url: `${sb.url}/v1/duns-search/ip/198.51.100.4?view=standard`, headers: { 'X-Trace': 't-1' } }));
+      assert.equal((a.body as { inquiryDetail: { ipAddress: string } }).inquiryDetail.ipAddress, '198.51.100.4');
+      assert.equal(a.headers?.['content-type'], 'application/json; charset=utf-8');
+      assert.equal(a.request.headers.authorization, `Bearer ${PLACEHOLDER.token}`);
+      assert.equal(a.request.headers['x-trace'], 't-1');
+      const b = ok(await t.client.send({ interfaceId: 'b', method: 'GET', url: `${sb.url}/V4.0/organizations?CountryISOAlpha2Code=US&SubjectName=Example&match=true`, headers: {} }));
+      assert.equal(b.code, 'CM000');
+      assert.equal(b.request.headers.authorization, PLACEHOLDER.token);
+      const c = await sb.customer();
+      assert.equal(c.tokenRequests, 2, 'the lookup and the request file share the A token');
+      assert.equal(c.dataCalls, 3);
+    });
+
+    it('never sends the token to another host, and never takes a credential header from the request', async () => {
+      const before = (await sb.stats()).requests;
+      const port = new URL(sb.url).port;
+      const foreign = failed(await t.client.send({ interfaceId: 'a', method: 'GET', url: `http://127.0.0.2:${port}/v1/duns-search/ip/1.2.3.4`, headers: {} }));
+      assert.equal(foreign.kind, 'input');
+      assert.match(foreign.text, /not a service host of Interface A.*only ever sent to the configured service hosts/);
+      const own = failed(await t.client.send({ interfaceId: 'b', method: 'GET', url: `${sb.url}/V4.0/organizations`, headers: { Authorization: 'mine' } }));
+      assert.equal(own.kind, 'input');
+      assert.match(own.text, /Authorization is set by the client/);
+      const creds = failed(await t.client.send({ interfaceId: 'b', method: 'GET', url: `${sb.url.replace('127.0.0.1', 'user:pw@127.0.0.1')}/V4.0/organizations`, headers: {} }));
+      assert.match(creds.text, /user name or password before the host/);
+      assert.ok(!creds.text.includes('pw@'));
+      assert.equal((await sb.stats()).requests, before, 'nothing was sent');
+    });
+
+    it('replaces an expired token once for a request file too', async () => {
+      ok(await t.client.send({ interfaceId: 'a', method: 'GET', url: `${sb.url}/v1/duns-search/ip/203.0.113.7`, headers: {} }));
+      await sb.admin('POST', 'clock', { advanceSeconds: 86_400 + 60 });
+      ok(await t.client.send({ interfaceId: 'a', method: 'GET', url: `${sb.url}/v1/duns-search/ip/203.0.113.7`, headers: {} }));
+      const c = await sb.customer();
+      assert.equal(c.tokenRequests, 2);
+      assert.equal(c.resultCodes['00040'], 1);
+    });
+  });
 });

@@ -1,25 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { allCodes, describeCode } from '../../../src/core/codes';
-import { codeAt, findCodes, mayHoldCodes } from '../../../src/features/diagnostics/findCodes';
-import { hoverMarkdown } from '../../../src/features/hovers/hoverMarkdown';
-
-/** A failed Interface B data call, as the service wraps it. */
-function matchResponse(code: string): string {
-  return JSON.stringify(
-    {
-      MatchResponse: {
-        TransactionDetail: { ApplicationTransactionID: 'Rest', ServiceTransactionID: 'Id-1', TransactionTimestamp: '2026-01-01T00:00:00Z' },
-        TransactionResult: { SeverityText: 'Error', ResultID: code, ResultText: describeCode(code)?.text ?? 'x' },
-      },
-    },
-    null,
-    2,
-  );
-}
-
-function interfaceAError(code: string): string {
-  return JSON.stringify({ error: { errorCode: code, errorMessage: 'text' } }, null, 2);
-}
+import { allCodes } from '../../../src/core/codes';
+import { codeAt, findCodes, mayHoldCodes } from '../../../src/features/shared/findCodes';
+import { interfaceAError, matchResponse } from './codeResponses';
 
 function textAt(text: string, f: { offset: number; length: number }): string {
   return text.slice(f.offset, f.offset + f.length);
@@ -156,25 +138,5 @@ describe('codeAt', () => {
       const text = info.interfaceName === 'A' ? interfaceAError(info.code) : matchResponse(info.code);
       assert.equal(codeAt(text, text.indexOf(`"${info.code}"`) + 2)?.info, info);
     }
-  });
-});
-
-describe('hoverMarkdown', () => {
-  it('shows the code, its text, its meaning and the action', () => {
-    const text = matchResponse('SC006');
-    const f = codeAt(text, text.indexOf('"SC006"') + 1);
-    assert.ok(f);
-    const md = hoverMarkdown(f);
-    const info = describeCode('SC006');
-    assert.ok(info);
-    for (const part of ['SC006', info.text, info.meaning, info.action]) assert.ok(md.includes(part), part);
-  });
-
-  it('explains an unknown SC code without inventing a meaning', () => {
-    const text = matchResponse('SC042');
-    const f = codeAt(text, text.indexOf('"SC042"') + 1);
-    assert.ok(f);
-    assert.match(hoverMarkdown(f), /^\*\*SC042\*\*/);
-    assert.match(hoverMarkdown(f), /not described by the specification/);
   });
 });

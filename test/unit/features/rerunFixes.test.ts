@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { rerunFixFor, RERUN_PAUSE_MS } from '../../../src/features/quickFixes/rerunFixes';
+import { rerunArgs, rerunFixFor, RERUN_PAUSE_MS } from '../../../src/features/shared/rerunFixes';
 
 describe('rerunFixFor', () => {
   it('offers a new token for SC001 and 00040', () => {
@@ -16,5 +16,11 @@ describe('rerunFixFor', () => {
     for (const code of ['SC003', 'SC004', 'SC005', 'CM000', 'SC999', 'invalid_token']) {
       assert.equal(rerunFixFor(code), undefined, code);
     }
+  });
+
+  it('builds the re-run command\'s argument with only the fields the fix sets', () => {
+    const uri = 'bizdata-result:/x/ip-203.0.113.7.json';
+    assert.deepEqual(rerunArgs(uri, { title: 'Get a new token and re-run', forceNewToken: true }), { resultUri: uri, forceNewToken: true });
+    assert.deepEqual(rerunArgs(uri, { title: 'Re-run after a pause', pauseMs: RERUN_PAUSE_MS }), { resultUri: uri, pauseMs: RERUN_PAUSE_MS });
   });
 });

@@ -26,7 +26,7 @@ describe('Get started walkthrough', () => {
 
   it('points at existing pages and texts, and completes on real commands and context keys', () => {
     const commands = new Set(manifest.contributes.commands.map((c) => c.command));
-    const contextKeys = readFileSync(join(root, 'src', 'features', 'contextKeys.ts'), 'utf8');
+    const contextKeys = readFileSync(join(root, 'src', 'features', 'state', 'contextKeys.ts'), 'utf8');
     for (const step of walkthrough?.steps ?? []) {
       assert.ok(step.media.markdown && existsSync(join(root, step.media.markdown)), `${step.id}: media page`);
       for (const key of [step.title, step.description]) assert.ok(nls[key.replace(/%/g, '')], `${step.id}: ${key}`);

@@ -1,5 +1,7 @@
-// Which re-run a code calls for, decided by the catalog's recovery. Plain TypeScript.
+// Which re-run a code calls for, decided by the catalog's recovery: the quick fixes on result
+// documents and the buttons of a failed lookup's message both offer it. Plain TypeScript.
 import { describeCode } from '../../core/codes';
+import type { RerunLookupArgs } from './commandIds';
 
 /** How long "Re-run after a pause" waits: the spec says wait and retry with the same token. */
 export const RERUN_PAUSE_MS = 2000;
@@ -21,4 +23,13 @@ export function rerunFixFor(code: string): RerunFix | undefined {
     default:
       return undefined;
   }
+}
+
+/** `bizdata.rerunLookup`'s argument for the fix on a result document (only the fields the fix sets). */
+export function rerunArgs(resultUri: string, fix: RerunFix): RerunLookupArgs {
+  return {
+    resultUri,
+    ...(fix.forceNewToken ? { forceNewToken: true } : {}),
+    ...(fix.pauseMs !== undefined ? { pauseMs: fix.pauseMs } : {}),
+  };
 }

@@ -1,9 +1,10 @@
-// What lies behind each `bizdata-result:` document, and the provider that renders it as JSON.
+// The read-only `bizdata-result:` documents: the provider that renders each lookup as JSON, and the
+// way back from a document to the lookup behind it. The lookups themselves live in the LookupModel.
 import * as vscode from 'vscode';
-import type { LookupEntry, LookupModel } from '../explorer/lookupModel';
-import { fromResultUri, RESULT_SCHEME, toResultUri } from './resultUri';
+import type { LookupEntry, LookupModel } from '../state/lookupModel';
+import { fromResultUri, RESULT_SCHEME, toResultUri } from '../state/resultUri';
 
-export class ResultStore implements vscode.TextDocumentContentProvider {
+export class ResultDocuments implements vscode.TextDocumentContentProvider {
   constructor(private readonly lookups: LookupModel) {}
 
   /** The lookup (query, status, code, request, body) behind a result URI; part of the contract with diagnostics and quick fixes. */
@@ -11,10 +12,6 @@ export class ResultStore implements vscode.TextDocumentContentProvider {
     const parsed = typeof uri === 'string' ? vscode.Uri.parse(uri) : uri;
     const id = fromResultUri(parsed);
     return id === undefined ? undefined : this.lookups.find(id);
-  }
-
-  uriOf(entry: LookupEntry): vscode.Uri {
-    return toResultUri(entry.id, entry.query);
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
@@ -27,7 +24,7 @@ export class ResultStore implements vscode.TextDocumentContentProvider {
 
   /** Opens the entry's read-only JSON editor and returns its URI. */
   async open(entry: LookupEntry, options: vscode.TextDocumentShowOptions = { preview: false }): Promise<vscode.Uri> {
-    const uri = this.uriOf(entry);
+    const uri = toResultUri(entry.id, entry.query);
     let doc = await vscode.workspace.openTextDocument(uri);
     if (doc.languageId !== 'json') doc = await vscode.languages.setTextDocumentLanguage(doc, 'json');
     await vscode.window.showTextDocument(doc, options);
@@ -35,7 +32,7 @@ export class ResultStore implements vscode.TextDocumentContentProvider {
   }
 }
 
-export function registerResults(context: vscode.ExtensionContext, results: ResultStore): void {
+export function registerResults(context: vscode.ExtensionContext, results: ResultDocuments): void {
   context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, results));
 }
 

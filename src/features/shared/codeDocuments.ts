@@ -1,6 +1,6 @@
 // Which documents the code diagnostics, hovers and quick fixes look at.
 import type * as vscode from 'vscode';
-import { RESULT_SCHEME } from '../results/resultUri';
+import { RESULT_SCHEME } from '../state/resultUri';
 
 /** `source` of every diagnostic this extension reports; quick fixes only act on these. */
 export const DIAGNOSTIC_SOURCE = 'Business Data';

@@ -2,35 +2,14 @@
 // tokens live one second and whose data calls can be delayed: so a token expires in flight (00040).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
-import { activateExtension, closeAllEditors, ourDiagnostics, waitFor } from './diagnosticsHelpers';
+import type { RunningSandbox } from '../../src/sandbox/server';
+import { activateExtension, admin, closeAllEditors, ourDiagnostics, pointAt, signOutEverywhere, startSandboxWith, tokenRequests, waitFor } from './helpers';
 
 const KEY = 'quickfix-key';
 const SECRET = 'quickfix-secret-value';
 const SLOW_KEY = 'quickfix-slow-key';
 const USER = 'quickfix-user';
 const PASSWORD = 'quickfix-password';
-const ENDPOINTS = ['authUrl', 'baseUrl', 'legacyUrl'] as const;
-
-async function admin(sb: RunningSandbox, method: string, path: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(`${sb.url}${path}`, {
-    method,
-    headers: { 'x-sandbox-admin': sb.adminKey, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  assert.ok(res.ok, `${method} ${path} -> ${res.status}`);
-  return res.json();
-}
-
-async function tokenRequests(sb: RunningSandbox): Promise<number> {
-  const stats = (await admin(sb, 'GET', '/_sandbox/stats')) as { customers: Record<string, { tokenRequests: number }> };
-  return Object.values(stats.customers).reduce((n, c) => n + c.tokenRequests, 0);
-}
-
-async function pointSettingsAt(url: string | undefined): Promise<void> {
-  const config = vscode.workspace.getConfiguration('bizdata.endpoints');
-  for (const name of ENDPOINTS) await config.update(name, url, vscode.ConfigurationTarget.Global);
-}
 
 async function quickFixes(uri: vscode.Uri, diagnostic: vscode.Diagnostic): Promise<vscode.CodeAction[]> {
   const actions = await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>(
@@ -55,23 +34,20 @@ describe('quick fixes on lookup results', function () {
 
   before(async () => {
     await activateExtension();
-    sb = await startSandbox({
-      port: 0,
-      config: {
-        tokenLifetimeSeconds: 1,
-        customers: [
-          { id: 'qf-a', clients: [{ consumerKey: KEY, consumerSecret: SECRET }] },
-          { id: 'qf-b', contractLimit: 1, users: [{ user: USER, password: PASSWORD }] },
-        ],
-      },
+    sb = await startSandboxWith({
+      tokenLifetimeSeconds: 1,
+      customers: [
+        { id: 'qf-a', clients: [{ consumerKey: KEY, consumerSecret: SECRET }] },
+        { id: 'qf-b', contractLimit: 1, users: [{ user: USER, password: PASSWORD }] },
+      ],
     });
-    await pointSettingsAt(sb.url);
+    await pointAt(sb.url);
   });
 
   after(async () => {
     await closeAllEditors();
-    for (const interfaceId of ['a', 'b']) await vscode.commands.executeCommand('bizdata.signOut', { interfaceId });
-    await pointSettingsAt(undefined);
+    await signOutEverywhere();
+    await pointAt(undefined);
     await sb?.close();
   });
 
@@ -79,7 +55,7 @@ describe('quick fixes on lookup results', function () {
     await vscode.commands.executeCommand('bizdata.signIn', { interfaceId: 'a', consumerKey: KEY, consumerSecret: SECRET });
     // Each of the next two data calls waits 1.5 s before the service checks the token, which by then has
     // expired: the call fails, the client gets a new token once, and that one expires in flight too.
-    await admin(sb, 'POST', '/_sandbox/faults', { type: 'latency', path: '/v1/duns-search', latencyMs: 1500, count: 2 });
+    await admin(sb, 'faults', { type: 'latency', path: '/v1/duns-search', latencyMs: 1500, count: 2 });
     const failed = await vscode.commands.executeCommand<string>('bizdata.lookUpIp', { ip: '198.51.100.7' });
     assert.ok(failed, 'the lookup opened a result');
     const { uri, diagnostic } = await openedDiagnostic(failed, '00040');
@@ -104,13 +80,12 @@ describe('quick fixes on lookup results', function () {
     this.timeout(120_000);
     // One call at a time, each taking 25 s: a second call is refused with SC006 until the client's
     // bounded retries give up (at most about 18 s), and the result shows SC006.
-    const busy = await startSandbox({
-      port: 0,
-      config: { customers: [{ id: 'qf-c', concurrency: 1, responseDelayMs: 25_000, clients: [{ consumerKey: SLOW_KEY, consumerSecret: SECRET }] }] },
+    const busy = await startSandboxWith({
+      customers: [{ id: 'qf-c', concurrency: 1, responseDelayMs: 25_000, clients: [{ consumerKey: SLOW_KEY, consumerSecret: SECRET }] }],
     });
     let slow: Thenable<unknown> | undefined;
     try {
-      await pointSettingsAt(busy.url);
+      await pointAt(busy.url);
       await vscode.commands.executeCommand('bizdata.signIn', { interfaceId: 'a', consumerKey: SLOW_KEY, consumerSecret: SECRET });
       slow = vscode.commands.executeCommand('bizdata.lookUpIp', { ip: '203.0.113.1' });
       await new Promise((r) => setTimeout(r, 1000));
@@ -136,7 +111,7 @@ describe('quick fixes on lookup results', function () {
     } finally {
       await busy.close();
       await Promise.resolve(slow).catch(() => undefined);
-      await pointSettingsAt(sb.url);
+      await pointAt(sb.url);
     }
   });
 

@@ -3,19 +3,29 @@
 import * as vscode from 'vscode';
 import { describeCode } from '../../core/codes';
 import type { CallFailure, LookupQuery } from '../../core/model';
+import { offerToGetReady } from '../connection/readinessOffer';
 import type { Services } from '../services';
-import { queryLabel, type LookupEntry } from '../explorer/lookupModel';
-import { RERUN_PAUSE_MS } from '../quickFixes/rerunFixes';
-import { toResultUri } from './resultUri';
+import { Commands, executeCommand } from '../shared/commandIds';
+import { interfaceOf } from '../shared/interfaces';
+import { rerunArgs, rerunFixFor } from '../shared/rerunFixes';
+import { queryLabel, type LookupEntry } from '../state/lookupModel';
+import { toResultUri } from '../state/resultUri';
 
-export interface RunLookupOptions {
+export interface LookUpOptions {
   readonly forceNewToken?: boolean;
   /** Wait this long first (quick fix "Re-run after a pause"); cancellable. */
   readonly pauseMs?: number;
 }
 
+const SHOW_LOG = 'Show Log';
+
 /** Returns the URI (string) of the opened result document, or undefined when nothing was opened. */
-export async function runLookup(services: Services, query: LookupQuery, options: RunLookupOptions = {}): Promise<string | undefined> {
+export async function lookUpAndShow(services: Services, query: LookupQuery, options: LookUpOptions = {}): Promise<string | undefined> {
+  const notReady = await services.connection.readiness(interfaceOf(query));
+  if (notReady) {
+    void offerToGetReady(notReady);
+    return undefined;
+  }
   const title = query.kind === 'ip' ? `Looking up IP address ${query.ip}` : `Looking up organization ${queryLabel(query)}`;
   const outcome = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title, cancellable: true },
@@ -38,7 +48,7 @@ export async function runLookup(services: Services, query: LookupQuery, options:
   if (!outcome) return undefined;
   if (!outcome.ok && outcome.kind === 'cancelled') return undefined;
   if (!outcome.ok && outcome.body === undefined) {
-    // Nothing came back to show (not signed in, bad input, network): a message is the whole answer.
+    // Nothing came back to show (bad input, network): a message is the whole answer.
     void showFailure(outcome, undefined);
     return undefined;
   }
@@ -61,37 +71,15 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** One message with the code's text and advised action, plus the buttons that act on it. */
-export async function showFailure(failure: CallFailure, entry: LookupEntry | undefined): Promise<void> {
+async function showFailure(failure: CallFailure, entry: LookupEntry | undefined): Promise<void> {
   const info = failure.code ? describeCode(failure.code) : undefined;
   const prefix = failure.code ? `${failure.code}: ` : '';
   const text = info ? `${prefix}${info.text} ${info.action}` : `${prefix}${failure.text} ${failure.advice}`;
-  const actions: string[] = [];
-  if (entry && info?.recovery === 'reauthenticate-once') actions.push('Get a new token and re-run');
-  if (entry && info?.recovery === 'wait-and-retry') actions.push('Re-run after a pause');
-  if (/not signed in/.test(failure.text)) actions.push('Sign In', 'Start Local Sandbox');
-  const setting = /bizdata\.[\w.]+/.exec(failure.text)?.[0];
-  if (setting) actions.push('Open Settings');
-  if (failure.kind === 'network' || failure.kind === 'api') actions.push('Show Log');
+  // The same re-run the quick fix on the result document offers.
+  const fix = entry && failure.code ? rerunFixFor(failure.code) : undefined;
+  const actions: string[] = fix ? [fix.title] : [];
+  if (failure.kind === 'network' || failure.kind === 'api') actions.push(SHOW_LOG);
   const choice = await vscode.window.showErrorMessage(`Business Data: ${text}`, ...actions);
-  const resultUri = entry ? toResultUri(entry.id, entry.query).toString() : undefined;
-  switch (choice) {
-    case 'Get a new token and re-run':
-      await vscode.commands.executeCommand('bizdata.rerunLookup', { resultUri, forceNewToken: true });
-      break;
-    case 'Re-run after a pause':
-      await vscode.commands.executeCommand('bizdata.rerunLookup', { resultUri, pauseMs: RERUN_PAUSE_MS });
-      break;
-    case 'Sign In':
-      await vscode.commands.executeCommand('bizdata.signIn');
-      break;
-    case 'Start Local Sandbox':
-      await vscode.commands.executeCommand('bizdata.startSandbox');
-      break;
-    case 'Open Settings':
-      await vscode.commands.executeCommand('workbench.action.openSettings', setting);
-      break;
-    case 'Show Log':
-      await vscode.commands.executeCommand('bizdata.showLog');
-      break;
-  }
+  if (fix && entry && choice === fix.title) await executeCommand(Commands.rerunLookup, rerunArgs(toResultUri(entry.id, entry.query).toString(), fix));
+  else if (choice === SHOW_LOG) await executeCommand(Commands.showLog);
 }

@@ -27,6 +27,12 @@ export interface SavedQuery {
   readonly query: LookupQuery;
 }
 
+/** Elements of the Lookups view: commands run from its items receive these. */
+export type LookupNode =
+  | { readonly type: 'group'; readonly group: 'saved' | 'history' }
+  | { readonly type: 'history'; readonly entry: LookupEntry }
+  | { readonly type: 'saved'; readonly saved: SavedQuery };
+
 interface Persisted {
   readonly history: readonly LookupEntry[];
   readonly saved: readonly SavedQuery[];

@@ -2,23 +2,20 @@
 // plain words, and sends nothing unless the user explicitly chooses "Try anyway".
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { RunningSandbox } from '../../src/sandbox/server';
-import { admin, canaries, extensionApi, pointAt, startTestSandbox } from './helpers';
+import { canaries, extensionApi, stats, useTestSandbox } from './helpers';
 
 type Warn = (message: string, ...rest: unknown[]) => Thenable<unknown>;
 
 describe('lockout guard prompt', function () {
   this.timeout(60_000);
   const c = canaries();
-  let sb: RunningSandbox;
+  const sandbox = useTestSandbox(c);
   const window = vscode.window as unknown as { showWarningMessage: Warn };
   const original = window.showWarningMessage;
   const asked: Array<{ message: string; modal: boolean; items: unknown[] }> = [];
   let answer: string | undefined;
 
-  before(async () => {
-    sb = await startTestSandbox(c);
-    await pointAt(sb.url);
+  before(() => {
     // The modal question cannot be clicked from here: answer it through the same API object.
     window.showWarningMessage = (message: string, ...rest: unknown[]) => {
       const options = rest[0] as { modal?: boolean } | undefined;
@@ -30,16 +27,12 @@ describe('lockout guard prompt', function () {
     };
   });
 
-  after(async () => {
+  after(() => {
     window.showWarningMessage = original;
-    await vscode.commands.executeCommand('bizdata.signOut', { interfaceId: 'b' });
-    await pointAt(undefined);
-    await sb.close();
   });
 
   async function authFailures(): Promise<number> {
-    const stats = (await admin(sb, 'stats')) as { customers: Record<string, { authFailures?: number }> };
-    return stats.customers.test.authFailures ?? 0;
+    return (await stats(sandbox())).customers.test.authFailures ?? 0;
   }
 
   it('counts failures, asks before the third attempt, and sends nothing when declined', async () => {

@@ -1,0 +1,78 @@
+// `bizdata send FILE [--name NAME]...`: the requests of a request file (`.bizdata.http`), sent with the
+// managed token through the same client as every other command, each response printed as it comes.
+import { MANAGED_HEADERS } from '../core/queries';
+import { parseRequestFile, type ParsedRequest } from '../core/requestFile';
+import { connectionVariables, resolveRequest, unknownReferences, type ChainedResponse } from '../core/requestVariables';
+import { CONNECTION_HELP, CONNECTION_OPTIONS, EXIT, makeClient, parse, readInputFile, printFailure, printJson, UsageError, type CliIo } from './common';
+
+export const SEND_HELP = `Usage: bizdata send FILE [--name NAME]... [connection options]
+
+Sends the requests of a request file (the .http syntax of REST Client and httpYac; we suggest the
+name *.bizdata.http) with the signed-in account's token, in file order, or only the requests named
+with --name (repeatable). Each response's body is printed on stdout (JSON pretty-printed, anything
+else as sent); one line per request on stderr says what was sent and what came back.
+
+The file never holds a token or a credential: the client adds Authorization (Bearer for Interface A,
+the raw token for Interface B) and Origin (Interface A). Authorization, x-svc-user and x-svc-pwd
+headers written in the file are dropped with a warning. A request is sent only to the configured
+service hosts; "# @interface a|b" above a request names its token, otherwise the host decides.
+
+Variables: {{baseUrl}}, {{authUrl}}, {{legacyUrl}}, {{origin}}, {{aVersion}}, {{authVersion}},
+{{orgVersion}}, the file's own "@name = value", {{$guid}}, {{$timestamp}}, {{$isoTimestamp}}, and
+chained values of an earlier named request ("# @name login"): {{login.response.body.$.a.b}},
+{{login.response.headers.Content-Type}}.
+
+The run stops at the first request that fails, with that failure's exit status.
+
+${CONNECTION_HELP}`;
+
+export async function runSendCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parse(args, { ...CONNECTION_OPTIONS, name: { type: 'string', multiple: true } }, true);
+  if (values.help) {
+    io.stdout.write(SEND_HELP);
+    return EXIT.ok;
+  }
+  if (positionals.length !== 1) throw new UsageError('Give exactly one request file: bizdata send FILE [--name NAME]. See "bizdata send --help".');
+  const file = positionals[0];
+  const text = await readInputFile(file);
+  const parsed = parseRequestFile(text);
+  const selected = select(parsed.requests, values.name ?? [], file);
+  const { client, endpoints, close } = await makeClient(values, io, 'any');
+  try {
+    const problems = [...parsed.problems, ...unknownReferences(text, parsed, connectionVariables(endpoints))];
+    for (const p of problems.filter((x) => x.severity === 'warning')) io.stderr.write(`${file}:${p.span.line + 1}: warning: ${p.message}\n`);
+    const errors = problems.filter((x) => x.severity === 'error');
+    if (errors.length > 0) throw new UsageError(`${file} has problems; nothing was sent:\n${errors.map((p) => `  ${file}:${p.span.line + 1}: ${p.message}`).join('\n')}`);
+    const responses = new Map<string, ChainedResponse>();
+    for (const r of selected) {
+      const resolved = resolveRequest(parsed, r, { connection: connectionVariables(endpoints), responses }, endpoints);
+      if (!resolved.ok) throw new UsageError(`${file}:${resolved.line + 1}: ${resolved.message}`);
+      const { request } = resolved;
+      const headers = Object.fromEntries(Object.entries(request.headers).filter(([k]) => !MANAGED_HEADERS.has(k.toLowerCase())));
+      const result = await client.send({ ...request, headers }, { confirmRisk: values['confirm-risk'] === true });
+      const label = `${r.name ?? `request ${r.index + 1}`}: ${request.method} ${client.redact(result.request?.url ?? request.url)}`;
+      if (!result.ok) {
+        io.stderr.write(`${label}\n`);
+        return printFailure(result, io, (s) => client.redact(s));
+      }
+      io.stderr.write(`${label} -> ${result.status} (${Math.round(result.durationMs)} ms)\n`);
+      if (result.text !== undefined) io.stdout.write(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
+      else if (result.body !== undefined) printJson(result.body, io);
+      if (r.name) responses.set(r.name, { body: result.body, text: result.text, headers: result.headers ?? {} });
+    }
+    return EXIT.ok;
+  } finally {
+    await close();
+  }
+}
+
+function select(requests: readonly ParsedRequest[], names: readonly string[], file: string): ParsedRequest[] {
+  if (requests.length === 0) throw new UsageError(`${file} holds no request. Write one as "GET {{baseUrl}}/v1/…" (see "bizdata send --help").`);
+  if (names.length === 0) return [...requests];
+  const missing = names.filter((n) => !requests.some((r) => r.name === n));
+  if (missing.length > 0) {
+    const known = requests.flatMap((r) => (r.name ? [r.name] : []));
+    throw new UsageError(`No request named ${missing.map((n) => `"${n}"`).join(', ')} in ${file}${known.length > 0 ? `; its named requests are ${known.join(', ')}` : ''}.`);
+  }
+  return requests.filter((r) => r.name !== undefined && names.includes(r.name));
+}

@@ -1,0 +1,165 @@
+// Request files in the `.http` syntax that REST Client and httpYac document: requests separated by
+// `###` lines (text after it is the title, and the name when no `@name` is given), `# @name NAME`
+// or `// @name NAME`, file variables `@name = value`, comments `#` and `//`, a request line
+// `[METHOD] URL [HTTP/1.1]` with query continuation lines starting with `?` or `&`, headers up to
+// the first blank line, then the body. Plus one meta line of ours: `# @interface a|b`.
+// Pure and line-based, so the extension's diagnostics, completion and CodeLens and the CLI share it.
+import type { InterfaceId } from './model';
+import { MANAGED_HEADERS } from './queries';
+
+export interface LineSpan {
+  /** 0-based line. */
+  readonly line: number;
+  /** 0-based character columns, end exclusive. */
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface FileVariable {
+  readonly name: string;
+  readonly value: string;
+  readonly span: LineSpan;
+}
+
+export interface RequestHeader {
+  readonly name: string;
+  readonly value: string;
+  readonly span: LineSpan;
+}
+
+export interface ParsedRequest {
+  /** 0-based position among the file's requests. */
+  readonly index: number;
+  /** `@name`, else the `###` title. */
+  readonly name?: string;
+  readonly interfaceId?: InterfaceId;
+  readonly method: string;
+  /** The URL as written (query continuation lines joined), variables not yet replaced. */
+  readonly url: string;
+  readonly headers: readonly RequestHeader[];
+  readonly body?: string;
+  /** Lines of the block: from its first line after `###` to its last. */
+  readonly startLine: number;
+  readonly endLine: number;
+  /** The request line (where a CodeLens goes). */
+  readonly requestLine: number;
+}
+
+export type ProblemCode = 'credential-header' | 'syntax' | 'unknown-variable' | 'interface';
+
+export interface RequestFileProblem {
+  readonly span: LineSpan;
+  readonly message: string;
+  readonly severity: 'error' | 'warning';
+  readonly code: ProblemCode;
+}
+
+export interface ParsedRequestFile {
+  readonly variables: readonly FileVariable[];
+  readonly requests: readonly ParsedRequest[];
+  readonly problems: readonly RequestFileProblem[];
+}
+
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
+const METHOD_SET: ReadonlySet<string> = new Set(HTTP_METHODS);
+const SEPARATOR = /^###(.*)$/;
+const VARIABLE = /^\s*@([A-Za-z_][\w.-]*)\s*=\s?(.*?)\s*$/;
+const META = /^\s*(?:#|\/\/)\s*@([A-Za-z]+)(?:\s*=?\s*(.*?))?\s*$/;
+const COMMENT = /^\s*(?:#|\/\/)/;
+const REQUEST_LINE = /^\s*(?:([A-Za-z]+)\s+)?(\S.*?)(?:\s+HTTP\/\d(?:\.\d)?)?\s*$/;
+const HEADER = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*:\s*(.*?)\s*$/;
+
+export function parseRequestFile(text: string): ParsedRequestFile {
+  const lines = text.split(/\r?\n/);
+  const variables: FileVariable[] = [];
+  const requests: ParsedRequest[] = [];
+  const problems: RequestFileProblem[] = [];
+  let start = 0;
+  let title: string | undefined;
+  for (let i = 0; i <= lines.length; i++) {
+    const m = i < lines.length ? SEPARATOR.exec(lines[i]) : null;
+    if (i < lines.length && !m) continue;
+    if (i > start || title !== undefined) parseBlock(lines, start, i - 1, title, { variables, requests, problems });
+    title = m?.[1].trim() || undefined;
+    start = i + 1;
+  }
+  return { variables, requests, problems };
+}
+
+interface Sink {
+  readonly variables: FileVariable[];
+  readonly requests: ParsedRequest[];
+  readonly problems: RequestFileProblem[];
+}
+
+function parseBlock(lines: readonly string[], first: number, last: number, title: string | undefined, sink: Sink): void {
+  let name = title;
+  let interfaceId: InterfaceId | undefined;
+  let i = first;
+  // Before the request line: blank lines, comments (with meta data) and file variables.
+  for (; i <= last; i++) {
+    const line = lines[i];
+    if (line.trim() === '') continue;
+    const variable = VARIABLE.exec(line);
+    if (variable) {
+      const col = line.indexOf('@');
+      sink.variables.push({ name: variable[1], value: variable[2], span: { line: i, start: col, end: col + 1 + variable[1].length } });
+      continue;
+    }
+    const meta = META.exec(line);
+    if (meta) {
+      const key = meta[1].toLowerCase();
+      const value = meta[2] ?? '';
+      if (key === 'name' && value !== '') name = value;
+      if (key === 'interface') {
+        const id = value.toLowerCase();
+        if (id === 'a' || id === 'b') interfaceId = id;
+        else sink.problems.push(problem(i, line, `"# @interface ${value}" names no interface; write "# @interface a" (consumer key, bearer token) or "# @interface b" (user name, raw token).`, 'error', 'interface'));
+      }
+      continue;
+    }
+    if (COMMENT.test(line)) continue;
+    break;
+  }
+  if (i > last) return;
+  const requestLine = i;
+  const rl = REQUEST_LINE.exec(lines[i]) as RegExpExecArray;
+  let method = (rl[1] ?? 'GET').toUpperCase();
+  let url = rl[2];
+  if (rl[1] !== undefined && !METHOD_SET.has(method)) {
+    sink.problems.push(problem(i, lines[i], `"${rl[1]}" is not a method this client sends; use one of ${HTTP_METHODS.join(', ')}.`, 'error', 'syntax'));
+    method = 'GET';
+    url = lines[i].trim();
+  }
+  // Query continuation: lines that start with ? or & join the URL.
+  while (i + 1 <= last && /^\s*[?&]/.test(lines[i + 1])) url += lines[++i].trim();
+  const headers: RequestHeader[] = [];
+  for (i++; i <= last && lines[i].trim() !== ''; i++) {
+    const line = lines[i];
+    if (COMMENT.test(line)) continue;
+    const h = HEADER.exec(line);
+    if (!h) {
+      sink.problems.push(problem(i, line, 'This line is not a header ("Name: value"). Leave one blank line between the headers and the body.', 'error', 'syntax'));
+      continue;
+    }
+    const span = { line: i, start: line.search(/\S/), end: line.length };
+    headers.push({ name: h[1], value: h[2], span });
+    if (MANAGED_HEADERS.has(h[1].toLowerCase())) {
+      sink.problems.push({
+        span,
+        message: `A request file never holds a token or a credential: the ${h[1]} header is removed before sending, and the signed-in account's token is added. Delete this line.`,
+        severity: 'warning',
+        code: 'credential-header',
+      });
+    }
+  }
+  let end = last;
+  while (end > i && lines[end].trim() === '') end--;
+  const body = i < end ? lines.slice(i + 1, end + 1).join('\n') : undefined;
+  sink.requests.push({ index: sink.requests.length, name, interfaceId, method, url, headers, body, startLine: first, endLine: last, requestLine });
+}
+
+function problem(line: number, text: string, message: string, severity: 'error' | 'warning', code: ProblemCode): RequestFileProblem {
+  const start = Math.max(0, text.search(/\S/));
+  return { span: { line, start, end: Math.max(start + 1, text.trimEnd().length) }, message, severity, code };
+}

@@ -1,0 +1,101 @@
+// Every command of the extension, typed in one place (as GitLens does): commands/registerCommands.ts
+// must give each id a handler (checked by `satisfies`), scripts/check-commands.mjs checks the ids
+// against package.json and that no other file spells one. Also the argument objects each command
+// accepts, so tree items, quick fixes and other commands call them with the right shape.
+import * as vscode from 'vscode';
+import type { InterfaceId } from '../../core/model';
+import type { LookupNode } from '../state/lookupModel';
+
+export const Commands = {
+  signIn: 'bizdata.signIn',
+  signOut: 'bizdata.signOut',
+  refreshToken: 'bizdata.refreshToken',
+  showTokenStatus: 'bizdata.showTokenStatus',
+  lookUpIp: 'bizdata.lookUpIp',
+  lookUpOrganization: 'bizdata.lookUpOrganization',
+  rerunLookup: 'bizdata.rerunLookup',
+  runBatchLookup: 'bizdata.runBatchLookup',
+  copyAsCurl: 'bizdata.copyAsCurl',
+  saveResponse: 'bizdata.saveResponse',
+  saveQuery: 'bizdata.saveQuery',
+  deleteLookup: 'bizdata.deleteLookup',
+  startSandbox: 'bizdata.startSandbox',
+  stopSandbox: 'bizdata.stopSandbox',
+  showLog: 'bizdata.showLog',
+} as const satisfies Readonly<Record<string, `bizdata.${string}`>>;
+
+export type CommandId = (typeof Commands)[keyof typeof Commands];
+
+/** Which interface a command acts on; Connections view elements carry it too. */
+export interface InterfaceArgs {
+  readonly interfaceId: InterfaceId;
+}
+
+/** `interfaceId` skips the pick list. Credentials are read from here only in test mode (see signIn.ts). */
+export interface SignInArgs {
+  readonly interfaceId?: InterfaceId | 'sandbox';
+  readonly consumerKey?: string;
+  readonly consumerSecret?: string;
+  readonly user?: string;
+  readonly password?: string;
+}
+
+export interface LookUpIpArgs {
+  readonly ip: string;
+  readonly view?: string;
+}
+
+export interface LookUpOrganizationArgs {
+  readonly country: string;
+  readonly name: string;
+  readonly territory?: string;
+  readonly matchType?: string;
+}
+
+/** A result document, by the URI the lookup commands return. */
+export interface ResultArgs {
+  readonly resultUri: string;
+}
+
+/** What the quick fixes and the failure message's buttons pass. */
+export interface RerunLookupArgs extends ResultArgs {
+  readonly forceNewToken?: boolean;
+  readonly pauseMs?: number;
+}
+
+export interface RunBatchLookupArgs {
+  /** Absolute path, path relative to the first workspace folder, `file:` URI string, or a Uri. */
+  readonly file: string | vscode.Uri;
+}
+
+/** The lookup a command acts on: a Lookups view element, a result document, or (omitted) the active editor's. */
+export type LookupTargetArg = LookupNode | ResultArgs | vscode.Uri;
+
+/** The arguments each command takes; `executeCommand` and `commandOf` check calls against it. */
+export interface CommandArgs {
+  'bizdata.signIn': [arg?: SignInArgs];
+  'bizdata.signOut': [arg?: InterfaceArgs];
+  'bizdata.refreshToken': [arg?: InterfaceArgs];
+  'bizdata.showTokenStatus': [];
+  'bizdata.lookUpIp': [arg?: LookUpIpArgs];
+  'bizdata.lookUpOrganization': [arg?: LookUpOrganizationArgs];
+  'bizdata.rerunLookup': [arg?: LookupTargetArg | RerunLookupArgs];
+  'bizdata.runBatchLookup': [arg?: RunBatchLookupArgs | vscode.Uri];
+  'bizdata.copyAsCurl': [arg?: LookupTargetArg];
+  'bizdata.saveResponse': [arg?: LookupTargetArg];
+  'bizdata.saveQuery': [arg?: LookupTargetArg];
+  'bizdata.deleteLookup': [arg: LookupNode];
+  'bizdata.startSandbox': [];
+  'bizdata.stopSandbox': [];
+  'bizdata.showLog': [];
+}
+
+/** Runs one of this extension's commands with arguments of the shape it takes. */
+export function executeCommand<K extends CommandId>(id: K, ...args: CommandArgs[K]): Thenable<unknown> {
+  return vscode.commands.executeCommand(id, ...args);
+}
+
+/** A command for a tree item, code action or status bar item. */
+export function commandOf<K extends CommandId>(id: K, title: string, ...args: CommandArgs[K]): vscode.Command {
+  return { command: id, title, arguments: args };
+}

@@ -1,0 +1,73 @@
+import * as assert from 'node:assert/strict';
+import type { Endpoints } from '../../../src/core/model';
+import { parseRequestFile } from '../../../src/core/requestFile';
+import { connectionVariables, inferInterface, jsonPath, resolveRequest, unknownReferences, type ChainedResponse } from '../../../src/core/requestVariables';
+
+const SPLIT: Endpoints = { authUrl: 'https://auth.example.com', baseUrl: 'https://plus.example.com', legacyUrl: 'https://direct.example.com', origin: 'https://app.example.com', authVersion: 'V2.0', orgVersion: 'V4.0' };
+const LOCAL: Endpoints = { ...SPLIT, authUrl: 'http://127.0.0.1:8080', baseUrl: 'http://127.0.0.1:8080', legacyUrl: 'http://127.0.0.1:8080' };
+
+function resolveFirst(text: string, e: Endpoints, responses: ReadonlyMap<string, ChainedResponse> = new Map(), index = 0) {
+  const f = parseRequestFile(text);
+  return resolveRequest(f, f.requests[index], { connection: connectionVariables(e), responses }, e);
+}
+
+describe('request file variables', () => {
+  it('replaces connection and file variables, file variables using others', () => {
+    const r = resolveFirst(['@id = 203.0.113.7', '@path = /{{aVersion}}/duns-search/ip/{{id}}', 'GET {{baseUrl}}{{path}}?view=standard', 'X-Origin-Copy: {{origin}}'].join('\n'), SPLIT);
+    assert.ok(r.ok);
+    assert.equal(r.request.url, 'https://plus.example.com/v1/duns-search/ip/203.0.113.7?view=standard');
+    assert.equal(r.request.headers['X-Origin-Copy'], 'https://app.example.com');
+    assert.equal(r.request.interfaceId, 'a');
+  });
+
+  it('chains on an earlier named response: JSONPath into the body, a header, the whole body', () => {
+    const responses = new Map<string, ChainedResponse>([['first', { body: { items: [{ id: 'x-1', n: 2 }], 'odd key': 'v' }, headers: { 'x-request-id': 'req-9' } }]]);
+    const text = ['POST {{legacyUrl}}/V4.0/things/{{first.response.body.$.items[0].id}}', 'X-Ref: {{first.response.headers.X-Request-Id}}', '', '{{first.response.body.*}} {{first.response.body.$["odd key"]}} {{first.response.body.$.items[0].n}}'].join('\n');
+    const r = resolveFirst(text, SPLIT, responses);
+    assert.ok(r.ok);
+    assert.equal(r.request.url, 'https://direct.example.com/V4.0/things/x-1');
+    assert.equal(r.request.headers['X-Ref'], 'req-9');
+    assert.equal(r.request.body, `${JSON.stringify({ items: [{ id: 'x-1', n: 2 }], 'odd key': 'v' })} v 2`);
+    assert.equal(r.request.interfaceId, 'b');
+  });
+
+  it('says what is missing: an undefined variable, a request not yet sent, a circle', () => {
+    const undef = resolveFirst('GET {{baseUrl}}/v1/{{nope}}', SPLIT);
+    assert.ok(!undef.ok);
+    assert.match(undef.message, /\{\{nope\}\} is not defined; add "@nope = value"/);
+    const unsent = resolveFirst('GET {{baseUrl}}/v1/{{login.response.body.$.id}}', SPLIT);
+    assert.ok(!unsent.ok);
+    assert.match(unsent.message, /send the request named "login" first/);
+    assert.throws(() => resolveFirst('@a = {{b}}\n@b = {{a}}\nGET {{baseUrl}}/v1/{{a}}', SPLIT), /refer to each other in a circle/);
+  });
+
+  it('lists unknown references with their place, knowing names of the file', () => {
+    const text = ['# @name login', 'GET {{baseUrl}}/v1/x', '###', 'GET {{baseUrl}}/v1/{{login.response.body.$.id}}/{{typo}}/{{other.response.headers.X}}'].join('\n');
+    const problems = unknownReferences(text, parseRequestFile(text), connectionVariables(SPLIT));
+    assert.deepEqual(problems.map((p) => [p.span.line, p.span.start, p.span.end]), [[3, 48, 56], [3, 57, 85]]);
+    assert.match(problems[0].message, /Unknown variable "typo"/);
+    assert.match(problems[1].message, /No request named "other"/);
+  });
+
+  it('infers the interface from the host, and from the version segment where hosts are shared', () => {
+    assert.equal(inferInterface('https://plus.example.com/anything', SPLIT), 'a');
+    assert.equal(inferInterface('https://AUTH.example.com:443/v1/token', SPLIT), 'a');
+    assert.equal(inferInterface('https://direct.example.com/V2.0/x', SPLIT), 'b');
+    assert.equal(inferInterface('https://evil.example.net/v1/x', SPLIT), undefined);
+    assert.equal(inferInterface('http://localhost:8080/v1/duns-search/ip/1.2.3.4', LOCAL), 'a');
+    assert.equal(inferInterface('http://127.0.0.1:8080/V4.0/organizations', LOCAL), 'b');
+    const unknownHost = resolveFirst('GET https://evil.example.net/v1/x', SPLIT);
+    assert.ok(!unknownHost.ok);
+    assert.match(unknownHost.message, /no configured service host/);
+  });
+
+  it('reads the JSONPath subset', () => {
+    const doc = { a: { b: [10, { c: 'd' }] }, 'k-1': true };
+    assert.equal(jsonPath(doc, '$.a.b[1].c'), 'd');
+    assert.equal(jsonPath(doc, "$['k-1']"), true);
+    assert.deepEqual(jsonPath(doc, '$'), doc);
+    assert.equal(jsonPath(doc, '$.a.x'), undefined);
+    assert.equal(jsonPath(doc, 'a.b'), undefined);
+    assert.equal(jsonPath(doc, '$.a..b'), undefined);
+  });
+});

@@ -1,0 +1,25 @@
+import * as assert from 'node:assert/strict';
+import { describeCode } from '../../../src/core/codes';
+import { codeAt } from '../../../src/features/shared/findCodes';
+import { hoverMarkdown } from '../../../src/features/hovers/hoverMarkdown';
+import { matchResponse } from './codeResponses';
+
+describe('hoverMarkdown', () => {
+  it('shows the code, its text, its meaning and the action', () => {
+    const text = matchResponse('SC006');
+    const f = codeAt(text, text.indexOf('"SC006"') + 1);
+    assert.ok(f);
+    const md = hoverMarkdown(f);
+    const info = describeCode('SC006');
+    assert.ok(info);
+    for (const part of ['SC006', info.text, info.meaning, info.action]) assert.ok(md.includes(part), part);
+  });
+
+  it('explains an unknown SC code without inventing a meaning', () => {
+    const text = matchResponse('SC042');
+    const f = codeAt(text, text.indexOf('"SC042"') + 1);
+    assert.ok(f);
+    assert.match(hoverMarkdown(f), /^\*\*SC042\*\*/);
+    assert.match(hoverMarkdown(f), /not described by the specification/);
+  });
+});
