@@ -32,6 +32,8 @@ export interface AdaptiveState {
   readonly okConcurrency: number;
   /** The service refused a call just above these values. */
   readonly exact: boolean;
+  /** Refusals of a second call in flight that the rate does not explain (a concurrency of 1 needs three). */
+  readonly pairRefusals?: number;
   readonly probe: { readonly qps: Probe; readonly concurrency: Probe };
 }
 
@@ -42,10 +44,15 @@ export interface Observation {
 }
 
 export const START = { qps: 5, concurrency: 2 } as const;
-export const RAMP_MS = 250;
+export const RAMP_MS = 150;
 const PROBE_BASE_MS = 1000;
 const PROBE_LEARNED_MS = 8000;
 const PROBE_MAX_MS = 30_000;
+
+/** Just under a rate the service was seen to take: a window of calls here never lands as one call too many there. */
+export function settle(qps: number): number {
+  return Math.max(1, qps - Math.max(1, Math.round(qps * 0.02)));
+}
 
 export function capped(s: Pick<AdaptiveState, LimitName>, caps: Caps): { qps: number; concurrency: number } {
   return { qps: Math.min(s.qps, caps.qps), concurrency: Math.max(1, Math.floor(Math.min(s.concurrency, caps.concurrency))) };
@@ -57,7 +64,7 @@ export function startState(caps: Caps, learned: LearnedLimits | undefined, now: 
   const exact = learned?.exact === true;
   const probe = (): Probe => ({ at: now + (exact ? PROBE_LEARNED_MS : RAMP_MS), step: 1, intervalMs: exact ? PROBE_LEARNED_MS : PROBE_BASE_MS });
   return {
-    ...capped(from, caps),
+    ...capped({ qps: exact ? settle(from.qps) : from.qps, concurrency: from.concurrency }, caps),
     ramp: { qps: !exact, concurrency: !exact },
     grownAt: now,
     okQps: exact ? from.qps : 0,
@@ -78,13 +85,18 @@ export function onBlocked(s: AdaptiveState, by: LimitName, now: number, caps: Ca
     const doubled = Math.min(cap, by === 'qps' ? current * 2 : Math.ceil(current * 2));
     return { ...s, [by]: doubled, grownAt: now, probe: { ...s.probe, [by]: { ...p, at: now + RAMP_MS } } };
   }
-  const proven = by === 'qps' ? s.okQps : s.okConcurrency;
+  const proven = by === 'qps' ? settle(s.okQps) : s.okConcurrency;
   // Below what the service accepted before: back there in one step (the cubic curve's steep part).
   // Beyond it: one small step, larger each time the last one held (leaving the plateau).
   const recovering = current < proven;
   const next = Math.min(cap, recovering ? proven : current + p.step);
   const step = recovering ? p.step : Math.min(p.step * 2, Math.max(1, Math.floor(next / 2)));
   return { ...s, [by]: next, grownAt: now, probe: { ...s.probe, [by]: { at: now + p.intervalMs, step, intervalMs: p.intervalMs } } };
+}
+
+/** When a limit that calls wait for may next grow (epoch ms): the limiter looks again then. */
+export function nextGrowth(s: AdaptiveState, by: LimitName, caps: Caps): number | undefined {
+  return s[by] >= caps[by] ? undefined : s.probe[by].at;
 }
 
 /** A call was accepted: remember what the service has shown it takes. */
@@ -106,12 +118,17 @@ export function onThrottled(s: AdaptiveState, o: Observation, now: number): Adap
   const beyondRate = o.recent + 1 > s.okQps;
   const alone = o.level < 2;
   const byRate = beyondRate || alone;
-  const qps = byRate ? Math.min(s.qps, Math.max(1, o.recent)) : s.qps;
-  const concurrency = alone ? s.concurrency : Math.min(s.concurrency, o.level - 1);
+  // At a new high the service has shown its limit: settle just under it. Below, take what it accepted.
+  const qps = byRate ? Math.min(s.qps, beyondRate ? settle(Math.max(1, o.recent)) : Math.max(1, o.recent)) : s.qps;
+  // Calls in flight are counted here, and a late answer leaves a call counted that the service has
+  // finished: a refusal at 2 is read as the concurrency's only the third time the rate is ruled out.
+  const pairRefusals = (s.pairRefusals ?? 0) + (o.level === 2 && !beyondRate ? 1 : 0);
+  const floor = pairRefusals >= 3 ? 1 : 2;
+  const concurrency = alone ? s.concurrency : Math.min(s.concurrency, Math.max(floor, o.level - 1));
   // A refusal below the rate accepted before may pass (another process, a second left over from the
   // last run): back soon, to a little less than before. At a new high, the limit is found: probe rarely.
   const okQps = beyondRate ? Math.max(s.okQps, o.recent) : byRate ? Math.max(o.recent, s.okQps - 1) : s.okQps;
-  const okConcurrency = alone ? s.okConcurrency : Math.min(s.okConcurrency, o.level - 1);
+  const okConcurrency = alone ? s.okConcurrency : Math.min(s.okConcurrency, concurrency);
   // When either limit may have refused, the rate keeps ramping until a refusal is surely its own.
   const ramp = { qps: s.ramp.qps && !alone, concurrency: s.ramp.concurrency && alone };
   const later = (p: Probe, ramped: boolean): Probe => {
@@ -128,6 +145,7 @@ export function onThrottled(s: AdaptiveState, o: Observation, now: number): Adap
     concurrency,
     okQps,
     okConcurrency,
+    pairRefusals,
     ramp,
     exact: true,
     probe: { qps: probeQps, concurrency: alone ? s.probe.concurrency : later(s.probe.concurrency, s.ramp.concurrency) },

@@ -1,7 +1,7 @@
 // The adaptive limiter: a RateLimiter whose limits follow the rules of adaptive.ts, capped by the
 // user's --qps / --concurrency, started from what the account's limiter learned before, and kept in
 // step with every other process of the account when the state is shared (the coordinator).
-import { capped, estimate, onAccepted, onBlocked, onThrottled, startState, toLearned, type AdaptiveState, type Caps, type LimitName } from './adaptive';
+import { capped, estimate, nextGrowth, onAccepted, onBlocked, onThrottled, startState, toLearned, type AdaptiveState, type Caps, type LimitName } from './adaptive';
 import type { Budget } from './budget';
 import { RateLimiter, type BackoffOptions, type Control, type Limits } from './limiter';
 import type { LimiterState } from './model';
@@ -59,6 +59,10 @@ class AdaptiveControl implements Control {
 
   blocked(by: LimitName): boolean {
     return this.apply(onBlocked(this.state, by, this.now(), this.o.caps));
+  }
+
+  nextChangeAt(by: LimitName): number | undefined {
+    return nextGrowth(this.state, by, this.o.caps);
   }
 
   ended(seen: { recent: number; level: number }, throttled: boolean): void {

@@ -22,6 +22,28 @@ export interface Budget {
   dispose(): void;
 }
 
+/**
+ * Spreads the calls of a window instead of sending them in one burst at its start: a token bucket
+ * refilled at the rate, holding about a tenth of a second's calls. Bursts are what make a service's
+ * concurrency and its window refuse calls when answers or its own clock run late.
+ */
+export class Pacer {
+  private tokens = -1;
+  private at = 0;
+
+  /** 0 when a call may start now (and counts it), else how long to wait. */
+  take(qps: number, windowMs: number, now: number): number {
+    if (!Number.isFinite(qps)) return 0;
+    const rate = qps / windowMs;
+    const capacity = Math.max(1, qps / 10);
+    this.tokens = this.tokens < 0 ? capacity : Math.min(capacity, this.tokens + (now - this.at) * rate);
+    this.at = now;
+    if (this.tokens < 1) return Math.max(1, Math.ceil((1 - this.tokens) / rate));
+    this.tokens -= 1;
+    return 0;
+  }
+}
+
 interface Start {
   readonly at: number;
   readonly id: string;
@@ -36,6 +58,7 @@ export class LocalBudget implements Budget {
   private active = 0;
   private heldUntil = 0;
   private seq = 0;
+  private readonly pacer = new Pacer();
 
   constructor(
     /** Starts counted per sliding window: a little over a second, as a request reaches the service a varying delay after it starts. */
@@ -53,6 +76,8 @@ export class LocalBudget implements Budget {
       const blocker = this.starts[this.starts.length - Math.ceil(limits.qps)] ?? this.starts[0];
       return { ok: false, by: 'qps', waitMs: Math.max(1, blocker.at + this.windowMs - now) };
     }
+    const paced = this.pacer.take(limits.qps, this.windowMs, now);
+    if (paced > 0) return { ok: false, by: 'qps', waitMs: paced };
     let recent = 0;
     for (let i = this.starts.length - 1; i >= 0 && this.starts[i].at > now - SERVICE_WINDOW_MS; i--) if (!this.starts[i].throttled) recent++;
     const start: Start = { at: now, id: String(++this.seq), throttled: false };

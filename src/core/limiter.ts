@@ -30,6 +30,8 @@ export interface Control {
   limits(): Limits;
   /** Calls are waiting for `by`; true when the limits changed. */
   blocked(by: 'qps' | 'concurrency'): boolean;
+  /** When the limits may change while calls wait for `by` (epoch ms), so the limiter looks again then. */
+  nextChangeAt(by: 'qps' | 'concurrency'): number | undefined;
   ended(seen: { recent: number; level: number }, throttled: boolean): void;
   describe(): Pick<LimiterState, 'caps' | 'learned'>;
   dispose(): void;
@@ -49,6 +51,9 @@ export class FixedControl implements Control {
   }
   blocked(): boolean {
     return false;
+  }
+  nextChangeAt(): undefined {
+    return undefined;
   }
   ended(): void {}
   describe(): Pick<LimiterState, 'caps' | 'learned'> {
@@ -181,9 +186,12 @@ export class RateLimiter implements Limiter {
       const r = await this.budget.tryStart(this.control.limits());
       if (!r.ok) {
         if (r.by !== 'pause' && this.control.blocked(r.by)) continue;
-        if (r.waitMs >= 0) return this.wakeAt(this.now() + r.waitMs);
-        if (this.budget.shared) return this.wakeAt(this.now() + SHARED_POLL_MS);
-        return; // a release here pumps again
+        // A limit that may grow before the budget frees a slot: look again then.
+        const growth = r.by === 'pause' ? undefined : this.control.nextChangeAt(r.by);
+        const free = r.waitMs >= 0 ? this.now() + r.waitMs : this.budget.shared ? this.now() + SHARED_POLL_MS : undefined;
+        const at = Math.min(growth ?? Infinity, free ?? Infinity);
+        if (Number.isFinite(at)) this.wakeAt(Math.max(at, this.now() + 1));
+        return; // otherwise a release here pumps again
       }
       const seen = { recent: r.recent, level: r.level };
       // The caller may have given up while the budget answered: the slot goes back unused.

@@ -13,7 +13,7 @@ import type { RedisKeys } from './redisKeys';
 const NOW = `local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
 
-/** KEYS window, accepted, active, pause; ARGV id, windowMs, serviceWindowMs, leaseMs, qps|'inf', concurrency. */
+/** KEYS window, accepted, active, pause, bucket; ARGV id, windowMs, serviceWindowMs, leaseMs, qps|'inf', concurrency. */
 const ACQUIRE = `${NOW}
 local held = redis.call('PTTL', KEYS[4])
 if held > 0 then return {0, 'pause', held} end
@@ -30,6 +30,15 @@ if ARGV[5] ~= 'inf' then
     local e = redis.call('ZRANGE', KEYS[1], i, i, 'WITHSCORES')
     return {0, 'qps', math.max(1, tonumber(e[2]) + w - now)}
   end
+  -- Paced as budget.ts's Pacer: a bucket of a tenth of a second's calls, refilled at the rate.
+  local rate = q / w
+  local cap = math.max(1, q / 10)
+  local b = redis.call('HMGET', KEYS[5], 't', 'a')
+  local tokens = tonumber(b[1]) or cap
+  tokens = math.min(cap, tokens + (now - (tonumber(b[2]) or now)) * rate)
+  if tokens < 1 then return {0, 'qps', math.max(1, math.ceil((1 - tokens) / rate))} end
+  redis.call('HSET', KEYS[5], 't', tostring(tokens - 1), 'a', now)
+  redis.call('PEXPIRE', KEYS[5], w * 2)
 end
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[3]))
 local recent = redis.call('ZCARD', KEYS[2])
@@ -61,14 +70,14 @@ end
 return cur`;
 
 interface BudgetCommands {
-  bizAcquire(w: string, a: string, act: string, p: string, id: string, windowMs: number, serviceMs: number, leaseMs: number, qps: string, conc: number): Promise<[number, number | string, number]>;
+  bizAcquire(w: string, a: string, act: string, p: string, bucket: string, id: string, windowMs: number, serviceMs: number, leaseMs: number, qps: string, conc: number): Promise<[number, number | string, number]>;
   bizEnd(act: string, acc: string, id: string, throttled: string): Promise<number>;
   bizHold(p: string, ms: number): Promise<number>;
   bizSwap(k: string, base: string, next: string, ttl: number): Promise<string | null>;
 }
 
 export function defineBudgetScripts(redis: Redis): BudgetCommands {
-  redis.defineCommand('bizAcquire', { numberOfKeys: 4, lua: ACQUIRE });
+  redis.defineCommand('bizAcquire', { numberOfKeys: 5, lua: ACQUIRE });
   redis.defineCommand('bizEnd', { numberOfKeys: 2, lua: END });
   redis.defineCommand('bizHold', { numberOfKeys: 1, lua: HOLD });
   redis.defineCommand('bizSwap', { numberOfKeys: 1, lua: SWAP });
@@ -98,7 +107,7 @@ export class RedisBudget implements Budget {
     const k = await (this.keys ??= this.keysFor());
     const id = this.prefix + ++this.seq;
     const qps = Number.isFinite(limits.qps) ? String(limits.qps) : 'inf';
-    const [ok, a, b] = await this.guard(this.cmd.bizAcquire(k.window, k.accepted, k.active, k.pause, id, this.windowMs, SERVICE_WINDOW_MS, LEASE_MS, qps, limits.concurrency));
+    const [ok, a, b] = await this.guard(this.cmd.bizAcquire(k.window, k.accepted, k.active, k.pause, k.bucket, id, this.windowMs, SERVICE_WINDOW_MS, LEASE_MS, qps, limits.concurrency));
     if (ok === 1) return { ok: true, id, recent: Number(a), level: b };
     return { ok: false, by: a as 'pause' | 'qps' | 'concurrency', waitMs: b };
   }

@@ -14,6 +14,7 @@ export interface RedisKeys {
   readonly accepted: string;
   readonly active: string;
   readonly pause: string;
+  readonly bucket: string;
 }
 
 export function accountHash(account: string): string {
@@ -33,5 +34,6 @@ export function redisKeys(account: string): RedisKeys {
     accepted: k('accepted'),
     active: k('active'),
     pause: k('pause'),
+    bucket: k('bucket'),
   };
 }
