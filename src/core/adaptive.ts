@@ -90,7 +90,8 @@ export function onBlocked(s: AdaptiveState, by: LimitName, now: number, caps: Ca
   // Beyond it: one small step, larger each time the last one held (leaving the plateau).
   const recovering = current < proven;
   const next = Math.min(cap, recovering ? proven : current + p.step);
-  const step = recovering ? p.step : Math.min(p.step * 2, Math.max(1, Math.floor(next / 2)));
+  // Concurrency limits are small numbers: one more at a time.
+  const step = recovering || by === 'concurrency' ? p.step : Math.min(p.step * 2, Math.max(1, Math.floor(next / 2)));
   return { ...s, [by]: next, grownAt: now, probe: { ...s.probe, [by]: { at: now + p.intervalMs, step, intervalMs: p.intervalMs } } };
 }
 
