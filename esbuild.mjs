@@ -32,6 +32,8 @@ const coordinatorApart = {
   name: 'coordinator-apart',
   setup(build) {
     build.onResolve({ filter: /^\.\/redisCoordinator(\.js)?$/ }, () => ({ path: './coordinator.js', external: true }));
+    // The file lock (proper-lockfile and its graceful-fs) is needed at the first sign-in, not at activation.
+    build.onResolve({ filter: /^proper-lockfile$/ }, () => ({ path: './lockfile.js', external: true }));
   },
 };
 
@@ -54,6 +56,7 @@ const builds = [
   { ...apart, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { ...apart, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { ...common, entryPoints: ['src/core/coordination/redisCoordinator.ts'], outfile: 'dist/coordinator.js' },
+  { ...common, entryPoints: { lockfile: 'node_modules/proper-lockfile/index.js' }, outdir: 'dist' },
   // For the .mjs scripts (scripts/built.mjs), which cannot import TypeScript; not shipped in the .vsix.
   { ...common, entryPoints: { childProcess: 'src/core/childProcess.ts', errors: 'src/core/errors.ts' }, outdir: 'dist' },
 ];
