@@ -10,6 +10,7 @@ import { registerQuickFixes } from './features/quickFixes/registerQuickFixes';
 import { registerResults, ResultDocuments } from './features/results/resultDocuments';
 import { createSandbox } from './features/sandbox/registerSandbox';
 import type { Services } from './features/services';
+import { CodeCatalog } from './features/state/codeCatalog';
 import { ContextKeys } from './features/state/contextKeys';
 import { LookupModel } from './features/state/lookupModel';
 import { registerStatusBar } from './features/statusBar/statusBar';
@@ -32,7 +33,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
   const testMode = context.extensionMode === vscode.ExtensionMode.Test;
   const log = createLog(context);
   const contextKeys = new ContextKeys();
-  const connection = createConnection(context, { log, contextKeys });
+  const codes = new CodeCatalog(log);
+  context.subscriptions.push(codes);
+  const connection = createConnection(context, { log, contextKeys, codes });
   const sandbox = createSandbox(context, { log, contextKeys, connection });
   const lookups = new LookupModel(context.globalState);
   context.subscriptions.push(lookups);
@@ -43,8 +46,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
   const statusBar = registerStatusBar(context, services);
   const views = registerExplorer(context, services);
   registerCommands(context, services);
-  registerDiagnostics(context, { log });
-  registerHovers(context, { contextKeys });
+  registerDiagnostics(context, { log, codes });
+  registerHovers(context, { contextKeys, codes });
   registerQuickFixes(context);
 
   if (!testMode) return undefined;

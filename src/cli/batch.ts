@@ -1,6 +1,8 @@
 // `bizdata batch`: many lookups from a file, one JSON line per input, resumable.
 import { parseBatchInput, runBatch } from '../core/batch';
-import { CONNECTION_HELP, CONNECTION_OPTIONS, EXIT, exitCodeFor, makeClient, parse, readInputFile, UsageError, type CliIo } from './common';
+import { stat } from 'node:fs/promises';
+import { safeLine } from '../core/sanitize';
+import { CONNECTION_HELP, CONNECTION_OPTIONS, EXIT, exitCodeFor, makeClient, parse, printJson, readInputFile, UsageError, type CliIo } from './common';
 import { batchWorkers } from './coordination';
 
 export const BATCH_HELP = `Usage: bizdata batch FILE --out RESULTS.jsonl [--qps N] [--concurrency N] [connection options]
@@ -39,6 +41,9 @@ export async function runBatchCommand(args: string[], io: CliIo): Promise<number
   if (!values.out) throw new UsageError('Give --out RESULTS.jsonl: results are appended there, and a re-run resumes from it.');
   const file = positionals[0];
   const text = await readInputFile(file);
+  if (await sameFile(file, values.out)) {
+    throw new UsageError(`--out ${values.out} is the input file ${file} (under another name or through a link); results would be appended to the inputs. Name another file, such as results.jsonl.`);
+  }
   const parsed = parseBatchInput(text, file);
   if (parsed.problems.length > 0) {
     throw new UsageError(`${file} has rows that cannot be read; nothing was sent:\n${parsed.problems.map((p) => `  line ${p.line}: ${p.message}`).join('\n')}`);
@@ -62,14 +67,25 @@ export async function runBatchCommand(args: string[], io: CliIo): Promise<number
     });
     if (io.stderr.isTTY) io.stderr.write('\n');
     const learned = client.limiterState().learned;
-    io.stdout.write(`${JSON.stringify({ ...summary, learnedQps: learned?.qps, learnedConcurrency: learned?.concurrency }, null, 2)}\n`);
+    printJson({ ...summary, learnedQps: learned?.qps, learnedConcurrency: learned?.concurrency }, io);
     if (summary.stoppedBy) {
-      io.stderr.write(`bizdata: the batch stopped: ${summary.stoppedBy.code ? `${summary.stoppedBy.code} ` : ''}${client.redact(summary.stoppedBy.text)}\n  What to do: ${summary.stoppedBy.advice}\n`);
+      const stop = summary.stoppedBy;
+      io.stderr.write(`bizdata: the batch stopped: ${safeLine(`${stop.code ? `${stop.code} ` : ''}${client.redact(stop.text)}`)}\n  What to do: ${safeLine(stop.advice)}\n`);
       return exitCodeFor(summary.stoppedBy.kind);
     }
     return summary.failed > 0 || summary.cancelled ? EXIT.other : EXIT.ok;
   } finally {
     process.off('SIGINT', onSigint);
     await close();
+  }
+}
+
+/** Whether two paths name one file (another spelling, a symbolic or a hard link): compared by device and inode. */
+async function sameFile(a: string, b: string): Promise<boolean> {
+  try {
+    const [x, y] = await Promise.all([stat(a), stat(b)]);
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return false; // the output does not exist yet
   }
 }

@@ -4,13 +4,17 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { BizDataClient } from '../core/client';
 import type { CredentialProvider } from '../core/ports';
-import { describeCode } from '../core/codes';
-import { AUTH_VERSION_B, ORG_VERSION_B } from '../core/constants';
-import type { CallFailure, Credentials, Endpoints, FailureKind, InterfaceId } from '../core/model';
+import { BUILT_IN, type CodeBook } from '../core/codes';
+import { loadCodeBook } from '../core/codesFile';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../core/http';
+import { safeJson, safeLine, safeText } from '../core/sanitize';
+import { AUTH_VERSION_B, ORG_VERSION_B, VERSION_A } from '../core/constants';
+import type { CallFailure, Endpoints, FailureKind, InterfaceId } from '../core/model';
 import type { LearnedLimits } from '../core/ports';
 import { DEMO_CREDENTIALS } from '../sandbox/defaults';
+import { userInfoProblem } from './addresses';
 import { openSharing, SHARING_HELP, SHARING_OPTIONS, SharingError } from './coordination';
-import { promptHidden, promptVisible } from './prompt';
+import { credentialsFromEnvOrPrompt } from './credentials';
 import { errorMessage } from '../core/errors';
 
 /** The process's streams and environment, passed in so commands hold no global state. */
@@ -25,7 +29,50 @@ export const EXIT = { ok: 0, other: 1, usage: 2, auth: 3, limit: 4 } as const;
 
 export class UsageError extends Error {}
 
+// ---- Real-world answers and hostile networks (issue 9): the request deadline, Interface A's version
+// segment and the user's codes file. Kept as one block so other additions to this file merge apart.
+export const RESILIENCE_OPTIONS = {
+  timeout: { type: 'string' },
+  'a-version': { type: 'string' },
+  codes: { type: 'string' },
+} as const satisfies ParseArgsConfig['options'];
+
+const RESILIENCE_HELP = `  --timeout SECONDS    longest one request may take, start to last byte
+                                                            [BIZDATA_TIMEOUT, default ${DEFAULT_REQUEST_TIMEOUT_MS / 1000}]
+  --a-version SEGMENT  Interface A's version segment        [BIZDATA_A_VERSION, default ${VERSION_A}]
+  --codes FILE         your own descriptions of result codes (schemas/codes.schema.json)
+                                                            [BIZDATA_CODES_FILE]`;
+
+interface Resilience {
+  readonly requestTimeoutMs?: number;
+  readonly aVersion?: string;
+  readonly codes: CodeBook;
+}
+
+/** The issue-9 settings from flags and environment; bad values are usage errors, before any request. */
+export function resilienceFrom(values: { timeout?: string; 'a-version'?: string; codes?: string }, env: NodeJS.ProcessEnv): Resilience {
+  const timeout = values.timeout ?? (env.BIZDATA_TIMEOUT || undefined);
+  const seconds = timeout === undefined ? undefined : positiveNumber('--timeout (BIZDATA_TIMEOUT)', timeout, 0);
+  if (seconds !== undefined && seconds > 86_400) throw new UsageError(`--timeout is in seconds and at most 86400, not "${timeout}".`);
+  const aVersion = values['a-version'] ?? (env.BIZDATA_A_VERSION || undefined);
+  if (aVersion !== undefined && !/^[A-Za-z0-9._-]{1,16}$/.test(aVersion)) {
+    throw new UsageError('--a-version (BIZDATA_A_VERSION) must be one path segment of letters, digits, dots or dashes, such as v1.');
+  }
+  return { requestTimeoutMs: seconds === undefined ? undefined : Math.round(seconds * 1000), aVersion, codes: codesFrom(values.codes, env) };
+}
+
+/** The catalog with the codes file of --codes or BIZDATA_CODES_FILE; a bad file is a usage error naming it. */
+export function codesFrom(flag: string | undefined, env: NodeJS.ProcessEnv): CodeBook {
+  try {
+    return loadCodeBook(flag ?? (env.BIZDATA_CODES_FILE || undefined));
+  } catch (err) {
+    throw new UsageError(safeText(errorMessage(err)));
+  }
+}
+// ---- end of the issue-9 block
+
 export const CONNECTION_OPTIONS = {
+  ...RESILIENCE_OPTIONS,
   'auth-url': { type: 'string' },
   'base-url': { type: 'string' },
   'legacy-url': { type: 'string' },
@@ -50,6 +97,7 @@ export const CONNECTION_HELP = `Connection options (flags win over the environme
   --sandbox URL        a local sandbox: all three hosts, its origin and its demo credentials
   --ca-file FILE       extra certificate authority (PEM)    [BIZDATA_CA_FILE]
   --proxy URL          HTTP proxy, http://host:port         [BIZDATA_PROXY]
+${RESILIENCE_HELP}
   --confirm-risk       sign in even though one more failed attempt would lock the account
   -v, --verbose        one line per request on stderr (credentials redacted)
   -h, --help           this help
@@ -94,6 +142,8 @@ type ConnectionValues = { [K in keyof typeof CONNECTION_OPTIONS]?: (typeof CONNE
 
 export interface Setup {
   readonly client: BizDataClient;
+  /** The catalog the client reads codes with (the built-in one plus --codes). */
+  readonly codes: CodeBook;
   readonly sandbox: boolean;
   /** What the account's limiter learned before, as remembered. */
   learned(): Promise<LearnedLimits | undefined>;
@@ -119,6 +169,9 @@ export async function makeClient(values: ConnectionValues, io: CliIo, needs: Int
   const legacyUrl = pick(values['legacy-url'], 'BIZDATA_LEGACY_URL');
   let origin = values.origin ?? (env.BIZDATA_ORIGIN || undefined);
   if (origin === undefined && sandbox !== undefined) origin = safeOrigin(sandbox);
+  const resilience = resilienceFrom(values, env);
+  const userInfo = userInfoProblem(values, env);
+  if (userInfo) throw new UsageError(userInfo);
   const missingA = [
     ...(authUrl ? [] : ['--auth-url or BIZDATA_AUTH_URL']),
     ...(baseUrl ? [] : ['--base-url or BIZDATA_BASE_URL']),
@@ -136,9 +189,10 @@ export async function makeClient(values: ConnectionValues, io: CliIo, needs: Int
     origin: origin ?? '',
     authVersion: AUTH_VERSION_B,
     orgVersion: ORG_VERSION_B,
+    ...(resilience.aVersion !== undefined ? { aVersion: resilience.aVersion } : {}),
   };
   const verbose = values.verbose === true;
-  const log = verbose ? (line: string): void => void io.stderr.write(`${line}\n`) : undefined;
+  const log = verbose ? (line: string): void => void io.stderr.write(`${safeLine(line)}\n`) : undefined;
   const credentials: CredentialProvider = sandbox !== undefined ? async (id) => DEMO_CREDENTIALS[id] : credentialsFromEnvOrPrompt(io);
   let shared;
   try {
@@ -156,7 +210,8 @@ export async function makeClient(values: ConnectionValues, io: CliIo, needs: Int
       guardStore: shared.guardStore,
       locks: shared.locks,
       limiter: shared.limiter,
-      http: { caFile: values['ca-file'] ?? (env.BIZDATA_CA_FILE || undefined), proxyUrl: values.proxy ?? (env.BIZDATA_PROXY || undefined) },
+      http: { caFile: values['ca-file'] ?? (env.BIZDATA_CA_FILE || undefined), proxyUrl: values.proxy ?? (env.BIZDATA_PROXY || undefined), requestTimeoutMs: resilience.requestTimeoutMs },
+      codes: resilience.codes,
       log,
     });
   } catch (err) {
@@ -167,7 +222,7 @@ export async function makeClient(values: ConnectionValues, io: CliIo, needs: Int
     await client.dispose();
     await shared.close();
   };
-  return { client, sandbox: sandbox !== undefined, endpoints, learned: shared.learned, close };
+  return { client, codes: resilience.codes, sandbox: sandbox !== undefined, endpoints, learned: shared.learned, close };
 }
 
 function safeOrigin(url: string): string | undefined {
@@ -176,39 +231,6 @@ function safeOrigin(url: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Environment first; otherwise ask once on a terminal. Memoised so concurrent calls ask once. */
-function credentialsFromEnvOrPrompt(io: CliIo): CredentialProvider {
-  const cache = new Map<InterfaceId, Promise<Credentials | undefined>>();
-  return (id) => {
-    let p = cache.get(id);
-    if (!p) {
-      p = resolveCredentials(id, io);
-      cache.set(id, p);
-    }
-    return p;
-  };
-}
-
-async function resolveCredentials(id: InterfaceId, io: CliIo): Promise<Credentials | undefined> {
-  const env = io.env;
-  const [nameVar, secretVar] = id === 'a' ? ['BIZDATA_CONSUMER_KEY', 'BIZDATA_CONSUMER_SECRET'] : ['BIZDATA_USER', 'BIZDATA_PASSWORD'];
-  let name = env[nameVar] || undefined;
-  let secret = env[secretVar] || undefined;
-  if ((name === undefined || secret === undefined) && io.stdin.isTTY) {
-    if (id === 'a') {
-      name ??= await promptHidden('Consumer key (hidden): ', io.stdin, io.stderr);
-      if (name !== undefined) secret ??= await promptHidden('Consumer secret (hidden): ', io.stdin, io.stderr);
-    } else {
-      name ??= await promptVisible('User name: ', io.stdin, io.stderr);
-      if (name !== undefined) secret ??= await promptHidden('Password (hidden): ', io.stdin, io.stderr);
-    }
-  }
-  if (!name || !secret) {
-    throw new UsageError(`Set ${nameVar} and ${secretVar} in the environment, or run in a terminal to be asked for them. Credentials are never taken from flags.`);
-  }
-  return id === 'a' ? { interfaceId: 'a', consumerKey: name, consumerSecret: secret } : { interfaceId: 'b', user: name, password: secret };
 }
 
 export function exitCodeFor(kind: FailureKind): number {
@@ -226,17 +248,18 @@ export function exitCodeFor(kind: FailureKind): number {
   }
 }
 
-/** A failure on stderr: code and status, the text, and what to do. */
-export function printFailure(f: CallFailure, io: CliIo, redactText: (s: string) => string): number {
+/** A failure on stderr: code and status, the text, and what to do; every part made safe for a terminal. */
+export function printFailure(f: CallFailure, io: CliIo, redactText: (s: string) => string, codes: CodeBook = BUILT_IN): number {
   const head = [f.code, f.status !== undefined ? `HTTP ${f.status}` : undefined].filter(Boolean).join(', ');
-  const info = f.code ? describeCode(f.code) : undefined;
+  const info = f.code ? codes.describe(f.code) : undefined;
   const lines = [
     `bizdata: ${f.kind === 'guard' ? 'refused by the lockout guard' : `${f.kind} failure`}${head ? ` (${head})` : ''}`,
     `  ${redactText(f.text)}`,
     `  What to do: ${redactText(f.advice)}`,
   ];
   if (info && info.meaning !== f.text) lines.splice(2, 0, `  Meaning: ${info.meaning}`);
-  io.stderr.write(`${lines.join('\n')}\n`);
+  if (f.code !== undefined && f.known === false) lines.splice(2, 0, `  ${f.code} is not in the catalog: the text above is the service's own (describe it with --codes FILE).`);
+  io.stderr.write(`${lines.map(safeLine).join('\n')}\n`);
   return exitCodeFor(f.kind);
 }
 
@@ -249,6 +272,7 @@ export async function readInputFile(file: string): Promise<string> {
   }
 }
 
+/** JSON on stdout: exactly the value, with characters that could drive a terminal written as \u escapes. */
 export function printJson(value: unknown, io: CliIo): void {
-  io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  io.stdout.write(`${safeJson(value, 2)}\n`);
 }

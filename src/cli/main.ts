@@ -6,6 +6,9 @@ import { runLookupCommand } from './lookups';
 import { runSendCommand } from './send';
 import { runToken } from './token';
 import { errorMessage } from '../core/errors';
+import { safeLine, safeText } from '../core/sanitize';
+import { runCheckCommand } from './check';
+import { runExplainCommand } from './explain';
 
 const USAGE = `Usage: bizdata <command> [options]
 
@@ -15,6 +18,8 @@ Commands:
   batch FILE        run many lookups from a file, resumable
   send FILE         send the requests of a request file (.bizdata.http) with the managed token
   token             sign in and show the token status
+  check FILE...     find result codes in saved responses, one line per code
+  explain CODE      what a result code means and what to do
   sandbox           run the local sandbox of the service
 
 Run "bizdata <command> --help" for the options of a command.
@@ -40,15 +45,20 @@ async function main(argv: string[], io: CliIo): Promise<number> {
         return await runToken(rest, io);
       case 'send':
         return await runSendCommand(rest, io);
+      case 'check':
+        return await runCheckCommand(rest, io);
+      case 'explain':
+        return await runExplainCommand(rest, io);
     }
   } catch (err) {
     if (err instanceof UsageError) {
-      io.stderr.write(`bizdata ${command}: ${err.message}\n`);
+      // Usage messages may quote file names and values from files: made safe for the terminal.
+      io.stderr.write(`${safeText(`bizdata ${command}: ${err.message}`)}\n`);
       return EXIT.usage;
     }
     throw err;
   }
-  io.stderr.write(`Unknown command "${command}".\n\n${USAGE}`);
+  io.stderr.write(`Unknown command "${safeLine(command)}".\n\n${USAGE}`);
   return 2;
 }
 
@@ -57,7 +67,7 @@ main(process.argv.slice(2), { env: process.env, stdout: process.stdout, stderr: 
     process.exitCode = code;
   },
   (err: unknown) => {
-    process.stderr.write(`${errorMessage(err)}\n`);
+    process.stderr.write(`${safeText(errorMessage(err))}\n`);
     process.exitCode = 1;
   },
 );

@@ -1,7 +1,7 @@
 // `bizdata sandbox`: runs the local sandbox of the service until SIGINT or SIGTERM.
-import { readConfigFile } from '../sandbox/config';
+import { SandboxSetupError, readConfigFile } from '../sandbox/config';
 import { DEFAULT_CLI_PORT, DEFAULT_HOST, DEMO_CREDENTIALS } from '../sandbox/defaults';
-import { startSandbox } from '../sandbox/server';
+import { type RunningSandbox, startSandbox } from '../sandbox/server';
 import { errorMessage } from '../core/errors';
 
 export const SANDBOX_USAGE = `Usage: bizdata sandbox [options]
@@ -90,15 +90,23 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
   }
   const envKey = process.env.BIZDATA_SANDBOX_ADMIN_KEY;
   const adminKey = args.adminKey ?? (envKey !== undefined && envKey !== '' ? envKey : undefined);
-  const sandbox = await startSandbox({
-    host: args.host ?? DEFAULT_HOST,
-    port: args.port ?? DEFAULT_CLI_PORT,
-    config,
-    statePath: args.state,
-    adminKey,
-    fixturesDir: args.fixtures,
-    log: (line) => process.stderr.write(`${line}\n`),
-  });
+  let sandbox: RunningSandbox;
+  try {
+    sandbox = await startSandbox({
+      host: args.host ?? DEFAULT_HOST,
+      port: args.port ?? DEFAULT_CLI_PORT,
+      config,
+      statePath: args.state,
+      adminKey,
+      fixturesDir: args.fixtures,
+      log: (line) => process.stderr.write(`${line}\n`),
+    });
+  } catch (err) {
+    // A state file, folder or fixture that cannot be used is a setup mistake, like a bad option.
+    if (!(err instanceof SandboxSetupError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    return 2;
+  }
   process.stdout.write(`Sandbox listening on ${sandbox.url}\n`);
   // The key is printed only when the sandbox made it up: otherwise the user already has it.
   const generated = adminKey === undefined && (config as { adminKey?: string } | undefined)?.adminKey === undefined;

@@ -1,6 +1,7 @@
 // `bizdata send FILE [--name NAME]...`: the requests of a request file (`.bizdata.http`), sent with the
 // managed token through the same client as every other command, each response printed as it comes.
 import { MANAGED_HEADERS } from '../core/queries';
+import { safeLine, safeText } from '../core/sanitize';
 import { parseRequestFile, type ParsedRequest } from '../core/requestFile';
 import { connectionVariables, resolveRequest, unknownReferences, type ChainedResponse } from '../core/requestVariables';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, EXIT, makeClient, parse, readInputFile, printFailure, printJson, UsageError, type CliIo } from './common';
@@ -37,10 +38,10 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
   const text = await readInputFile(file);
   const parsed = parseRequestFile(text);
   const selected = select(parsed.requests, values.name ?? [], file);
-  const { client, endpoints, close } = await makeClient(values, io, 'any');
+  const { client, codes, endpoints, close } = await makeClient(values, io, 'any');
   try {
     const problems = [...parsed.problems, ...unknownReferences(text, parsed, connectionVariables(endpoints))];
-    for (const p of problems.filter((x) => x.severity === 'warning')) io.stderr.write(`${file}:${p.span.line + 1}: warning: ${p.message}\n`);
+    for (const p of problems.filter((x) => x.severity === 'warning')) io.stderr.write(`${safeLine(`${file}:${p.span.line + 1}: warning: ${p.message}`)}\n`);
     const errors = problems.filter((x) => x.severity === 'error');
     if (errors.length > 0) throw new UsageError(`${file} has problems; nothing was sent:\n${errors.map((p) => `  ${file}:${p.span.line + 1}: ${p.message}`).join('\n')}`);
     const responses = new Map<string, ChainedResponse>();
@@ -52,11 +53,12 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
       const result = await client.send({ ...request, headers }, { confirmRisk: values['confirm-risk'] === true });
       const label = `${r.name ?? `request ${r.index + 1}`}: ${request.method} ${client.redact(result.request?.url ?? request.url)}`;
       if (!result.ok) {
-        io.stderr.write(`${label}\n`);
-        return printFailure(result, io, (s) => client.redact(s));
+        io.stderr.write(`${safeLine(label)}\n`);
+        return printFailure(result, io, (s) => client.redact(s), codes);
       }
-      io.stderr.write(`${label} -> ${result.status} (${Math.round(result.durationMs)} ms)\n`);
-      if (result.text !== undefined) io.stdout.write(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
+      io.stderr.write(`${safeLine(label)} -> ${result.status} (${Math.round(result.durationMs)} ms)\n`);
+      // A text answer, as sent, except characters that could drive the terminal.
+      if (result.text !== undefined) io.stdout.write(safeText(result.text.endsWith('\n') ? result.text : `${result.text}\n`));
       else if (result.body !== undefined) printJson(result.body, io);
       if (r.name) responses.set(r.name, { body: result.body, text: result.text, headers: result.headers ?? {} });
     }

@@ -22,10 +22,10 @@ export async function runToken(args: string[], io: CliIo): Promise<number> {
   }
   const id = (values.interface ?? 'a').toLowerCase();
   if (id !== 'a' && id !== 'b') throw new UsageError(`--interface must be a or b, not "${values.interface}".`);
-  const { client, close, learned } = await makeClient(values, io, id as InterfaceId);
+  const { client, codes, close, learned } = await makeClient(values, io, id as InterfaceId);
   try {
     const result = await client.refreshToken(id as InterfaceId, { confirmRisk: values['confirm-risk'] === true });
-    if (!result.ok) return printFailure(result, io, (s) => client.redact(s));
+    if (!result.ok) return printFailure(result, io, (s) => client.redact(s), codes);
     const status = result.body as Record<string, unknown>;
     const out: Record<string, unknown> = {
       ...status,

@@ -1,6 +1,7 @@
 // The one way commands are registered: the disposable is pushed, and a thrown error becomes one
 // message (commandFailure.ts) instead of VS Code's generic "command failed" popup.
 import * as vscode from 'vscode';
+import { safeLine } from '../core/sanitize';
 import type { CommandId } from '../features/shared/commandIds';
 import { describeCommandFailure } from './commandFailure';
 
@@ -18,10 +19,10 @@ export function registerCommand(context: vscode.ExtensionContext, log: vscode.Lo
         const failure = describeCommandFailure(id, err);
         if (failure.unexpected) {
           log.error(failure.logLine);
-          void vscode.window.showErrorMessage(failure.message, SHOW_LOG).then((choice) => (choice === SHOW_LOG ? log.show(true) : undefined));
+          void vscode.window.showErrorMessage(safeLine(failure.message), SHOW_LOG).then((choice) => (choice === SHOW_LOG ? log.show(true) : undefined));
         } else {
           log.warn(failure.logLine);
-          void vscode.window.showErrorMessage(failure.message);
+          void vscode.window.showErrorMessage(safeLine(failure.message));
         }
         return undefined;
       }

@@ -4,6 +4,7 @@
 // Returns the URI (string) of the results file, or undefined when nothing ran.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { safeLine } from '../core/sanitize';
 import { parseBatchInput, runBatch, type BatchSummary } from '../core/batch';
 import { percentDone, progressMessage, resultsPathFor, summaryMessage } from '../features/batch/batchProgress';
 import { offerToGetReady } from '../features/connection/readinessOffer';
@@ -28,7 +29,7 @@ export async function runBatchLookup(services: Services, arg?: unknown): Promise
   }
   if (parsed.problems.length > 0) {
     const lines = parsed.problems.map((p) => p.line).join(', ');
-    void vscode.window.showWarningMessage(`Business Data: skipped unreadable line(s) ${lines} of ${path.basename(input.fsPath)}: ${parsed.problems[0].message}`);
+    void vscode.window.showWarningMessage(safeLine(`Business Data: skipped unreadable line(s) ${lines} of ${path.basename(input.fsPath)}: ${parsed.problems[0].message}`));
   }
   // Checked once before the run: otherwise every line would fail the same way and be recorded as
   // done, and a later run would not retry them.
@@ -68,7 +69,7 @@ export async function runBatchLookup(services: Services, arg?: unknown): Promise
   );
   services.log.info(`batch: ${input.fsPath}: ${summary.done} run, ${summary.skipped} resumed, ${summary.ok} ok, ${summary.failed} failed${summary.cancelled ? ', cancelled' : ''}`);
   const outUri = vscode.Uri.file(outFile);
-  const message = `Business Data: ${summaryMessage(summary, path.basename(outFile))}`;
+  const message = safeLine(`Business Data: ${summaryMessage(summary, path.basename(outFile))}`);
   const show = summary.stoppedBy ? vscode.window.showErrorMessage : summary.cancelled ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
   void show(message, 'Open Results').then((choice) => (choice ? vscode.window.showTextDocument(outUri) : undefined));
   return outUri.toString();

@@ -5,6 +5,7 @@ import { open, readFile } from 'node:fs/promises';
 import type { CallFailure, CallResult, FailureKind, LookupQuery } from './model';
 import { DEFAULT_MATCH_TYPE, DEFAULT_VIEW } from './constants';
 import { checkLookup } from './queries';
+import { safeJson } from './sanitize';
 
 export interface BatchProblem {
   /** 1-based line of the input file. */
@@ -165,14 +166,14 @@ export interface BatchOptions {
 const STOPPING_KINDS: ReadonlySet<FailureKind> = new Set(['auth', 'guard', 'limit']);
 
 /**
- * Whether an input is finished with: a success, a value the checks reject, or an answer the service
- * would give again (4xx other than credentials and limits). Network trouble, 5xx, limits,
- * credentials and cancellation are run again by the next run with the same output file.
+ * Whether an input is finished with: a success, a value the checks reject, or a 4xx answer the
+ * service would give again (other than credentials and limits). Network trouble, 5xx, a 2xx that
+ * was not the expected JSON, limits, credentials and cancellation run again with the same output file.
  */
 function isFinal(r: CallResult, ownProblem: boolean): boolean {
   if (r.ok) return true;
   if (r.kind === 'input') return ownProblem;
-  return r.kind === 'api' && (r.status === undefined || r.status < 500);
+  return r.kind === 'api' && r.status !== undefined && r.status >= 400 && r.status < 500;
 }
 
 export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
@@ -199,7 +200,8 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
   // A run killed mid-write leaves a line cut short; start on a fresh line so ours stay readable.
   let writes = endsMidLine ? file.write('\n').then(() => undefined) : Promise.resolve();
   const append = (line: BatchLine): Promise<void> => {
-    writes = writes.then(() => file.write(`${JSON.stringify(line)}\n`).then(() => undefined));
+    // safeJson: the same JSON, with characters that could drive a terminal escaped (the file gets `cat`).
+    writes = writes.then(() => file.write(`${safeJson(line)}\n`).then(() => undefined));
     return writes;
   };
   options.onProgress?.({ ...progress });

@@ -1,11 +1,11 @@
 // The client of both interfaces, as a small facade over parts with one job each: sessions (which
 // account), the token cache (one token per account, shared sign-in), the lockout guard, the exchange
 // (send under the limiter, SC006 retries), failure classification and the status tracker.
-import { SUCCESS_CODE } from './codes';
+import { SUCCESS_CODE, type CodeBook } from './codes';
 import { DEFAULT_LIMITS } from './constants';
 import { errorMessage } from './errors';
 import { Exchange } from './exchange';
-import { failure, isSuccess, needsNewToken, responseFailure } from './failures';
+import { failure, isSuccess, needsNewToken, notTheAnswer, responseFailure } from './failures';
 import { LockoutGuard } from './guard';
 import { flatHeaders, HttpTransport, type HttpOptions } from './http';
 import { RateLimiter, type Limits } from './limiter';
@@ -16,12 +16,15 @@ import { checkCredentials, checkLookup, checkOperation } from './queries';
 import { SecretRegistry } from './redact';
 import { checkEndpoints, Sessions, type Session } from './session';
 import { StatusTracker } from './statusTracker';
+import { DEFAULT_RETRY_POLICY } from './retry';
 import { MemoryLocks } from './stores';
 import { TokenCache, withoutReach } from './tokens';
 
 export interface RetryOptions {
-  /** SC006 retries per request before the failure reaches the caller. */
+  /** Throttle retries (SC006, HTTP 429) per request before the failure reaches the caller. */
   readonly maxRetries?: number;
+  /** Retries of a lookup (GET) after a reset, refused connection, timeout, 502, 503 or 504. */
+  readonly maxTransientRetries?: number;
   /** The pause after a throttled call without Retry-After, doubled per throttle (used when the client makes its own limiter). */
   readonly baseDelayMs?: number;
   readonly maxDelayMs?: number;
@@ -44,6 +47,8 @@ export interface ClientOptions {
   /** A limiter shared with other clients of the same customer; otherwise the client makes its own from `limits`. */
   readonly limiter?: Limiter;
   readonly retry?: RetryOptions;
+  /** The catalog of result codes: the built-in one unless a host adds the user's codes file. */
+  readonly codes?: CodeBook;
 }
 
 export interface CallOptions {
@@ -73,7 +78,14 @@ export class BizDataClient {
   private disposed = false;
 
   constructor(private readonly options: ClientOptions) {
-    const retry = { maxRetries: 8, ...options.retry };
+    const retry = { maxRetries: DEFAULT_RETRY_POLICY.maxThrottleRetries, ...options.retry };
+    const policy = {
+      ...DEFAULT_RETRY_POLICY,
+      maxThrottleRetries: retry.maxRetries,
+      ...(retry.maxTransientRetries !== undefined ? { maxTransientRetries: retry.maxTransientRetries } : {}),
+      ...(retry.baseDelayMs !== undefined ? { baseDelayMs: retry.baseDelayMs } : {}),
+      ...(retry.maxDelayMs !== undefined ? { maxDelayMs: retry.maxDelayMs } : {}),
+    };
     this.http = new HttpTransport(options.http);
     this.ownsLimiter = options.limiter === undefined;
     this.limiter = options.limiter ?? new RateLimiter(options.limits ?? DEFAULT_LIMITS, undefined, undefined, retry);
@@ -81,7 +93,7 @@ export class BizDataClient {
     this.sessions = new Sessions(options.endpoints, this.secrets);
     this.guard = new LockoutGuard(options.guardStore);
     const log = (line: string): void => this.log(line);
-    this.exchange = new Exchange({ http: this.http, limiter: this.limiter, maxRetries: retry.maxRetries, lifetime: this.lifetime.signal, log: options.log && log, redact: (t) => this.redact(t) });
+    this.exchange = new Exchange({ http: this.http, limiter: this.limiter, policy, codes: options.codes, lifetime: this.lifetime.signal, log: options.log && log, redact: (t) => this.redact(t) });
     this.tokens = new TokenCache({
       store: options.tokenStore,
       locks: options.locks ?? new MemoryLocks(),
@@ -120,7 +132,7 @@ export class BizDataClient {
     return this.settled(async (t0) => {
       const problem = this.endpointProblem(request.interfaceId) ?? checkOperation(request, this.options.endpoints);
       if (problem) return failure(t0, 'input', problem, 'Correct the request and send it again.');
-      return this.withToken(request.interfaceId, (token) => operationRequest(this.options.endpoints, request, token), options, t0);
+      return this.withToken(request.interfaceId, (token) => operationRequest(this.options.endpoints, request, token), options, t0, false);
     });
   }
 
@@ -214,34 +226,38 @@ export class BizDataClient {
    * A data call with the account's token. Spec 7: an expired or invalidated token gets one new token
    * and the call is repeated once; refused again, the caller is told to contact support.
    */
-  private async withToken(id: InterfaceId, build: (token: string) => Built, o: CallOptions, t0: number): Promise<CallResult> {
+  private async withToken(id: InterfaceId, build: (token: string) => Built, o: CallOptions, t0: number, expectObject = true): Promise<CallResult> {
     const s = await this.session(id, t0);
     if (!('key' in s)) return s;
     let token = await this.tokens.get(s, { force: o.forceNewToken, confirmRisk: o.confirmRisk, signal: o.signal }, t0);
     if (!token.ok) return token.failure;
-    let outcome = await this.dataCall(s, build(token.token.value), o.signal, t0);
+    let outcome = await this.dataCall(s, build(token.token.value), expectObject, o.signal, t0);
     if (!outcome.reauth) return outcome.result;
     this.log(`${id}: token refused with ${outcome.code}; getting a new one and repeating the call once`);
     await this.tokens.markInvalid(s, token.token.value, outcome.code);
     token = await this.tokens.get(s, { replacing: token.token.value, confirmRisk: o.confirmRisk, signal: o.signal }, t0);
     if (!token.ok) return token.failure;
-    outcome = await this.dataCall(s, build(token.token.value), o.signal, t0);
+    outcome = await this.dataCall(s, build(token.token.value), expectObject, o.signal, t0);
     if (!outcome.reauth) return outcome.result;
     await this.tokens.markInvalid(s, token.token.value, outcome.code);
     return { ...(outcome.result as CallFailure), kind: 'auth', advice: 'A new token was obtained and the service refused it as well: contact support.' };
   }
 
-  private async dataCall(s: Session, built: Built, signal: AbortSignal | undefined, t0: number): Promise<{ result: CallResult; reauth: boolean; code?: string }> {
+  private async dataCall(s: Session, built: Built, expectObject: boolean, signal: AbortSignal | undefined, t0: number): Promise<{ result: CallResult; reauth: boolean; code?: string }> {
     const ex = await this.exchange.run(built, signal, t0);
     if (!('res' in ex)) return { result: withoutReach(ex), reauth: false };
     this.tracker.countCall(s.id);
     const { res, service } = ex;
+    const redact = (t: string): string => this.redact(t);
     if (isSuccess(res, service)) {
+      // A lookup's answer is a JSON object; any other operation may answer in text.
+      const wrong = expectObject ? notTheAnswer(res, built.record, t0, redact) : undefined;
+      if (wrong) return { result: wrong, reauth: false };
       const headers = flatHeaders(res.headers);
-      const success = { ok: true, status: res.status, body: res.json, code: service.code, durationMs: performance.now() - t0, request: built.record, headers } as const;
+      const success = { ok: true, status: res.status, body: res.json, code: service?.code, durationMs: performance.now() - t0, request: built.record, headers } as const;
       return { result: res.text === '' ? success : { ...success, text: res.text }, reauth: false };
     }
-    return { result: responseFailure(res, service, built.record, t0, (t) => this.redact(t)), reauth: needsNewToken(service), code: service.code };
+    return { result: responseFailure(res, service, built.record, t0, redact), reauth: needsNewToken(res.status, service), code: service?.code };
   }
 
   /** The session of an interface's current credentials, or the failure that stops the call. */

@@ -1,5 +1,7 @@
-// The one catalog of result codes named by the service specification (sections 7.1 and 7.2).
-// Messages, CLI output, diagnostics and hovers all read from here; nothing else spells these texts.
+// The one catalog of result codes: the ones the service specification names (sections 7.1 and 7.2),
+// the ones the service documents beyond the spec (serviceCodes.ts), and, per host, the ones a user
+// describes in a codes file. Messages, CLI output, diagnostics and hovers all read from here.
+import { SERVICE_CODES } from './serviceCodes';
 
 /** What a client should do on its own when it meets a code. */
 export type Recovery =
@@ -12,11 +14,21 @@ export type Recovery =
   /** Stop at once: only the operator's support can fix it. */
   | 'stop';
 
-export type CodeSeverity = 'success' | 'error' | 'warning';
+/** `success` (CM000) is worth a hover but not a diagnostic; `info` (a user's code) is shown as information. */
+export type CodeSeverity = 'success' | 'error' | 'warning' | 'info';
+
+/** Where an entry's text comes from. */
+export type CodeSource =
+  /** The service specification's own table. */
+  | 'spec'
+  /** The service's published documentation, beyond the spec (serviceCodes.ts). */
+  | 'service'
+  /** The user's codes file. */
+  | 'user';
 
 export interface CodeInfo {
   readonly code: string;
-  /** The specification's own text for the code. */
+  /** The code's published text (the specification's, the service documentation's, the user's). */
   readonly text: string;
   /** What the code means, in plain words. */
   readonly meaning: string;
@@ -25,9 +37,17 @@ export interface CodeInfo {
   readonly severity: CodeSeverity;
   readonly recovery: Recovery;
   readonly interfaceName: 'A' | 'B';
+  readonly source: CodeSource;
+  /** The HTTP status the service documents for the code, when it does. */
+  readonly status?: number;
+  /**
+   * The documentation gives the code but no text of its own: `text` is only a fallback, and the
+   * service's own text in the answer is shown in its place.
+   */
+  readonly unpublishedText?: true;
 }
 
-const catalog: readonly CodeInfo[] = [
+const SPEC_CODES: readonly CodeInfo[] = [
   {
     code: 'CM000',
     text: 'Success',
@@ -36,6 +56,7 @@ const catalog: readonly CodeInfo[] = [
     severity: 'success',
     recovery: 'none',
     interfaceName: 'B',
+    source: 'spec',
   },
   {
     code: 'SC001',
@@ -46,6 +67,7 @@ const catalog: readonly CodeInfo[] = [
     severity: 'error',
     recovery: 'reauthenticate-once',
     interfaceName: 'B',
+    source: 'spec',
   },
   {
     code: 'SC003',
@@ -55,6 +77,7 @@ const catalog: readonly CodeInfo[] = [
     severity: 'error',
     recovery: 'stop',
     interfaceName: 'B',
+    source: 'spec',
   },
   {
     code: 'SC004',
@@ -64,6 +87,7 @@ const catalog: readonly CodeInfo[] = [
     severity: 'error',
     recovery: 'stop',
     interfaceName: 'B',
+    source: 'spec',
   },
   {
     code: 'SC005',
@@ -73,6 +97,7 @@ const catalog: readonly CodeInfo[] = [
     severity: 'error',
     recovery: 'stop',
     interfaceName: 'B',
+    source: 'spec',
   },
   {
     code: 'SC006',
@@ -83,6 +108,7 @@ const catalog: readonly CodeInfo[] = [
     severity: 'error',
     recovery: 'wait-and-retry',
     interfaceName: 'B',
+    source: 'spec',
   },
   {
     code: '00040',
@@ -92,21 +118,48 @@ const catalog: readonly CodeInfo[] = [
     severity: 'warning',
     recovery: 'reauthenticate-once',
     interfaceName: 'A',
+    source: 'spec',
   },
 ];
-
-const byCode: ReadonlyMap<string, CodeInfo> = new Map(catalog.map((c) => [c.code, c]));
 
 export const SUCCESS_CODE = 'CM000';
 export const TOKEN_EXPIRED_A = '00040';
 
-export function allCodes(): readonly CodeInfo[] {
-  return catalog;
+/**
+ * A catalog: the built-in codes plus, optionally, a user's own descriptions (which may add codes but
+ * not rewrite the built-in ones: their texts are the spec's and the service's). Immutable.
+ */
+export class CodeBook {
+  private readonly byCode: ReadonlyMap<string, CodeInfo>;
+
+  constructor(readonly entries: readonly CodeInfo[]) {
+    this.byCode = new Map(entries.map((c) => [c.code, c]));
+  }
+
+  /** The built-in catalog with `extra` (a user's codes file) added; throws on a clash with a built-in code. */
+  static withUserCodes(extra: readonly CodeInfo[]): CodeBook {
+    for (const c of extra) {
+      if (BUILT_IN.describe(c.code)) throw new Error(`${c.code} is already in the catalog (${BUILT_IN.describe(c.code)?.source === 'spec' ? 'the specification' : "the service's documentation"}); describe only codes it lacks.`);
+    }
+    return new CodeBook([...BUILT_IN.entries, ...extra]);
+  }
+
+  describe(code: string): CodeInfo | undefined {
+    return this.byCode.get(code);
+  }
 }
 
-/** The catalog entry for a code, or undefined for a code the specification does not name. */
+/** The codes of the specification and of the service's documentation. */
+export const BUILT_IN: CodeBook = new CodeBook([...SPEC_CODES, ...SERVICE_CODES]);
+
+/** The codes the specification names (the service's documented ones are in BUILT_IN.entries). */
+export function allCodes(): readonly CodeInfo[] {
+  return SPEC_CODES;
+}
+
+/** The built-in catalog entry for a code, or undefined for a code neither the spec nor the service documents. */
 export function describeCode(code: string): CodeInfo | undefined {
-  return byCode.get(code);
+  return BUILT_IN.describe(code);
 }
 
 /** True for the security codes of Interface B (SC-prefixed), known or not. */

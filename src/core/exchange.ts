@@ -1,16 +1,24 @@
-// One request under the shared limiter: send it, read the service's code, and retry what the service
-// asks to be retried. SC006 is answered by waiting (every caller is held by the limiter) and sending
-// the same request again, with the same token, a bounded number of times.
+// One request under the shared limiter: send it, recognise the service's code, and retry what the
+// retry policy allows. A throttle (SC006, HTTP 429, 00045/00046) is answered by holding every caller
+// (the limiter's pause, Retry-After when given) and sending the same request again with the same
+// token, a bounded number of times. An idempotent request (GET) is also sent again, with backoff and
+// full jitter, after a reset or refused connection, a timeout, or a 502/503/504. Sign-ins are never
+// retried for those: a lost answer may have been a refusal the service counted.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { BUILT_IN, type CodeBook } from './codes';
 import { failure } from './failures';
 import { TransportError, type HttpTransport, type WireResponse } from './http';
 import { LimiterDisposedError } from './limiter';
 import type { CallFailure } from './model';
 import { CoordinatorUnavailableError, type Limiter, type Permit } from './ports';
-import { readServiceCode, type Built, type ServiceCode } from './protocol';
+import type { Built } from './protocol';
+import { recogniseBody, type Recognised } from './recognise';
+import { backoffMs, DEFAULT_RETRY_POLICY, isThrottle, isTransientStatus, retryAfterMs, type RetryPolicy } from './retry';
 
 export interface Exchanged {
   readonly res: WireResponse;
-  readonly service: ServiceCode;
+  /** The code the body carries, if any. */
+  readonly service: Recognised | undefined;
 }
 
 /** A transport failure, with whether the service may have seen the request (the lockout guard counts those). */
@@ -19,29 +27,43 @@ export type ExchangeFailure = CallFailure & { readonly mayHaveReached: boolean }
 export interface ExchangeOptions {
   readonly http: HttpTransport;
   readonly limiter: Limiter;
-  /** SC006 retries per request before the failure reaches the caller. */
-  readonly maxRetries: number;
+  readonly policy?: RetryPolicy;
+  readonly codes?: CodeBook;
   /** Aborts every wait when the client is disposed. */
   readonly lifetime: AbortSignal;
   readonly log?: (line: string) => void;
   readonly redact: (text: string) => string;
+  /** For tests: the jitter's source. */
+  readonly random?: () => number;
 }
 
 export class Exchange {
-  constructor(private readonly o: ExchangeOptions) {}
+  private readonly policy: RetryPolicy;
+
+  constructor(private readonly o: ExchangeOptions) {
+    this.policy = o.policy ?? DEFAULT_RETRY_POLICY;
+  }
+
+  get codes(): CodeBook {
+    return this.o.codes ?? BUILT_IN;
+  }
 
   async run(built: Built, signal: AbortSignal | undefined, t0: number): Promise<Exchanged | ExchangeFailure> {
     const closed = (): ExchangeFailure => ({ ...failure(t0, 'cancelled', 'The client was closed.', 'Run the lookup again.', built.record), mayHaveReached: false });
-    for (let attempt = 0; ; attempt++) {
+    const idempotent = built.wire.method === 'GET';
+    let throttles = 0;
+    let transients = 0;
+    for (;;) {
       if (this.o.lifetime.aborted) return closed();
       let permit: Permit;
       try {
         permit = await this.o.limiter.acquire(signal);
       } catch (err) {
         if (err instanceof LimiterDisposedError || this.o.lifetime.aborted) return closed();
-        if (CoordinatorUnavailableError.is(err)) return { ...failure(t0, 'coordinator', err.message, CoordinatorUnavailableError.advice, built.record), mayHaveReached: attempt > 0 };
-        const text = attempt === 0 ? 'The call was cancelled.' : 'The call was cancelled while waiting to retry after SC006.';
-        return { ...failure(t0, 'cancelled', text, 'Run it again when needed.', built.record), mayHaveReached: attempt > 0 };
+        const retried = throttles + transients > 0;
+        if (CoordinatorUnavailableError.is(err)) return { ...failure(t0, 'coordinator', err.message, CoordinatorUnavailableError.advice, built.record), mayHaveReached: retried };
+        const text = retried ? 'The call was cancelled while waiting to retry.' : 'The call was cancelled.';
+        return { ...failure(t0, 'cancelled', text, 'Run it again when needed.', built.record), mayHaveReached: retried };
       }
       const started = performance.now();
       let res: WireResponse;
@@ -53,23 +75,47 @@ export class Exchange {
         const e = err instanceof TransportError ? err : new TransportError(String(err), 'network');
         const text = this.o.redact(e.message);
         this.log(`${built.record.method} ${built.record.url} failed: ${text}`);
+        if (idempotent && e.retryable && transients < this.policy.maxTransientRetries) {
+          if (!(await this.pause(backoffMs(transients, this.policy, this.o.random), `retry ${++transients} of ${this.policy.maxTransientRetries} after: ${text}`, signal))) return closed();
+          continue;
+        }
         const advice = e.kind === 'cancelled' ? 'Run it again when needed.' : 'Check the network, proxy and service address, then try again.';
         return { ...failure(t0, e.kind, text, advice, built.record), mayHaveReached: e.mayHaveReached };
       }
-      const service = readServiceCode(res.json);
+      const service = recogniseBody(res.json, this.codes, res.status);
+      const wait = retryAfterMs(res.headers);
       if (this.o.log) {
         const gzip = res.headers['content-encoding'] === 'gzip' ? ', gzip' : '';
-        this.log(`${built.record.method} ${built.record.url} -> ${res.status}${service.code ? ` ${service.code}` : ''} (${Math.round(performance.now() - started)} ms${gzip})`);
+        this.log(`${built.record.method} ${built.record.url} -> ${res.status}${service ? ` ${service.code}` : ''} (${Math.round(performance.now() - started)} ms${gzip})`);
       }
-      if (service.code !== 'SC006') {
-        permit.release();
-        return { res, service };
+      const tooLong = wait !== undefined && wait > this.policy.maxRetryAfterMs;
+      if (isThrottle(res.status, service)) {
+        // The service blocks the whole customer while over the limit: the limiter holds every caller.
+        const held = permit.release({ retryAfterMs: wait === undefined ? undefined : Math.min(wait, this.policy.maxRetryAfterMs) });
+        if (throttles >= this.policy.maxThrottleRetries || tooLong) return { res, service };
+        const what = service?.code === 'SC006' ? 'SC006' : `HTTP ${res.status}${service ? ` (${service.code})` : ''}`;
+        this.log(`${what}: every call waits ${held} ms, then retry ${++throttles} of ${this.policy.maxThrottleRetries} with the same token`);
+        continue;
       }
-      // The service blocks the whole customer while over the limit: the limiter holds every caller.
-      const held = permit.release({});
-      if (attempt >= this.o.maxRetries) return { res, service };
-      this.log(`SC006: waiting ${held} ms, then retry ${attempt + 1} of ${this.o.maxRetries} with the same token`);
+      permit.release();
+      if (idempotent && isTransientStatus(res.status) && transients < this.policy.maxTransientRetries && !tooLong) {
+        const ms = Math.max(wait ?? 0, backoffMs(transients, this.policy, this.o.random));
+        if (!(await this.pause(ms, `retry ${++transients} of ${this.policy.maxTransientRetries} after HTTP ${res.status}`, signal))) return closed();
+        continue;
+      }
+      return { res, service };
     }
+  }
+
+  /** Waits before a retry of this call only; false when the client closed meanwhile (a cancel is seen at the next acquire). */
+  private async pause(ms: number, why: string, signal: AbortSignal | undefined): Promise<boolean> {
+    this.log(`waiting ${ms} ms, then ${why}`);
+    try {
+      await sleep(ms, undefined, { signal: signal ? AbortSignal.any([signal, this.o.lifetime]) : this.o.lifetime });
+    } catch {
+      // Aborted: the caller's cancel or the client's disposal.
+    }
+    return !this.o.lifetime.aborted;
   }
 
   private log(line: string): void {

@@ -1,14 +1,15 @@
 // Failure classification, pure: what kind of failure an answer is, what to tell the user, and which
-// codes call for a new token. No I/O here, so every rule is tested without a server.
-import { describeCode, isSecurityCode, SUCCESS_CODE, TOKEN_EXPIRED_A } from './codes';
+// answers call for a new token. No I/O here, so every rule is tested without a server.
+import { isSecurityCode, SUCCESS_CODE, TOKEN_EXPIRED_A } from './codes';
 import type { WireResponse } from './http';
 import type { CallFailure, FailureKind, RequestRecord } from './model';
-import type { ServiceCode } from './protocol';
+import { adviceForStatus, isObj, type Recognised } from './recognise';
+import { safeLine } from './sanitize';
 
-/** Codes of a data call that mean "this token is no longer good": get a new one once. */
-const REAUTH_CODES: ReadonlySet<string> = new Set([TOKEN_EXPIRED_A, 'SC001', 'invalid_token']);
-/** Codes that are about the customer's limits or contract, not the credentials. */
+/** Codes about the customer's limits or contract, or the credentials' own expiry: never a wrong password. */
+const NOT_CREDENTIAL_CODES: ReadonlySet<string> = new Set(['SC003', 'SC004', 'SC005', 'SC006']);
 const LIMIT_CODES: ReadonlySet<string> = new Set(['SC004', 'SC005', 'SC006']);
+/** OAuth-style codes (the sandbox's and RFC 6749's) that refuse the client's credentials or token. */
 const CREDENTIAL_CODES: ReadonlySet<string> = new Set(['invalid_client', 'invalid_token', 'unauthorized_client', 'access_denied']);
 
 /** A failure built from its parts; `t0` is when the call started (performance.now()). */
@@ -16,30 +17,44 @@ export function failure(t0: number, kind: FailureKind, text: string, advice: str
   return { ok: false, kind, text, advice, durationMs: performance.now() - t0, request, status };
 }
 
-/** A 2xx whose body carries no code or the success code. */
-export function isSuccess(res: WireResponse, service: ServiceCode): boolean {
-  return res.status >= 200 && res.status < 300 && (service.code === undefined || service.code === SUCCESS_CODE);
+/** A 2xx whose body carries no code, the success code, or a code the service marks as information. */
+export function isSuccess(res: WireResponse, service: Recognised | undefined): boolean {
+  if (res.status < 200 || res.status >= 300) return false;
+  return service === undefined || service.code === SUCCESS_CODE || (service.shape === 'transactionResult' && service.severity === 'info');
 }
 
-/** A data call refused for its token: the caller gets a new token and repeats once. */
-export function needsNewToken(service: ServiceCode): boolean {
-  return service.code !== undefined && REAUTH_CODES.has(service.code);
+/**
+ * A data call refused for its token, so the caller gets a new token and repeats once: a code that
+ * means so (00040, SC001, 00041, 00044, invalid_token), or a 401 whose code is unknown or absent.
+ */
+export function needsNewToken(status: number, service: Recognised | undefined): boolean {
+  if (service?.recovery === 'reauthenticate-once' || service?.code === 'invalid_token') return true;
+  const s = service?.status ?? status;
+  return s === 401 && (service === undefined || !service.known);
 }
 
-/** A sign-in refused for its credentials: it counts toward the lockout and is never retried automatically. */
-export function isCredentialFailure(status: number, code: string | undefined): boolean {
-  if (code !== undefined && LIMIT_CODES.has(code)) return false;
-  return status === 401 || status === 403 || (code !== undefined && (CREDENTIAL_CODES.has(code) || code === 'SC001' || code === 'SC003'));
+/**
+ * A sign-in refused for its credentials: it counts toward the lockout and is never retried
+ * automatically. SC003 (credentials expired), SC004, SC005 and SC006 are not: the password was right.
+ */
+export function isCredentialFailure(status: number, service: Recognised | undefined): boolean {
+  const code = service?.code;
+  if (code !== undefined && (NOT_CREDENTIAL_CODES.has(code) || service?.recovery === 'wait-and-retry')) return false;
+  if (code === 'SC001' || (code !== undefined && CREDENTIAL_CODES.has(code))) return true;
+  if (status === 429) return false;
+  return status === 401 || status === 403;
 }
 
-export function kindOf(status: number, code: string | undefined): FailureKind {
+export function kindOf(status: number, service: Recognised | undefined): FailureKind {
+  const code = service?.code;
   if (code !== undefined) {
-    if (LIMIT_CODES.has(code)) return 'limit';
-    if (code === 'SC001' || code === 'SC003' || code === TOKEN_EXPIRED_A || CREDENTIAL_CODES.has(code)) return 'auth';
+    if (LIMIT_CODES.has(code) || service?.recovery === 'wait-and-retry') return 'limit';
+    if (code === 'SC001' || code === 'SC003' || code === TOKEN_EXPIRED_A || CREDENTIAL_CODES.has(code) || service?.recovery === 'reauthenticate-once') return 'auth';
     if (isSecurityCode(code)) return status === 401 || status === 403 ? 'auth' : 'api';
   }
-  if (status === 401 || status === 403) return 'auth';
-  if (status === 429) return 'limit';
+  const s = service?.status ?? status;
+  if (s === 401 || s === 403) return 'auth';
+  if (s === 429 || status === 429) return 'limit';
   return 'api';
 }
 
@@ -54,28 +69,42 @@ export function adviceFor(status: number, code: string | undefined): string {
     case 'invalid_request':
       return 'The service rejected the form of the request; check the values and the Origin setting.';
   }
-  if (status === 401 || status === 403) return 'Check the credentials and sign in again.';
-  if (status === 404) return 'Check the service addresses and the version segments.';
-  if (status === 429) return 'Wait a moment and try again.';
-  if (status >= 500) return 'The service had a problem; try again later.';
-  return 'Check the request values; if the problem persists, report it to the service operator.';
+  return adviceForStatus(status);
 }
 
-/** The failure an answer stands for: the catalog's text and action for a known code, else the service's own text. */
-export function responseFailure(res: WireResponse, service: ServiceCode, record: RequestRecord, t0: number, redact: (s: string) => string): CallFailure {
-  const code = service.code;
-  const info = code !== undefined ? describeCode(code) : undefined;
-  const serviceText = service.text ?? service.description ?? (res.text ? res.text.slice(0, 200) : undefined);
-  const text = info?.text ?? (serviceText ? redact(serviceText) : `The service answered HTTP ${res.status}${code ? ` with code ${code}` : ''}.`);
+/**
+ * The failure an answer stands for: the catalog's text and action for a known code, else the
+ * service's own text (sanitised and redacted) and advice from the status.
+ */
+export function responseFailure(res: WireResponse, service: Recognised | undefined, record: RequestRecord, t0: number, redact: (s: string) => string): CallFailure {
+  const code = service?.code;
+  const own = service?.serviceText ?? service?.description ?? (res.text ? res.text.slice(0, 200) : undefined);
+  const text = service?.known ? service.text : own ? safeLine(redact(own)) : `The service answered HTTP ${res.status}${code ? ` with code ${safeLine(code)}` : ''}.`;
   return {
     ok: false,
-    kind: kindOf(res.status, code),
+    kind: kindOf(res.status, service),
     code,
+    known: code === undefined ? undefined : service?.known,
     status: res.status,
     text,
-    advice: info?.action ?? adviceFor(res.status, code),
+    advice: service?.known ? service.action : adviceFor(res.status, code),
     body: res.json,
     durationMs: performance.now() - t0,
     request: record,
+  };
+}
+
+/**
+ * A 2xx whose body is not the JSON object a lookup returns (empty, not JSON, or another JSON value):
+ * a failure, never a success, so nothing prints `undefined` and a batch runs it again.
+ */
+export function notTheAnswer(res: WireResponse, record: RequestRecord, t0: number, redact: (s: string) => string): CallFailure | undefined {
+  if (isObj(res.json)) return undefined;
+  const what =
+    res.json !== undefined ? `JSON ${res.json === null ? 'null' : Array.isArray(res.json) ? 'array' : typeof res.json} instead of an object`
+    : res.text.trim() === '' ? 'an empty body'
+    : `text that is not JSON ("${safeLine(redact(res.text.trim().slice(0, 60)))}")`;
+  return {
+    ...failure(t0, 'api', `The service answered HTTP ${res.status} with ${what}; a lookup answer is a JSON object, so the answer was not used.`, 'Try again later; if it persists, report it to the service operator.', record, res.status),
   };
 }

@@ -1,24 +1,33 @@
 // HTTP for both interfaces on one undici dispatcher: keep-alive connections, connect/header/body
-// timeouts, gzip decoding with a cap on the decoded size, optional extra CA and HTTP proxy.
-import { readFileSync } from 'node:fs';
+// timeouts and an overall deadline per request, gzip decoding with a cap on the decoded size,
+// optional extra CA and HTTP proxy. TLS verification is always on.
 import { rootCertificates } from 'node:tls';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
-import { Agent, ProxyAgent, request, type Dispatcher } from './undici';
+import { bypassesProxy } from './noProxy';
+import { readCaFile } from './tlsFiles';
+import { Agent, proxyAgent, request, type Dispatcher } from './undici';
 
 const gunzipAsync = promisify(gunzip);
 
 export interface HttpOptions {
   readonly connectTimeoutMs?: number;
+  /** Longest pause between two parts of an answer (an idle timer). */
   readonly bodyTimeoutMs?: number;
   readonly headersTimeoutMs?: number;
+  /** Longest a whole request may take, from sending to the last byte of the answer. */
+  readonly requestTimeoutMs?: number;
   /** Cap on the response body after decoding; larger answers fail instead of filling memory. */
   readonly maxBodyBytes?: number;
   /** PEM file of an extra certificate authority (corporate TLS inspection), added to the built-in ones. */
   readonly caFile?: string;
-  /** http(s)://host:port of an HTTP proxy that tunnels the requests (CONNECT). */
+  /** http(s)://host:port of an HTTP proxy: CONNECT tunnels for https targets, absolute URIs for http (loopback) ones. */
   readonly proxyUrl?: string;
   readonly keepAliveTimeoutMs?: number;
+  /** Hosts reached directly although a proxy is set (VS Code's http.noProxy): `host`, `.domain`, `*.domain`, `host:port`, `*`. */
+  readonly noProxy?: readonly string[];
+  /** False: the certificate of an https:// proxy itself is not checked (VS Code's http.proxyStrictSSL). Never the service's. */
+  readonly proxyStrictSSL?: boolean;
 }
 
 export interface WireRequest {
@@ -47,6 +56,8 @@ export class TransportError extends Error {
     readonly kind: 'network' | 'cancelled',
     /** False when the request surely never reached the service (no connection was made). */
     readonly mayHaveReached = true,
+    /** A reset, refused connection or timeout: the same idempotent request may succeed when sent again. */
+    readonly retryable = false,
   ) {
     super(message);
     this.name = 'TransportError';
@@ -54,6 +65,7 @@ export class TransportError extends Error {
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
 /**
@@ -65,7 +77,11 @@ export function checkServiceUrl(label: string, value: string): string | undefine
   try {
     url = new URL(value);
   } catch {
-    return `${label} "${value}" is not a URL. Give a full address such as https://api.example.com.`;
+    return `${label} "${withoutUserInfo(value)}" is not a URL. Give a full address such as https://api.example.com.`;
+  }
+  if (url.username !== '' || url.password !== '') {
+    // Never echoed: the part before @ is a user name and password.
+    return `${label} contains a user name or password before the host (user:password@). Remove them: credentials are given separately, never in a service address.`;
   }
   if (url.protocol === 'https:') return undefined;
   if (url.protocol === 'http:') {
@@ -77,16 +93,21 @@ export function checkServiceUrl(label: string, value: string): string | undefine
 
 export class HttpTransport {
   private readonly dispatcher: Dispatcher;
+  /** Hosts matching http.noProxy go here, straight to the service. */
+  private readonly direct: Dispatcher | undefined;
+  private readonly noProxy: readonly string[];
   private readonly maxBodyBytes: number;
+  private readonly requestTimeoutMs: number;
   /** Named in connection errors: a refused connection may be the proxy's, not the service's. */
   private readonly via: string;
 
   constructor(options: HttpOptions = {}) {
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     // An extra CA is added to Node's built-in roots; passing `ca` alone would replace them.
-    // rejectUnauthorized is never set: verification stays on.
-    const ca = options.caFile ? [...rootCertificates, readFileSync(options.caFile, 'utf8')] : undefined;
-    const connect = { timeout: options.connectTimeoutMs ?? 10_000, ...(ca ? { ca } : {}) };
+    const ca = options.caFile ? [...rootCertificates, readCaFile(options.caFile)] : undefined;
+    // rejectUnauthorized set explicitly: left out, Node would read NODE_TLS_REJECT_UNAUTHORIZED=0 and stop verifying.
+    const connect = { timeout: options.connectTimeoutMs ?? 10_000, rejectUnauthorized: true, ...(ca ? { ca } : {}) };
     const common = {
       connect,
       headersTimeout: options.headersTimeoutMs ?? 30_000,
@@ -99,29 +120,31 @@ export class HttpTransport {
       if (proxyError) throw new Error(proxyError);
       // Host only: a proxy URL may carry user:password.
       this.via = ` through the proxy ${new URL(options.proxyUrl).host}`;
-      this.dispatcher = new ProxyAgent({ ...common, uri: options.proxyUrl, requestTls: connect, proxyTls: connect });
+      const proxyTls = options.proxyStrictSSL === false ? { ...connect, rejectUnauthorized: false } : connect;
+      this.dispatcher = proxyAgent({ ...common, uri: options.proxyUrl, requestTls: connect, proxyTls });
     } else {
       this.via = '';
       this.dispatcher = new Agent(common);
     }
+    this.noProxy = options.proxyUrl ? (options.noProxy ?? []) : [];
+    this.direct = this.noProxy.length > 0 ? new Agent(common) : undefined;
   }
 
   async send(req: WireRequest, signal?: AbortSignal): Promise<WireResponse> {
+    // The connect, headers and body timers are idle timers: a server dripping one byte every few
+    // seconds passes them all. The deadline bounds the whole request.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), this.requestTimeoutMs);
+    const both = signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal;
+    const fail = (err: unknown): TransportError =>
+      deadline.signal.aborted && !signal?.aborted
+        ? new TransportError(`Could not complete the request to ${hostOf(req.origin)}${this.via}: no complete answer within the ${this.requestTimeoutMs / 1000} s request deadline.`, 'network', true, true)
+        : toTransportError(err, req.origin + this.via, signal);
+    let raw: Buffer;
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(this.dispatcher, {
-        origin: req.origin,
-        path: req.path,
-        method: req.method,
-        headers: req.headers,
-        body: req.body,
-        signal,
-      });
-    } catch (err) {
-      throw toTransportError(err, req.origin + this.via, signal);
-    }
-    let raw: Buffer;
-    try {
+      const dispatcher = this.direct && bypassesProxy(req.origin, this.noProxy) ? this.direct : this.dispatcher;
+      res = await request(dispatcher, { origin: req.origin, path: req.path, method: req.method, headers: req.headers, body: req.body, signal: both });
       const declared = Number(headerValue(res.headers['content-length']));
       // Fast path: the size is declared and within the cap, so the body can be read in one go.
       raw =
@@ -129,7 +152,9 @@ export class HttpTransport {
           ? Buffer.from(await res.body.arrayBuffer())
           : await this.readCapped(res.body);
     } catch (err) {
-      throw toTransportError(err, req.origin + this.via, signal);
+      throw fail(err);
+    } finally {
+      clearTimeout(timer);
     }
     const encoding = headerValue(res.headers['content-encoding'])?.toLowerCase();
     if (encoding === 'gzip' || encoding === 'x-gzip') {
@@ -157,8 +182,8 @@ export class HttpTransport {
   }
 
   /** Closes every connection now, failing requests still in flight. */
-  destroy(): Promise<void> {
-    return this.dispatcher.destroy();
+  async destroy(): Promise<void> {
+    await Promise.all([this.dispatcher.destroy(), this.direct?.destroy()]);
   }
 
   private async readCapped(body: Dispatcher.ResponseData['body']): Promise<Buffer> {
@@ -192,14 +217,20 @@ export function headerValue(v: string | string[] | undefined): string | undefine
   return Array.isArray(v) ? v[0] : v;
 }
 
-function checkProxyUrl(value: string): string | undefined {
+/** Why a proxy URL cannot be used, or undefined. A user:password@ part is allowed (proxy sign-in) but never echoed. */
+export function checkProxyUrl(value: string): string | undefined {
   try {
     const u = new URL(value);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') return `The proxy URL must start with http:// or https://.`;
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return `The proxy URL must start with http:// or https://, not ${u.protocol}//.`;
     return undefined;
   } catch {
-    return `The proxy URL "${value}" is not a URL; give it as http://host:port.`;
+    return `The proxy URL "${withoutUserInfo(value)}" is not a URL; give it as http://host:port.`;
   }
+}
+
+/** A URL-like text with anything between "//" and "@" hidden, for messages. */
+export function withoutUserInfo(value: string): string {
+  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1<redacted>@');
 }
 
 function toTransportError(err: unknown, origin: string, signal: AbortSignal | undefined): TransportError {
@@ -208,6 +239,7 @@ function toTransportError(err: unknown, origin: string, signal: AbortSignal | un
   const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e.code ?? e.cause?.code;
   const reached = !NOT_CONNECTED.has(code ?? '');
+  const retryable = RETRYABLE.has(code ?? '');
   const reason =
     {
       UND_ERR_CONNECT_TIMEOUT: 'the connection timed out',
@@ -223,8 +255,22 @@ function toTransportError(err: unknown, origin: string, signal: AbortSignal | un
       CERT_HAS_EXPIRED: 'its TLS certificate has expired',
       ERR_TLS_CERT_ALTNAME_INVALID: 'its TLS certificate does not match the host name',
     }[code ?? ''] ?? (e.message ?? String(err));
-  return new TransportError(`Could not complete the request to ${hostOf(origin)}: ${reason}${code ? ` (${code})` : ''}.`, 'network', reached);
+  return new TransportError(`Could not complete the request to ${hostOf(origin)}: ${reason}${code ? ` (${code})` : ''}.`, 'network', reached, retryable);
 }
+
+/** Failures after which the same idempotent request may well succeed: resets, refusals, timeouts. */
+const RETRYABLE: ReadonlySet<string> = new Set([
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+]);
 
 /** Errors raised before a request could be sent: the service never saw it. */
 const NOT_CONNECTED: ReadonlySet<string> = new Set([

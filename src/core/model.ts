@@ -30,6 +30,8 @@ export interface Endpoints {
   readonly authVersion: string;
   /** Version segment of the organizations path (spec: V4.0). */
   readonly orgVersion: string;
+  /** Version segment of Interface A's paths (spec: v1, the default). */
+  readonly aVersion?: string;
 }
 
 export interface IpQuery {
@@ -145,6 +147,8 @@ export interface CallFailure {
   readonly kind: FailureKind;
   /** Result or error code from the service (SC001, 00040, ...), passed through intact when unknown. */
   readonly code?: string;
+  /** False when the code is not in the catalog: then `text` is the service's own. */
+  readonly known?: boolean;
   readonly status?: number;
   /** What went wrong: for a known code, the specification's text. */
   readonly text: string;

@@ -7,6 +7,7 @@ import { DEFAULT_MATCH_TYPE, DEFAULT_VIEW, TOKEN_LIFETIME_MS, VERSION_A } from '
 import type { CredentialsA, CredentialsB, Endpoints, IpQuery, OperationRequest, OrgQuery, RequestRecord } from './model';
 import { PLACEHOLDER } from './curl';
 import { basicCredential } from './redact';
+import { findTransactionParts, isObj } from './recognise';
 
 export interface Built {
   readonly wire: WireRequest;
@@ -48,11 +49,16 @@ function build(
   };
 }
 
+/** Interface A's version segment (spec 9: v1), URL-encoded like Interface B's. */
+function versionA(e: Endpoints): string {
+  return encodeURIComponent(e.aVersion ?? VERSION_A);
+}
+
 /** Spec 2.1 / 4.1: POST {auth_url}/v1/token with Basic key:secret, JSON content type and Origin. */
 export function tokenRequestA(e: Endpoints, c: CredentialsA): Built {
   return build(
     'POST',
-    join(e.authUrl, `/${VERSION_A}/token`),
+    join(e.authUrl, `/${versionA(e)}/token`),
     {
       authorization: `Basic ${basicCredential(c.consumerKey, c.consumerSecret)}`,
       'content-type': 'application/json',
@@ -67,7 +73,7 @@ export function tokenRequestA(e: Endpoints, c: CredentialsA): Built {
 export function ipRequest(e: Endpoints, q: IpQuery, token: string): Built {
   // Colons of IPv6 addresses are valid in a path segment; only a zone id's % needs encoding.
   const segment = encodeURIComponent(q.ip.trim()).replace(/%3A/gi, ':');
-  const url = join(e.baseUrl, `/${VERSION_A}/duns-search/ip/${segment}?view=${encodeURIComponent(q.view ?? DEFAULT_VIEW)}`);
+  const url = join(e.baseUrl, `/${versionA(e)}/duns-search/ip/${segment}?view=${encodeURIComponent(q.view ?? DEFAULT_VIEW)}`);
   return build('GET', url, { authorization: `Bearer ${token}`, origin: e.origin }, { authorization: `Bearer ${PLACEHOLDER.token}` });
 }
 
@@ -128,53 +134,9 @@ function lowerCased(headers: Readonly<Record<string, string>>): Record<string, s
   return out;
 }
 
-/** A code and texts found in a response body, in either interface's error shape. */
-export interface ServiceCode {
-  readonly code?: string;
-  readonly text?: string;
-  readonly severity?: string;
-  readonly description?: string;
-}
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
 
-/** TransactionResult at the top level (authentication) or inside one wrapper (MatchResponse, ...). */
-export function findTransactionParts(json: unknown): { result?: Obj; detail?: Obj } {
-  if (!isObj(json)) return {};
-  if (isObj(json.TransactionResult) || isObj(json.TransactionDetail)) {
-    return { result: isObj(json.TransactionResult) ? json.TransactionResult : undefined, detail: isObj(json.TransactionDetail) ? json.TransactionDetail : undefined };
-  }
-  for (const v of Object.values(json)) {
-    if (isObj(v) && (isObj(v.TransactionResult) || isObj(v.TransactionDetail))) {
-      return { result: isObj(v.TransactionResult) ? v.TransactionResult : undefined, detail: isObj(v.TransactionDetail) ? v.TransactionDetail : undefined };
-    }
-  }
-  return {};
-}
-
-export function readServiceCode(json: unknown): ServiceCode {
-  if (!isObj(json)) return {};
-  // Interface A: {"error": {"errorCode", "errorMessage"}}; also plain OAuth {"error": "...", "error_description"}.
-  if (isObj(json.error)) {
-    return { code: str(json.error.errorCode) ?? str(json.error.code), text: str(json.error.errorMessage) ?? str(json.error.message) };
-  }
-  if (typeof json.error === 'string') return { code: json.error, text: str(json.error_description) };
-  const { result } = findTransactionParts(json);
-  if (result) {
-    const message = isObj(result.ResultMessage) ? result.ResultMessage : Array.isArray(result.ResultMessage) && isObj(result.ResultMessage[0]) ? (result.ResultMessage[0] as Obj) : undefined;
-    return {
-      code: str(result.ResultID),
-      text: str(result.ResultText),
-      severity: str(result.SeverityText),
-      description: message ? str(message.ResultDescription) : undefined,
-    };
-  }
-  return {};
-}
-
-export type TokenRead = { readonly ok: true; readonly value: string; readonly expiresInMs: number } | { readonly ok: false; readonly text: string };
+export type TokenRead = { readonly ok: true; readonly value: string; readonly expiresInMs: number; readonly note?: string } | { readonly ok: false; readonly text: string };
 
 /** Spec 2.2: access_token and expiresIn; expires_in (RFC 6749 spelling) is accepted too. */
 export function readTokenA(res: WireResponse): TokenRead {
@@ -182,8 +144,20 @@ export function readTokenA(res: WireResponse): TokenRead {
   if (!isObj(j) || typeof j.access_token !== 'string' || j.access_token === '') {
     return { ok: false, text: 'The token response carried no access_token.' };
   }
-  const seconds = Number(j.expiresIn ?? j.expires_in);
-  return { ok: true, value: j.access_token, expiresInMs: Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : TOKEN_LIFETIME_MS };
+  return { ok: true, value: j.access_token, ...lifetime(j.expiresIn ?? j.expires_in) };
+}
+
+/**
+ * A token's life in ms from the answer's seconds, kept within (0, 24 h]: the spec's tokens last 24
+ * hours, and a value out of range (1e13, negative, not a number) must neither crash a date nor keep a
+ * token in use past its real end. An out-of-range value gets the spec's 24 hours and a note for the log.
+ */
+function lifetime(raw: unknown): { expiresInMs: number; note?: string } {
+  if (raw === undefined) return { expiresInMs: TOKEN_LIFETIME_MS };
+  const seconds = typeof raw === 'number' || typeof raw === 'string' ? Number(raw) : NaN;
+  if (Number.isFinite(seconds) && seconds > 0 && seconds * 1000 <= TOKEN_LIFETIME_MS) return { expiresInMs: seconds * 1000 };
+  const shown = JSON.stringify(raw).slice(0, 40);
+  return { expiresInMs: TOKEN_LIFETIME_MS, note: `the token answer's lifetime ${shown} is out of range (0 to ${TOKEN_LIFETIME_MS / 1000} s); using ${TOKEN_LIFETIME_MS / 1000} s` };
 }
 
 /** Spec 2.4: token in the Authorization header, else AuthenticationDetail.Token; echo must match. */

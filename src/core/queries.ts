@@ -36,7 +36,7 @@ export function checkCredentials(c: Credentials): string | undefined {
       checkHeaderValue('The consumer secret', c.consumerSecret)
     );
   }
-  return checkHeaderValue('The user name', c.user) ?? checkHeaderValue('The password', c.password);
+  return checkHeaderValue('The user name', c.user, 'raw') ?? checkHeaderValue('The password', c.password, 'raw');
 }
 
 const METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);

@@ -1,8 +1,17 @@
 // The one redaction step for everything bound for a log line, an error message or an export.
 // Two layers: the exact secret values the caller knows (and the forms they take on the wire), and
 // patterns for credential-bearing fields, so a token the caller never saw is still hidden.
+import { createHash } from 'node:crypto';
 
 export const REDACTED = '<redacted>';
+
+/** Secrets shorter than this are matched only where no letter or digit touches them. */
+const WHOLE_WORD_BELOW = 8;
+
+function standingAlone(secret: string): RegExp {
+  const escaped = secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'gu');
+}
 
 // Header and JSON fields that carry credentials whatever their value.
 const FIELD_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
@@ -31,7 +40,10 @@ export function redact(text: string, secrets: Iterable<string | undefined> = [])
   }
   // Longest first, so a secret that contains another is hidden whole.
   for (const f of [...forms].sort((x, y) => y.length - x.length)) {
-    if (out.includes(f)) out = out.split(f).join(REDACTED);
+    if (!out.includes(f)) continue;
+    // A short secret ("s", "pass") also spells parts of ordinary words: hidden only where it stands
+    // alone, so "request" does not become "reque<redacted>t". A long one is hidden wherever it is.
+    out = f.length >= WHOLE_WORD_BELOW ? out.split(f).join(REDACTED) : out.replace(standingAlone(f), REDACTED);
   }
   for (const [pattern, replacement] of FIELD_PATTERNS) out = out.replace(pattern, replacement);
   return out;
@@ -55,7 +67,15 @@ export function basicCredential(user: string, password: string): string {
   return Buffer.from(`${user}:${password}`, 'utf8').toString('base64');
 }
 
-/** A short form of an account name for status displays: enough to recognise, not to reuse. */
+/**
+ * How a consumer key is shown: a fingerprint, never any of its characters (the key is as sensitive
+ * as a password, spec 1), so two keys can be told apart and neither can be read back.
+ */
+export function keyFingerprint(consumerKey: string): string {
+  return `key#${createHash('sha256').update(consumerKey, 'utf8').digest('hex').slice(0, 6)}`;
+}
+
+/** A short form of a user name for status displays: enough to recognise, not to reuse. */
 export function maskAccount(account: string): string {
   if (account.length <= 4) return '*'.repeat(account.length);
   const keep = account.length <= 8 ? 1 : 2;

@@ -28,7 +28,7 @@ const CHAIN = /^([A-Za-z_][\w-]*)\.response\.(body|headers)\.(.+)$/;
 
 /** The connection's variables, as request files name them. */
 export function connectionVariables(e: Endpoints): Record<string, string> {
-  return { baseUrl: e.baseUrl, authUrl: e.authUrl, legacyUrl: e.legacyUrl, origin: e.origin, aVersion: VERSION_A, authVersion: e.authVersion, orgVersion: e.orgVersion };
+  return { baseUrl: e.baseUrl, authUrl: e.authUrl, legacyUrl: e.legacyUrl, origin: e.origin, aVersion: e.aVersion ?? VERSION_A, authVersion: e.authVersion, orgVersion: e.orgVersion };
 }
 
 /** Every `{{…}}` of a line, with its column span (the braces included). */
@@ -137,6 +137,6 @@ export function jsonPath(root: unknown, path: string): unknown {
 export function inferInterface(url: string, e: Endpoints): InterfaceId | undefined {
   const a = isServiceHost(url, e, 'a');
   const b = isServiceHost(url, e, 'b');
-  if (a && b) return new URL(url).pathname.startsWith(`/${VERSION_A}/`) ? 'a' : 'b';
+  if (a && b) return new URL(url).pathname.startsWith(`/${e.aVersion ?? VERSION_A}/`) ? 'a' : 'b';
   return a ? 'a' : b ? 'b' : undefined;
 }

@@ -3,7 +3,8 @@
 // the masked form the hosts show.
 import type { Credentials, Endpoints, InterfaceId } from './model';
 import { checkServiceUrl } from './http';
-import { maskAccount, type SecretRegistry } from './redact';
+import { checkHeaderValue } from './validate';
+import { keyFingerprint, maskAccount, type SecretRegistry } from './redact';
 
 export interface Session {
   readonly id: InterfaceId;
@@ -55,7 +56,8 @@ export class Sessions {
     this.secrets.add(c.interfaceId === 'a' ? c.consumerSecret : c.password);
     // The consumer key is as sensitive as a password (spec 1); short user names would garble logs.
     if (c.interfaceId === 'a' || name.length >= 4) this.secrets.add(name);
-    const session: Session = { id: c.interfaceId, credentials: c, key: accountKey(this.endpoints, c), account: maskAccount(name) };
+    const account = c.interfaceId === 'a' ? keyFingerprint(name) : maskAccount(name);
+    const session: Session = { id: c.interfaceId, credentials: c, key: accountKey(this.endpoints, c), account };
     this.known.set(credentials, session);
     return session;
   }
@@ -74,6 +76,14 @@ export function checkEndpoints(e: Endpoints, id: InterfaceId): string | undefine
     const problem = checkServiceUrl(label, url);
     if (problem) return problem;
   }
-  if (id === 'a' && (e.origin === '' || /[\r\n\0]/.test(e.origin))) return 'Set the Origin value Interface A requires (a web origin such as https://example.com).';
+  if (id === 'a') {
+    if (e.origin === '') return 'Set the Origin value Interface A requires (a web origin such as https://example.com).';
+    const bad = checkHeaderValue('The Origin value', e.origin, 'raw');
+    if (bad) return `${bad} Interface A requires a web origin such as https://example.com.`;
+  }
+  const version = id === 'a' ? e.aVersion : undefined;
+  if (version !== undefined && !/^[A-Za-z0-9._-]{1,16}$/.test(version)) {
+    return `The Interface A version segment "${version.slice(0, 20).replace(/[^\x20-\x7e]/g, '?')}" is not a path segment; use letters, digits, dots or dashes, such as v1.`;
+  }
   return undefined;
 }

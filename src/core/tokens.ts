@@ -12,7 +12,6 @@ import { authRequestB, newTransactionDetail, readTokenA, readTokenB, tokenReques
 import { basicCredential, type SecretRegistry } from './redact';
 import type { Session } from './session';
 import type { StatusTracker } from './statusTracker';
-import { describeCode } from './codes';
 
 export type TokenOutcome =
   | { readonly ok: true; readonly token: StoredToken; readonly request?: RequestRecord }
@@ -65,7 +64,7 @@ export class TokenCache {
     if (stored !== undefined && stored.value !== value) return;
     // Only that token: in a shared store another process may have replaced it since the read.
     if (stored) await this.o.store.delete(s.key, value);
-    this.o.tracker.set(s.id, { state: 'invalid', issuedAt: undefined, expiresAt: undefined, lastError: { code, text: describeCode(code ?? '')?.text ?? 'The token was refused.' } });
+    this.o.tracker.set(s.id, { state: 'invalid', issuedAt: undefined, expiresAt: undefined, lastError: { code, text: (code !== undefined ? this.o.exchange.codes.describe(code)?.text : undefined) ?? 'The token was refused.' } });
   }
 
   private async usable(s: Session, replacing: string | undefined): Promise<StoredToken | undefined> {
@@ -124,6 +123,7 @@ export class TokenCache {
         return { ok: false, failure: f };
       }
       this.o.secrets.add(read.value);
+      if (read.note) this.o.log(`${s.id}: ${read.note}`);
       const issuedAt = this.o.now();
       const token: StoredToken = { value: read.value, issuedAt, expiresAt: issuedAt + read.expiresInMs };
       await this.o.store.set(s.key, token);
@@ -133,7 +133,7 @@ export class TokenCache {
       return { ok: true, token, request: built.record };
     }
     const f = responseFailure(res, service, built.record, t0, (text) => this.o.secrets.redact(text));
-    if (isCredentialFailure(res.status, service.code)) {
+    if (isCredentialFailure(res.status, service)) {
       // Never retried: each attempt counts toward the lockout, so the count is kept and shown.
       const count = await this.settle(s, 'failed', verdict.failures, true);
       const state = this.o.guard.holds(s, count) ? 'locked' : 'failed';

@@ -13,3 +13,12 @@ declare module 'undici/lib/api/api-request' {
   function request(this: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
   export = request;
 }
+declare module 'undici/lib/dispatcher/pool' {
+  import { Pool } from 'undici';
+  export = Pool;
+}
+declare module 'undici/lib/api/api-connect' {
+  import type { Dispatcher } from 'undici';
+  function connect(this: Dispatcher, options: Dispatcher.ConnectOptions): Promise<Dispatcher.ConnectData>;
+  export = connect;
+}

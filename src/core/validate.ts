@@ -30,10 +30,27 @@ export function checkName(value: string): Check {
   return checkNoLineBreaks('The organization name', value);
 }
 
-/** Header values and query parts must not carry CR or LF: they would split or forge HTTP headers. */
-export function checkHeaderValue(label: string, value: string): Check {
+/**
+ * Whether a value can travel in an HTTP header. `raw`: sent as the header's text (the Interface B
+ * user and password, Origin), so only Latin-1 without surrounding spaces arrives intact; otherwise it
+ * is encoded first (Interface A's key and secret, in base64), where only control characters are
+ * refused. The value itself is never echoed: it may be a password.
+ */
+export function checkHeaderValue(label: string, value: string, how: 'raw' | 'encoded' = 'encoded'): Check {
   if (value === '') return `${label} is empty; give a value.`;
-  return checkNoLineBreaks(label, value);
+  if (/[\r\n\0]/.test(value)) return `${label} contains a line break or NUL character; remove it.`;
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  if (/[\u0001-\u001f\u007f-\u009f]/.test(value)) {
+    return `${label} contains a control character (such as a tab or an escape), which an HTTP header cannot carry; type or paste it again without it.`;
+  }
+  if (how === 'raw') {
+    // Control characters are already refused above, so this finds what lies beyond Latin-1.
+    if (/[^\u0020-\u00ff]/.test(value)) {
+      return `${label} contains a character outside Latin-1 (ISO 8859-1), which an HTTP header cannot carry. Check it was typed on the intended keyboard layout; if the character is really part of it, ask support for a value without it.`;
+    }
+    if (value.trim() !== value) return `${label} starts or ends with a space, which HTTP drops from a header value; remove it.`;
+  }
+  return undefined;
 }
 
 function checkNoLineBreaks(label: string, value: string): Check {

@@ -1,25 +1,26 @@
 // The admin API: what "support" and the test harness do to a running sandbox.
 // Every route needs the header x-sandbox-admin with the instance's admin key.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { hasControlCharacters } from './config';
 import type { SandboxContext } from './context';
 import { FaultInputError } from './faults';
-import { HttpError, headerText, readBody, sendJson } from './http';
+import { type Answer, ErrorAnswer, MAX_BODY_BYTES, headerText, jsonAnswer, readBody } from './http';
 import { sameText } from './secrets';
+import { MAX_CLOCK_OFFSET_SECONDS } from './stateFile';
 
 export const ADMIN_PREFIX = '/_sandbox/';
 export const ADMIN_HEADER = 'x-sandbox-admin';
 export const INVALIDATION_REASONS = ['release-update', 'disaster-recovery', 'contract-expiration'] as const;
 
-function adminError(status: number, errorCode: string, errorMessage: string): HttpError {
-  return new HttpError(status, { error: { errorCode, errorMessage } }, errorCode);
+function adminError(status: number, errorCode: string, errorMessage: string): ErrorAnswer {
+  return new ErrorAnswer(status, { error: { errorCode, errorMessage } }, errorCode);
 }
 
-const badRequest = (message: string, status = 400): HttpError => adminError(status, 'invalid_request', message);
+const badRequest = (message: string, status = 400): ErrorAnswer => adminError(status, 'invalid_request', message);
 
 /** Admin bodies are optional on some routes: an empty body reads as {}. */
 async function bodyObject(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const raw = await readBody(req, 64 * 1024, () => badRequest('The request body is larger than 64 KiB.', 413));
+  const raw = await readBody(req, MAX_BODY_BYTES, () => badRequest('The request body is larger than 64 KiB.', 413));
   if (raw.length === 0) return {};
   let value: unknown;
   try {
@@ -38,18 +39,18 @@ function optionalString(body: Record<string, unknown>, name: string): string | u
   return v;
 }
 
-function methodNotAllowed(allowed: string): HttpError {
-  return new HttpError(405, { error: { errorCode: 'method_not_allowed', errorMessage: `Use ${allowed}.` } }, 'method_not_allowed', { allow: allowed });
+function methodNotAllowed(allowed: string): ErrorAnswer {
+  return new ErrorAnswer(405, { error: { errorCode: 'method_not_allowed', errorMessage: `Use ${allowed}.` } }, 'method_not_allowed', { allow: allowed });
 }
 
-export async function handleAdmin(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+export async function handleAdmin(ctx: SandboxContext, req: IncomingMessage, path: string): Promise<Answer> {
   const key = headerText(req, ADMIN_HEADER);
   if (key === undefined || !sameText(key, ctx.adminKey)) {
     throw adminError(403, 'forbidden', `The admin API needs the header ${ADMIN_HEADER} with the sandbox's admin key.`);
   }
   const method = req.method ?? 'GET';
   const route = path.slice(ADMIN_PREFIX.length).replace(/\/+$/, '');
-  const ok = (body: unknown, status = 200): void => sendJson(res, status, body, { code: 'admin' });
+  const ok = (body: unknown, status = 200): Answer => jsonAnswer(status, body, { code: 'admin' });
 
   const userRoute = /^users\/([^/]+)(?:\/(unlock|password))?$/.exec(route);
   if (userRoute !== null) {
@@ -67,7 +68,7 @@ export async function handleAdmin(ctx: SandboxContext, req: IncomingMessage, res
     }
     if (method !== 'POST') throw methodNotAllowed('POST');
     if (action === 'unlock') {
-      ctx.store.unlock(user);
+      await ctx.store.unlock(user);
       return ok({ user, ...ctx.store.userState(user) });
     }
     const password = (await bodyObject(req)).password;
@@ -86,10 +87,13 @@ export async function handleAdmin(ctx: SandboxContext, req: IncomingMessage, res
       if (method === 'GET') return ok(clockBody(ctx));
       if (method !== 'POST') throw methodNotAllowed('GET, POST');
       const seconds = (await bodyObject(req)).advanceSeconds;
-      if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0 || seconds > 100 * 365 * 86400) {
-        throw badRequest('"advanceSeconds" must be a number of seconds from 0 to 3153600000; the clock only moves forward.');
+      if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) {
+        throw badRequest('"advanceSeconds" must be a number of seconds, 0 or more; the clock only moves forward.');
       }
-      ctx.store.advanceClock(seconds);
+      if (!ctx.store.advanceClock(seconds)) {
+        const left = Math.floor(MAX_CLOCK_OFFSET_SECONDS - ctx.store.clockOffsetSeconds);
+        throw badRequest(`The clock can run at most ${MAX_CLOCK_OFFSET_SECONDS} seconds (100 years) ahead of real time; it is ${ctx.store.clockOffsetSeconds} seconds ahead, so it can move at most ${left} more seconds. Restart the sandbox without its state file to reset it.`);
+      }
       return ok(clockBody(ctx));
     }
     case 'tokens/invalidate': {

@@ -1,6 +1,8 @@
 // The sandbox configuration: its shape, and a validator that names the offending path so a
 // mistake in a hand-written config file is found at start, not at the first request.
 import { readFile } from 'node:fs/promises';
+import { errorMessage } from '../core/errors';
+import { parseIsoTime } from './isoTime';
 
 export interface SandboxUserConfig {
   /** Interface B user name (x-svc-user). */
@@ -44,7 +46,18 @@ export interface SandboxConfig {
   readonly customers: readonly SandboxCustomerConfig[];
 }
 
-export class SandboxConfigError extends Error {
+/**
+ * The sandbox cannot start as asked: a config, state file, fixture or option is wrong. The message
+ * says what to fix; the command line answers exit code 2 for it, as for a bad option.
+ */
+export class SandboxSetupError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'SandboxSetupError';
+  }
+}
+
+export class SandboxConfigError extends SandboxSetupError {
   constructor(
     /** Where in the config the problem is, e.g. `customers[0].qps`. */
     readonly path: string,
@@ -97,10 +110,22 @@ function text(v: unknown, path: string, opts: { secret?: boolean; noColon?: bool
   return v;
 }
 
-function optionalInt(v: unknown, path: string, min: number): number | undefined {
+/**
+ * Bounds of the numbers in a config. Beyond them the sandbox would misbehave rather than emulate:
+ * a limiter sized by qps, timers longer than the server's own timeouts, dates past what Date holds.
+ */
+export const CONFIG_BOUNDS = {
+  tokenLifetimeSeconds: { min: 1, max: 365 * 86_400 },
+  qps: { min: 1, max: 1_000_000 },
+  concurrency: { min: 1, max: 100_000 },
+  contractLimit: { min: 0, max: 1_000_000_000_000 },
+  responseDelayMs: { min: 0, max: 60_000 },
+} as const;
+
+function optionalInt(v: unknown, path: string, bounds: { readonly min: number; readonly max: number }): number | undefined {
   if (v === undefined) return undefined;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min) {
-    throw new SandboxConfigError(path, `must be an integer >= ${min}`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < bounds.min || v > bounds.max) {
+    throw new SandboxConfigError(path, `must be an integer from ${bounds.min} to ${bounds.max}`);
   }
   return v;
 }
@@ -117,12 +142,10 @@ function arrayAt(v: unknown, path: string): readonly unknown[] {
   return v;
 }
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/;
-
 /** Checks a parsed JSON value and returns it as a config, or throws SandboxConfigError naming the path. */
 export function parseConfig(raw: unknown): SandboxConfig {
   const root = objectAt(raw, '(root)', ['$schema', 'tokenLifetimeSeconds', 'adminKey', 'customers']);
-  const tokenLifetimeSeconds = optionalInt(root.tokenLifetimeSeconds, 'tokenLifetimeSeconds', 1);
+  const tokenLifetimeSeconds = optionalInt(root.tokenLifetimeSeconds, 'tokenLifetimeSeconds', CONFIG_BOUNDS.tokenLifetimeSeconds);
   const adminKey = root.adminKey === undefined ? undefined : text(root.adminKey, 'adminKey', { secret: true });
   if (root.customers === undefined) throw new SandboxConfigError('customers', 'is required');
   const customerIds = new Set<string>();
@@ -138,8 +161,8 @@ export function parseConfig(raw: unknown): SandboxConfig {
     customerIds.add(id);
     let subscriberExpires: string | undefined;
     if (o.subscriberExpires !== undefined) {
-      if (typeof o.subscriberExpires !== 'string' || !ISO_DATE.test(o.subscriberExpires) || Number.isNaN(Date.parse(o.subscriberExpires))) {
-        throw new SandboxConfigError(`${path}.subscriberExpires`, 'must be an ISO 8601 date or date-time, e.g. 2030-01-31');
+      if (typeof o.subscriberExpires !== 'string' || parseIsoTime(o.subscriberExpires) === undefined) {
+        throw new SandboxConfigError(`${path}.subscriberExpires`, 'must be an ISO 8601 date or date-time that exists, e.g. 2030-01-31 or 2030-01-31T12:00:00+02:00');
       }
       subscriberExpires = o.subscriberExpires;
     }
@@ -166,11 +189,11 @@ export function parseConfig(raw: unknown): SandboxConfig {
     });
     return {
       id,
-      qps: optionalInt(o.qps, `${path}.qps`, 1),
-      concurrency: optionalInt(o.concurrency, `${path}.concurrency`, 1),
-      contractLimit: optionalInt(o.contractLimit, `${path}.contractLimit`, 0),
+      qps: optionalInt(o.qps, `${path}.qps`, CONFIG_BOUNDS.qps),
+      concurrency: optionalInt(o.concurrency, `${path}.concurrency`, CONFIG_BOUNDS.concurrency),
+      contractLimit: optionalInt(o.contractLimit, `${path}.contractLimit`, CONFIG_BOUNDS.contractLimit),
       subscriberExpires,
-      responseDelayMs: optionalInt(o.responseDelayMs, `${path}.responseDelayMs`, 0),
+      responseDelayMs: optionalInt(o.responseDelayMs, `${path}.responseDelayMs`, CONFIG_BOUNDS.responseDelayMs),
       clients,
       users: userList,
     };
@@ -184,7 +207,7 @@ export async function readConfigFile(file: string): Promise<SandboxConfig> {
   try {
     raw = JSON.parse(await readFile(file, 'utf8'));
   } catch (err) {
-    throw new Error(`Cannot read sandbox config ${file}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    throw new SandboxSetupError(`Cannot read sandbox config ${file}: ${errorMessage(err)}`, { cause: err });
   }
   try {
     return parseConfig(raw);

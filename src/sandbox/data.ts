@@ -5,6 +5,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { isIPv4, isIPv6 } from 'node:net';
 import { join } from 'node:path';
 import { findCountry } from '../core/countries';
+import { errorMessage } from '../core/errors';
 
 const FIRST = ['Amber', 'Cobalt', 'Juniper', 'Silverline', 'Harborview', 'Quartz', 'Maplecrest', 'Orchid', 'Granite', 'Lumen', 'Tidewater', 'Foxglove'];
 const SECOND = ['Ledger', 'Works', 'Forge', 'Analytics', 'Logistics', 'Foods', 'Textiles', 'Robotics', 'Outfitters', 'Systems', 'Ceramics', 'Freight'];
@@ -130,7 +131,7 @@ async function loadFolder(dir: string): Promise<Map<string, Record<string, unkno
     try {
       value = JSON.parse(await readFile(file, 'utf8'));
     } catch (err) {
-      throw new Error(`Fixture ${file} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      throw new Error(`Fixture ${file} is not valid JSON: ${errorMessage(err)}`, { cause: err });
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       throw new Error(`Fixture ${file} must hold a JSON object.`);

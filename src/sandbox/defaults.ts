@@ -1,5 +1,6 @@
 // Demo credentials and the configuration the sandbox runs with when none is given.
 // These credentials are documented in the README; they are not secrets.
+import { TOKEN_LIFETIME_SECONDS } from '../core/constants';
 import type { CredentialsA, CredentialsB } from '../core/model';
 import type { SandboxConfig } from './config';
 
@@ -8,8 +9,6 @@ export const DEMO_CREDENTIALS: { readonly a: CredentialsA; readonly b: Credentia
   b: Object.freeze({ interfaceId: 'b', user: 'sandbox-user', password: 'sandbox-password' } as const),
 });
 
-/** The service's token lifetime (spec section 8). */
-export const DEFAULT_TOKEN_LIFETIME_SECONDS = 86400;
 export const DEFAULT_QPS = 10;
 export const DEFAULT_CONCURRENCY = 4;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -17,7 +16,7 @@ export const DEFAULT_CLI_PORT = 8080;
 export const DEMO_CUSTOMER_ID = 'sandbox';
 
 export const DEFAULT_CONFIG: SandboxConfig = Object.freeze({
-  tokenLifetimeSeconds: DEFAULT_TOKEN_LIFETIME_SECONDS,
+  tokenLifetimeSeconds: TOKEN_LIFETIME_SECONDS,
   customers: Object.freeze([
     Object.freeze({
       id: DEMO_CUSTOMER_ID,

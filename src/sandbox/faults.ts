@@ -1,6 +1,13 @@
-// Fault injection for tests and demos: the failures a client must survive, on demand.
+// Fault injection for tests and demos: the failures and odd answers a client must survive, on demand.
+// Most faults replace the handling of a request before anything is checked. A `respond` fault
+// comes after the request's usual authentication (credentials or token, account, input, limits),
+// so the client's whole path runs as it would, and then answers exactly what the fault says.
+import type { IncomingMessage } from 'node:http';
+import type { SandboxContext } from './context';
+import type { Customer } from './customers';
+import { type Answer, pathOf } from './http';
 
-export const FAULT_TYPES = ['latency', 'status', 'reset', 'malformed-json', 'truncated-gzip'] as const;
+export const FAULT_TYPES = ['latency', 'status', 'reset', 'malformed-json', 'truncated-gzip', 'respond'] as const;
 export type FaultType = (typeof FAULT_TYPES)[number];
 
 export interface Fault {
@@ -14,11 +21,28 @@ export interface Fault {
   readonly probability?: number;
   /** For `latency`: added delay before the request is handled normally. */
   readonly latencyMs?: number;
-  /** For `status`: the HTTP status to answer with. */
+  /** For `status` and `respond`: the HTTP status to answer with. */
   readonly status?: number;
+  /** For `respond`: header names in lower case. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** For `respond`: a string is sent as is; any other JSON value as JSON. */
+  readonly body?: unknown;
 }
 
 export class FaultInputError extends Error {}
+
+const COMMON = ['type', 'path', 'count', 'probability'];
+const PROPERTIES: Readonly<Record<FaultType, readonly string[]>> = {
+  latency: [...COMMON, 'latencyMs'],
+  status: [...COMMON, 'status'],
+  reset: COMMON,
+  'malformed-json': COMMON,
+  'truncated-gzip': COMMON,
+  respond: [...COMMON, 'status', 'headers', 'body'],
+};
+/** Headers that frame the message on the wire; the sandbox sets them itself. */
+const FRAMING = ['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'trailer', 'te'];
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 function field<T>(v: unknown, name: string, check: (x: unknown) => x is T, what: string): T | undefined {
   if (v === undefined) return undefined;
@@ -29,6 +53,31 @@ function field<T>(v: unknown, name: string, check: (x: unknown) => x is T, what:
 const isInt = (min: number, max: number) => (x: unknown): x is number =>
   typeof x === 'number' && Number.isInteger(x) && x >= min && x <= max;
 
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The headers of a respond fault, checked and with names in lower case. */
+function respondHeaders(v: unknown): Record<string, string> | undefined {
+  if (v === undefined) return undefined;
+  if (!isObject(v)) throw new FaultInputError('"headers" must be an object of header names and values, e.g. {"Retry-After": "2"}.');
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(v)) {
+    const shown = name.slice(0, 60);
+    if (!TOKEN.test(name)) throw new FaultInputError(`"headers": "${shown}" is not a valid header name.`);
+    if (FRAMING.includes(name.toLowerCase())) throw new FaultInputError(`"headers": "${shown}" is set by the sandbox and cannot be given.`);
+    if (typeof value !== 'string' && !(typeof value === 'number' && Number.isFinite(value))) {
+      throw new FaultInputError(`"headers": the value of "${shown}" must be a string or a number.`);
+    }
+    const text = String(value);
+    // eslint-disable-next-line no-control-regex
+    if (/[\x00-\x08\x0a-\x1f\x7f]/.test(text)) throw new FaultInputError(`"headers": the value of "${shown}" must not contain line breaks or control characters.`);
+    if (name.toLowerCase() in out) throw new FaultInputError(`"headers": "${shown}" is given twice.`);
+    out[name.toLowerCase()] = text;
+  }
+  return out;
+}
+
 export class FaultSet {
   private faults: Fault[] = [];
   private counter = 0;
@@ -37,27 +86,33 @@ export class FaultSet {
 
   /** Validates a fault request body and adds it; throws FaultInputError with a clear message. */
   add(body: unknown): Fault {
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    if (!isObject(body)) {
       throw new FaultInputError('The body must be a JSON object such as {"type": "status", "status": 503, "count": 1}.');
     }
-    const b = body as Record<string, unknown>;
-    const allowed = ['type', 'path', 'count', 'probability', 'latencyMs', 'status'];
-    const unknown = Object.keys(b).find((k) => !allowed.includes(k));
-    if (unknown !== undefined) throw new FaultInputError(`Unknown property "${unknown}"; allowed: ${allowed.join(', ')}.`);
-    const type = b.type;
+    const type = body.type;
     if (typeof type !== 'string' || !(FAULT_TYPES as readonly string[]).includes(type)) {
       throw new FaultInputError(`"type" must be one of ${FAULT_TYPES.join(', ')}.`);
     }
-    const path = field(b.path, 'path', (x): x is string => typeof x === 'string' && x.startsWith('/'), 'a path starting with "/"');
-    const count = field(b.count, 'count', isInt(1, 1_000_000), 'an integer from 1 to 1000000');
+    const allowed = PROPERTIES[type as FaultType];
+    const unknown = Object.keys(body).find((k) => !allowed.includes(k));
+    if (unknown !== undefined) throw new FaultInputError(`Unknown property "${unknown.slice(0, 60)}" for a ${type} fault; allowed: ${allowed.join(', ')}.`);
+    const path = field(body.path, 'path', (x): x is string => typeof x === 'string' && x.startsWith('/'), 'a path starting with "/"');
+    const count = field(body.count, 'count', isInt(1, 1_000_000), 'an integer from 1 to 1000000');
     const probability = field(
-      b.probability, 'probability', (x): x is number => typeof x === 'number' && x >= 0 && x <= 1, 'a number from 0 to 1');
-    const latencyMs = field(b.latencyMs, 'latencyMs', isInt(0, 600_000), 'an integer from 0 to 600000');
-    const status = field(b.status, 'status', isInt(100, 599), 'an HTTP status from 100 to 599');
+      body.probability, 'probability', (x): x is number => typeof x === 'number' && x >= 0 && x <= 1, 'a number from 0 to 1');
+    // At most two minutes: with a customer's responseDelayMs it stays within the server's idle timeout.
+    const latencyMs = field(body.latencyMs, 'latencyMs', isInt(0, 120_000), 'an integer from 0 to 120000');
+    const status = type === 'respond'
+      ? field(body.status, 'status', isInt(200, 599), 'an HTTP status from 200 to 599')
+      : field(body.status, 'status', isInt(100, 599), 'an HTTP status from 100 to 599');
     if (type === 'latency' && latencyMs === undefined) throw new FaultInputError('A latency fault needs "latencyMs".');
-    if (type === 'status' && status === undefined) throw new FaultInputError('A status fault needs "status".');
+    if ((type === 'status' || type === 'respond') && status === undefined) throw new FaultInputError(`A ${type} fault needs "status".`);
+    if ((status === 204 || status === 304) && body.body !== undefined) throw new FaultInputError(`A ${status} answer has no body; leave "body" out.`);
+    const headers = respondHeaders(body.headers);
     this.counter += 1;
-    const fault: Fault = { id: `fault-${this.counter}`, type: type as FaultType, path, remaining: count, probability, latencyMs, status };
+    const fault: Fault = {
+      id: `fault-${this.counter}`, type: type as FaultType, path, remaining: count, probability, latencyMs, status, headers, body: body.body,
+    };
     this.faults.push(fault);
     return fault;
   }
@@ -72,10 +127,14 @@ export class FaultSet {
     return n;
   }
 
-  /** The first fault that applies to this request, counting it down; undefined almost always. */
-  take(path: string): Fault | undefined {
+  /**
+   * The first fault of this phase that applies to the request, counting it down; undefined almost
+   * always. `before` faults replace the handling; `answer` faults (respond) replace the answer.
+   */
+  take(path: string, phase: 'before' | 'answer'): Fault | undefined {
     if (this.faults.length === 0) return undefined;
     for (const f of this.faults) {
+      if ((f.type === 'respond') !== (phase === 'answer')) continue;
       if (f.path !== undefined && !path.startsWith(f.path)) continue;
       if (f.probability !== undefined && this.random() >= f.probability) continue;
       if (f.remaining !== undefined) {
@@ -86,4 +145,24 @@ export class FaultSet {
     }
     return undefined;
   }
+}
+
+/**
+ * Where a request passed its usual checks: the answer of a respond fault that applies to it, if any
+ * (counted in the customer's statistics as `fault:respond`), instead of the usual one.
+ */
+export function respondFault(ctx: SandboxContext, req: IncomingMessage, customer?: Customer): Answer | undefined {
+  const fault = ctx.faults.take(pathOf(req.url), 'answer');
+  if (fault === undefined) return undefined;
+  ctx.store.noteCode(customer, 'fault:respond');
+  const headers: Record<string, string> = { ...fault.headers };
+  let body = '';
+  if (typeof fault.body === 'string') {
+    body = fault.body;
+    headers['content-type'] ??= 'text/plain; charset=utf-8';
+  } else if (fault.body !== undefined) {
+    body = JSON.stringify(fault.body);
+    headers['content-type'] ??= 'application/json; charset=utf-8';
+  }
+  return { status: fault.status ?? 200, body, headers, code: 'fault:respond', exact: true };
 }

@@ -1,38 +1,90 @@
-// Small HTTP helpers shared by the sandbox handlers.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+// The sandbox's answers and the small HTTP helpers its handlers share. Handlers return an Answer
+// (or throw an ErrorAnswer) instead of writing to the response, so the server can hold every answer
+// until the state it depends on is on disk, and stamp it (Date, Vary) in one place.
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { gzip } from 'node:zlib';
 
-/** What one request leaves for the access log (never a header value or a body). */
-export interface RequestNote {
-  code?: string;
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** What one request gets back. */
+export interface Answer {
+  readonly status: number;
+  /** Sent as is: serialized JSON, text, or bytes. */
+  readonly body: string | Buffer;
+  /** Extra or overriding headers; `content-type` defaults to JSON. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Result code for the access log and nothing else. */
+  readonly code?: string;
+  /** Compress with gzip (only set when the request accepts it). */
+  readonly gzip?: boolean;
+  /** A data-call answer: it could have been compressed, so caches must key on Accept-Encoding. */
+  readonly vary?: boolean;
+  /** Close the connection after this answer and read nothing more of the request. */
+  readonly close?: boolean;
+  /** Send only `headers` (plus Date unless given, and the framing): no default content-type. */
+  readonly exact?: boolean;
 }
 
-const NOTE = Symbol('sandboxNote');
-type Noted = ServerResponse & { [NOTE]?: RequestNote };
-
-/** Starts collecting what the access log needs for this response; only done when logging. */
-export function trackNote(res: ServerResponse): RequestNote {
-  const note: RequestNote = {};
-  (res as Noted)[NOTE] = note;
-  return note;
+export function jsonAnswer(status: number, value: unknown, extra: Omit<Answer, 'status' | 'body'> = {}): Answer {
+  return { status, body: JSON.stringify(value), ...extra };
 }
 
-/** Records the result code for the access log, if this response is being logged. */
-export function setNoteCode(res: ServerResponse, code: string): void {
-  const note = (res as Noted)[NOTE];
-  if (note !== undefined) note.code = code;
-}
-
-/** A failure to turn into a 4xx answer; `body` is the JSON to send. */
-export class HttpError extends Error {
+/** A refusal to turn into an answer; `body` is the JSON to send. */
+export class ErrorAnswer extends Error {
   constructor(
     readonly status: number,
     readonly body: unknown,
     readonly code: string,
     readonly headers?: Readonly<Record<string, string>>,
+    /** See Answer.close. */
+    readonly close = false,
   ) {
     super(code);
   }
+
+  answer(): Answer {
+    return { status: this.status, body: JSON.stringify(this.body), code: this.code, headers: this.headers, close: this.close };
+  }
+}
+
+/** The HTTP Date of the sandbox's virtual clock, formatted at most once per second. */
+export class DateHeader {
+  private second = Number.NaN;
+  private text = '';
+
+  constructor(private readonly now: () => number) {}
+
+  value(): string {
+    const ms = this.now();
+    const second = Math.floor(ms / 1000);
+    if (second !== this.second) {
+      this.second = second;
+      this.text = new Date(ms).toUTCString();
+    }
+    return this.text;
+  }
+}
+
+/** Writes an answer. The `date` is the virtual clock's; gzip runs off the event loop. */
+export function send(res: ServerResponse, answer: Answer, date: string): void {
+  const headers: OutgoingHttpHeaders = answer.exact === true ? { date, ...answer.headers } : { date, 'content-type': JSON_TYPE, ...answer.headers };
+  if (answer.vary === true) headers.vary = 'Accept-Encoding';
+  if (answer.close === true) headers.connection = 'close';
+  res.sendDate = false;
+  const data = typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body;
+  if (answer.gzip !== true) return finish(res, answer.status, headers, data);
+  gzip(data, (err, zipped) => {
+    if (res.destroyed) return;
+    if (err !== null) return finish(res, answer.status, headers, data);
+    headers['content-encoding'] = 'gzip';
+    finish(res, answer.status, headers, zipped);
+  });
+}
+
+function finish(res: ServerResponse, status: number, headers: OutgoingHttpHeaders, data: Buffer): void {
+  headers['content-length'] = data.length;
+  res.writeHead(status, headers);
+  res.end(data);
 }
 
 export function acceptsGzip(req: IncomingMessage): boolean {
@@ -47,72 +99,54 @@ export function acceptsGzip(req: IncomingMessage): boolean {
   return false;
 }
 
-export interface SendOptions {
-  readonly headers?: Readonly<Record<string, string>>;
-  readonly gzip?: boolean;
-  readonly code?: string;
-}
+/** The largest request body the service endpoints and the admin API read. */
+export const MAX_BODY_BYTES = 64 * 1024;
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, options: SendOptions = {}): void {
-  sendJsonText(res, status, JSON.stringify(body), options);
-}
-
-/** Sends an already serialized JSON body (the hot path splices cached parts into one string). */
-export function sendJsonText(res: ServerResponse, status: number, json: string, options: SendOptions = {}): void {
-  if (options.code !== undefined) setNoteCode(res, options.code);
-  const data = Buffer.from(json);
-  const headers: Record<string, string | number> = { 'content-type': 'application/json; charset=utf-8', ...options.headers };
-  if (options.gzip !== true) {
-    headers['content-length'] = data.length;
-    res.writeHead(status, headers);
-    res.end(data);
-    return;
-  }
-  gzip(data, (err, zipped) => {
-    if (res.destroyed) return;
-    if (err !== null) {
-      headers['content-length'] = data.length;
-      res.writeHead(status, headers);
-      res.end(data);
-      return;
-    }
-    headers['content-encoding'] = 'gzip';
-    headers['content-length'] = zipped.length;
-    headers.vary = 'Accept-Encoding';
-    res.writeHead(status, headers);
-    res.end(zipped);
-  });
-}
-
-/** Reads a request body up to `limit` bytes; larger bodies are refused, not buffered. */
-export function readBody(req: IncomingMessage, limit: number, tooLarge: () => HttpError): Promise<Buffer> {
+/**
+ * Reads a request body up to `limit` bytes. A larger one (declared or sent) is refused without
+ * reading the rest: the refusal closes the connection, so a 300 MiB upload costs 64 KiB.
+ */
+export function readBody(req: IncomingMessage, limit: number, tooLarge: () => ErrorAnswer): Promise<Buffer> {
+  const refuse = (): ErrorAnswer => {
+    const e = tooLarge();
+    return new ErrorAnswer(e.status, e.body, e.code, e.headers, true);
+  };
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > limit) return Promise.reject(refuse());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer): void => {
       size += chunk.length;
-      if (size > limit) {
-        reject(tooLarge());
-        req.removeAllListeners('data');
-        req.resume();
+      if (size <= limit) {
+        chunks.push(chunk);
         return;
       }
-      chunks.push(chunk);
-    });
+      req.off('data', onData);
+      req.pause();
+      reject(refuse());
+    };
+    req.on('data', onData);
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }
 
-/** The JSON body of a request, or an HttpError built by `invalid` with a clear message. */
-export async function readJson(req: IncomingMessage, invalid: (message: string, status?: number) => HttpError): Promise<unknown> {
-  const body = await readBody(req, 64 * 1024, () => invalid('The request body is larger than 64 KiB.', 413));
-  if (body.length === 0) throw invalid('The request body is empty; send a JSON object.');
+/** A request body read as JSON: the value, or what is wrong with it. */
+export function parseJson(body: Buffer): { value?: unknown; problem?: string } {
+  if (body.length === 0) return { problem: 'The request body is empty; send a JSON object.' };
   try {
-    return JSON.parse(body.toString('utf8'));
+    return { value: JSON.parse(body.toString('utf8')) };
   } catch {
-    throw invalid('The request body is not valid JSON.');
+    return { problem: 'The request body is not valid JSON.' };
   }
+}
+
+/** The JSON body of a request, or an ErrorAnswer built by `invalid` with a clear message. */
+export async function readJson(req: IncomingMessage, invalid: (message: string, status?: number) => ErrorAnswer): Promise<unknown> {
+  const body = parseJson(await readBody(req, MAX_BODY_BYTES, () => invalid('The request body is larger than 64 KiB.', 413)));
+  if (body.problem !== undefined) throw invalid(body.problem);
+  return body.value;
 }
 
 export function isJsonContentType(req: IncomingMessage): boolean {
@@ -123,6 +157,13 @@ export function isJsonContentType(req: IncomingMessage): boolean {
 export function headerText(req: IncomingMessage, name: string): string | undefined {
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;
+}
+
+/** The path of a request URL, without the query string. */
+export function pathOf(url: string | undefined): string {
+  const u = url ?? '/';
+  const q = u.indexOf('?');
+  return q < 0 ? u : u.slice(0, q);
 }
 
 /** The members of a JSON object without its braces, for splicing into a larger object. */

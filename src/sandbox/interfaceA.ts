@@ -1,19 +1,22 @@
 // Interface A: OAuth 2.0 client-credentials token endpoint and the bearer IP lookup.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SUCCESS_CODE, TOKEN_EXPIRED_A } from '../core/codes';
+import { DEFAULT_VIEW } from '../core/constants';
 import { checkIp } from '../core/validate';
-import { CUSTOMER_CODE_DETAIL, type SandboxContext, admitDataCall, codeText, completeDataCall } from './context';
+import { CUSTOMER_CODE_DETAIL, type SandboxContext, codeText } from './context';
+import { type DataCallSide, dataCall } from './dataCall';
 import { ipCandidates, ipSlug } from './data';
-import { HttpError, acceptsGzip, headerText, isJsonContentType, jsonMembers, readJson, sendJson, sendJsonText } from './http';
+import { respondFault } from './faults';
+import { type Answer, ErrorAnswer, acceptsGzip, headerText, isJsonContentType, jsonAnswer, jsonMembers, readJson } from './http';
 
-export const VIEWS = ['standard'];
+export const VIEWS: readonly string[] = [DEFAULT_VIEW];
 
 /** The error body of Interface A: {"error": {"errorCode", "errorMessage"}}. */
-export function errorA(status: number, errorCode: string, errorMessage: string): HttpError {
-  return new HttpError(status, { error: { errorCode, errorMessage } }, errorCode);
+export function errorA(status: number, errorCode: string, errorMessage: string): ErrorAnswer {
+  return new ErrorAnswer(status, { error: { errorCode, errorMessage } }, errorCode);
 }
 
-const invalidRequest = (message: string, status = 400): HttpError => errorA(status, 'invalid_request', message);
+const invalidRequest = (message: string, status = 400): ErrorAnswer => errorA(status, 'invalid_request', message);
 
 function requireOrigin(req: IncomingMessage): void {
   const origin = headerText(req, 'origin');
@@ -38,7 +41,7 @@ function parseBasic(header: string | undefined): { key: string; secret: string }
   return { key: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
 }
 
-export async function handleToken(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function handleToken(ctx: SandboxContext, req: IncomingMessage): Promise<Answer> {
   requireOrigin(req);
   const { key, secret } = parseBasic(headerText(req, 'authorization'));
   if (!isJsonContentType(req)) throw invalidRequest('The Content-Type must be application/json.');
@@ -54,54 +57,55 @@ export async function handleToken(ctx: SandboxContext, req: IncomingMessage, res
     ctx.store.noteCode(outcome.customer, err.code);
     throw err;
   }
+  const injected = respondFault(ctx, req, outcome.customer);
+  if (injected !== undefined) return injected;
   ctx.store.noteCode(outcome.customer, SUCCESS_CODE);
-  sendJson(res, 200, { access_token: outcome.token, expiresIn: ctx.store.tokenLifetimeSeconds }, {
+  return jsonAnswer(200, { access_token: outcome.token, expiresIn: ctx.store.tokenLifetimeSeconds }, {
     code: SUCCESS_CODE,
     headers: { 'cache-control': 'no-store' },
   });
 }
 
-export async function handleIpLookup(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, rawIp: string, query: URLSearchParams): Promise<void> {
-  requireOrigin(req);
-  const auth = headerText(req, 'authorization');
-  const m = auth === undefined ? null : /^Bearer +(\S+)\s*$/i.exec(auth);
-  if (m === null) throw errorA(401, 'invalid_token', 'Send the access token as Authorization: Bearer <access_token>.');
-  const check = ctx.store.checkToken(m[1] ?? '', 'a');
-  if (!check.ok) {
+/** Interface A data calls: Origin, then `Authorization: Bearer <token>`; refusals in the {"error"} shape. */
+export const SIDE_A: DataCallSide = {
+  authorize(ctx, req) {
+    requireOrigin(req);
+    const auth = headerText(req, 'authorization');
+    const m = auth === undefined ? null : /^Bearer +(\S+)\s*$/i.exec(auth);
+    if (m === null) throw errorA(401, 'invalid_token', 'Send the access token as Authorization: Bearer <access_token>.');
+    const check = ctx.store.checkToken(m[1] ?? '', 'a');
+    if (check.ok) return check;
     const err = check.reason === 'expired'
       ? errorA(401, TOKEN_EXPIRED_A, `${codeText(TOKEN_EXPIRED_A)} Obtain a new token from POST /v1/token.`)
       : errorA(401, 'invalid_token', 'The access token is unknown or was invalidated; obtain a new token from POST /v1/token.');
     ctx.store.noteCode(check.customer, err.code);
     throw err;
-  }
-  const customer = check.customer;
-  customer.stats.dataCalls += 1;
-  try {
+  },
+  refuse: (_ctx, code) => errorA(401, code, `${codeText(code)} ${CUSTOMER_CODE_DETAIL[code] ?? ''}`.trim()),
+};
+
+export function handleIpLookup(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, rawIp: string, query: URLSearchParams): Promise<Answer> {
+  return dataCall(ctx, req, res, SIDE_A, () => {
     let ip: string;
     try {
-      ip = decodeURIComponent(rawIp);
+      ip = decodeURIComponent(rawIp).trim();
     } catch {
       throw invalidRequest('The IP address in the path is not correctly URL-encoded.');
     }
     const ipProblem = checkIp(ip);
     if (ipProblem !== undefined) throw invalidRequest(ipProblem);
-    const view = query.get('view') ?? 'standard';
-    if (!VIEWS.includes(view)) throw invalidRequest(`Unknown view "${view.slice(0, 40)}"; use view=standard.`);
-    const refused = admitDataCall(ctx, customer, res);
-    if (refused !== undefined) throw errorA(401, refused, `${codeText(refused)} ${CUSTOMER_CODE_DETAIL[refused] ?? ''}`.trim());
-    if (customer.responseDelayMs > 0) await ctx.delay(customer.responseDelayMs);
-    const normalized = ip.trim();
-    const fixture = ctx.fixtures.ip.get(ipSlug(normalized));
-    completeDataCall(ctx, customer);
-    if (fixture !== undefined) return sendJson(res, 200, fixture, { code: SUCCESS_CODE, gzip: acceptsGzip(req) });
-    const key = `a\n${normalized}\n${view}`;
-    const tail = ctx.bodies.get(key) ?? ctx.bodies.set(key, ipTail(normalized, view));
-    const detail = JSON.stringify({ transactionID: ctx.nextTransactionId(), transactionTimestamp: new Date(ctx.store.now()).toISOString() });
-    sendJsonText(res, 200, `{"sandbox":true,"transactionDetail":${detail},${tail}}`, { code: SUCCESS_CODE, gzip: acceptsGzip(req) });
-  } catch (err) {
-    if (err instanceof HttpError) ctx.store.noteCode(customer, err.code);
-    throw err;
-  }
+    const view = query.get('view') ?? DEFAULT_VIEW;
+    if (!VIEWS.includes(view)) throw invalidRequest(`Unknown view "${view.slice(0, 40)}"; use view=${DEFAULT_VIEW}.`);
+    return () => {
+      const gzip = acceptsGzip(req);
+      const fixture = ctx.fixtures.ip.get(ipSlug(ip));
+      if (fixture !== undefined) return jsonAnswer(200, fixture, { code: SUCCESS_CODE, gzip });
+      const key = `a\n${ip}\n${view}`;
+      const tail = ctx.bodies.get(key) ?? ctx.bodies.set(key, ipTail(ip, view));
+      const detail = JSON.stringify({ transactionID: ctx.nextTransactionId(), transactionTimestamp: new Date(ctx.store.now()).toISOString() });
+      return { status: 200, body: `{"sandbox":true,"transactionDetail":${detail},${tail}}`, code: SUCCESS_CODE, gzip };
+    };
+  });
 }
 
 /** Everything of an IP lookup body after transactionDetail, serialized once per IP and view. */

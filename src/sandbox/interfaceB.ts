@@ -1,71 +1,75 @@
 // Interface B: user/password authentication (V2.0) and the organizations lookup (V4.0).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SUCCESS_CODE } from '../core/codes';
+import { AUTH_VERSION_B, DEFAULT_MATCH_TYPE } from '../core/constants';
+import type { TransactionDetail } from '../core/protocol';
 import { checkCountry, checkName, checkOptionalText } from '../core/validate';
-import { CUSTOMER_CODE_DETAIL, type SandboxContext, admitDataCall, codeText, completeDataCall } from './context';
+import { CUSTOMER_CODE_DETAIL, type SandboxContext, codeText } from './context';
+import { type DataCallSide, dataCall } from './dataCall';
 import { nameSlug, orgCandidates } from './data';
-import { HttpError, acceptsGzip, headerText, jsonMembers, readJson, sendJson, sendJsonText } from './http';
+import { respondFault } from './faults';
+import { type Answer, ErrorAnswer, MAX_BODY_BYTES, acceptsGzip, headerText, jsonAnswer, jsonMembers, parseJson, readBody } from './http';
+import { parseIsoTime } from './isoTime';
 import type { AuthFailure } from './store';
 
-export const AUTH_VERSION = 'V2.0';
-export const ORG_VERSION = 'V4.0';
 /** ApplicationTransactionID of data-call responses: the spec allows a fixed word. */
-export const APPLICATION_TRANSACTION_ID = 'BizDataSandbox';
+export const SERVICE_APPLICATION_ID = 'BizDataSandbox';
 export const INVALID_CREDENTIALS = 'INVALID CREDENTIALS';
 /** ResultID of bad-input answers (HTTP 400); the spec names no code for them. */
 export const INVALID_REQUEST = 'invalid_request';
 
 const SUCCESS_RESULT = JSON.stringify({ ResultID: SUCCESS_CODE, ResultText: codeText(SUCCESS_CODE) });
 
-interface TransactionDetail {
-  ApplicationTransactionID: string;
-  ServiceTransactionID: string;
-  TransactionTimestamp: string;
-}
-
 function result(severity: 'Fatal' | 'Error', code: string, text: string, description: string): Record<string, unknown> {
   return { SeverityText: severity, ResultID: code, ResultText: text, ResultMessage: { ResultDescription: description } };
 }
 
 /** A failed authentication call: top-level TransactionDetail + TransactionResult, SeverityText Fatal. */
-function authError(status: number, detail: TransactionDetail | Record<string, never>, code: string, description: string): HttpError {
+function authError(status: number, detail: TransactionDetail | Readonly<Record<string, unknown>>, code: string, description: string): ErrorAnswer {
   const text = code === INVALID_REQUEST ? 'Invalid request' : codeText(code);
   const body = { TransactionDetail: detail, TransactionResult: result(status === 400 ? 'Error' : 'Fatal', code, text, description) };
-  return new HttpError(status, body, code);
+  return new ErrorAnswer(status, body, code);
 }
 
-/** A failed data call: the MatchResponse wrapper, SeverityText Error. */
-export function matchError(ctx: SandboxContext, status: number, code: string, description: string): HttpError {
+/** A failed data call: the operation's wrapper (MatchResponse for organizations), SeverityText Error. */
+export function matchError(ctx: SandboxContext, status: number, code: string, description: string, wrapper = 'MatchResponse'): ErrorAnswer {
   const text = code === INVALID_REQUEST ? 'Invalid request' : codeText(code);
-  const body = { MatchResponse: { TransactionDetail: serviceDetail(ctx), TransactionResult: result('Error', code, text, description) } };
-  return new HttpError(status, body, code);
+  const body = { [wrapper]: { TransactionDetail: serviceDetail(ctx), TransactionResult: result('Error', code, text, description) } };
+  return new ErrorAnswer(status, body, code);
 }
 
 function serviceDetail(ctx: SandboxContext): TransactionDetail {
   return {
-    ApplicationTransactionID: APPLICATION_TRANSACTION_ID,
+    ApplicationTransactionID: SERVICE_APPLICATION_ID,
     ServiceTransactionID: ctx.nextTransactionId(),
     TransactionTimestamp: new Date(ctx.store.now()).toISOString(),
   };
 }
 
-/** ISO 8601 date-time in UTC: a trailing Z or a zero offset. */
-const UTC_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]00:?00)$/;
+/** The TransactionDetail object as the client sent it, echoed even when it is invalid; {} when none was sent. */
+function sentDetail(body: unknown): Readonly<Record<string, unknown>> {
+  if (!isObject(body)) return {};
+  const td = body.TransactionDetail;
+  return isObject(td) ? td : {};
+}
 
-function parseTransactionDetail(body: unknown): TransactionDetail {
-  const bad = (message: string): HttpError => authError(400, {}, INVALID_REQUEST, message);
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw bad('The body must be a JSON object with a TransactionDetail object.');
-  const td = (body as Record<string, unknown>).TransactionDetail;
-  if (typeof td !== 'object' || td === null || Array.isArray(td)) throw bad('TransactionDetail is required: an object with ApplicationTransactionID, ServiceTransactionID and TransactionTimestamp.');
-  const t = td as Record<string, unknown>;
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function parseTransactionDetail(body: unknown, echo: Readonly<Record<string, unknown>>): TransactionDetail {
+  const bad = (message: string): ErrorAnswer => authError(400, echo, INVALID_REQUEST, message);
+  if (!isObject(body)) throw bad('The body must be a JSON object with a TransactionDetail object.');
+  const t = body.TransactionDetail;
+  if (!isObject(t)) throw bad('TransactionDetail is required: an object with ApplicationTransactionID, ServiceTransactionID and TransactionTimestamp.');
   for (const f of ['ApplicationTransactionID', 'ServiceTransactionID', 'TransactionTimestamp']) {
     const v = t[f];
     if (typeof v !== 'string' || v.trim() === '') throw bad(`TransactionDetail.${f} is required and must be a non-empty string.`);
     if (v.length > 256) throw bad(`TransactionDetail.${f} must be at most 256 characters long.`);
   }
   const ts = t.TransactionTimestamp as string;
-  if (!UTC_TIMESTAMP.test(ts) || Number.isNaN(Date.parse(ts))) {
-    throw bad('TransactionDetail.TransactionTimestamp must be an ISO 8601 date-time in UTC, e.g. 2025-01-31T12:00:00Z.');
+  if (parseIsoTime(ts, true) === undefined) {
+    throw bad(`TransactionDetail.TransactionTimestamp "${ts.slice(0, 40)}" is not an ISO 8601 date-time that exists; send e.g. 2025-01-31T12:00:00Z or 2025-01-31T14:00:00+02:00.`);
   }
   return {
     ApplicationTransactionID: t.ApplicationTransactionID as string,
@@ -83,31 +87,39 @@ const AUTH_FAILURE: Readonly<Record<AuthFailure, { code: string; description: st
 };
 
 /** `/Authentication/` with no version, or a version other than V2.0: refused with the fix. */
-export function versionError(version: string | undefined): HttpError {
-  const message = version === undefined
-    ? `The version segment is mandatory: POST /Authentication/${AUTH_VERSION}/.`
-    : `Unsupported authentication version "${version.slice(0, 20)}"; use POST /Authentication/${AUTH_VERSION}/.`;
-  return authError(400, {}, INVALID_REQUEST, message);
+function versionProblem(version: string | undefined): string | undefined {
+  if (version === undefined || version === '') return `The version segment is mandatory: POST /Authentication/${AUTH_VERSION_B}/.`;
+  if (version !== AUTH_VERSION_B) return `Unsupported authentication version "${version.slice(0, 20)}"; use POST /Authentication/${AUTH_VERSION_B}/.`;
+  return undefined;
 }
 
-export async function handleAuthentication(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const detail = parseTransactionDetail(await readJson(req, (m, status = 400) => authError(status, {}, INVALID_REQUEST, m)));
+/** POST /Authentication/{version}/; `version` is the path segment as sent (undefined when absent). */
+export async function handleAuthentication(ctx: SandboxContext, req: IncomingMessage, version: string | undefined): Promise<Answer> {
+  const raw = await readBody(req, MAX_BODY_BYTES, () => authError(413, {}, INVALID_REQUEST, 'The request body is larger than 64 KiB.'));
+  const body = parseJson(raw);
+  const echo = sentDetail(body.value);
+  const wrongVersion = versionProblem(version);
+  if (wrongVersion !== undefined) throw authError(400, echo, INVALID_REQUEST, wrongVersion);
+  if (body.problem !== undefined) throw authError(400, echo, INVALID_REQUEST, body.problem);
+  const detail = parseTransactionDetail(body.value, echo);
   const user = headerText(req, 'x-svc-user');
   const password = headerText(req, 'x-svc-pwd');
   const failHeaders = { authorization: INVALID_CREDENTIALS };
   if (user === undefined || user === '' || password === undefined || password === '') {
     const e = authError(401, detail, 'SC001', 'Both the x-svc-user and x-svc-pwd headers are required.');
-    throw new HttpError(e.status, e.body, e.code, failHeaders);
+    throw new ErrorAnswer(e.status, e.body, e.code, failHeaders);
   }
   const outcome = await ctx.store.authenticateUser(user, password);
   if (!outcome.ok) {
     const f = AUTH_FAILURE[outcome.reason];
     ctx.store.noteCode(outcome.customer, f.code);
     const e = authError(401, detail, f.code, f.description);
-    throw new HttpError(e.status, e.body, e.code, failHeaders);
+    throw new ErrorAnswer(e.status, e.body, e.code, failHeaders);
   }
+  const injected = respondFault(ctx, req, outcome.customer);
+  if (injected !== undefined) return injected;
   ctx.store.noteCode(outcome.customer, SUCCESS_CODE);
-  sendJson(res, 200, {
+  return jsonAnswer(200, {
     TransactionDetail: detail,
     TransactionResult: { ResultID: SUCCESS_CODE, ResultText: codeText(SUCCESS_CODE) },
     AuthenticationDetail: { Token: outcome.token },
@@ -122,7 +134,7 @@ interface OrgParams {
 }
 
 function parseOrgQuery(ctx: SandboxContext, q: URLSearchParams): OrgParams {
-  const bad = (message: string): HttpError => matchError(ctx, 400, INVALID_REQUEST, message);
+  const bad = (message: string): ErrorAnswer => matchError(ctx, 400, INVALID_REQUEST, message);
   const country = q.get('CountryISOAlpha2Code');
   if (country === null) throw bad('The CountryISOAlpha2Code query parameter is required (ISO 3166 alpha-2, e.g. US).');
   const countryProblem = checkCountry(country);
@@ -134,8 +146,8 @@ function parseOrgQuery(ctx: SandboxContext, q: URLSearchParams): OrgParams {
   const match = q.get('match');
   if (match === null) throw bad('The match query parameter is required; use match=true.');
   if (match !== 'true') throw bad(`match must be true (got "${match.slice(0, 20)}"); the sandbox serves matching calls only.`);
-  const matchType = q.get('MatchTypeText') ?? 'Advanced';
-  if (matchType !== 'Advanced') throw bad(`Unknown MatchTypeText "${matchType.slice(0, 40)}"; use MatchTypeText=Advanced.`);
+  const matchType = q.get('MatchTypeText') ?? DEFAULT_MATCH_TYPE;
+  if (matchType !== DEFAULT_MATCH_TYPE) throw bad(`Unknown MatchTypeText "${matchType.slice(0, 40)}"; use MatchTypeText=${DEFAULT_MATCH_TYPE}.`);
   const territory = q.get('TerritoryName') ?? undefined;
   const territoryProblem = checkOptionalText('TerritoryName', territory);
   if (territoryProblem !== undefined) throw bad(territoryProblem);
@@ -157,39 +169,47 @@ function syntheticMatch(params: OrgParams): Record<string, unknown> {
   };
 }
 
-export async function handleOrganizations(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, query: URLSearchParams): Promise<void> {
-  const token = headerText(req, 'authorization');
-  if (token === undefined || token.trim() === '') {
-    throw matchError(ctx, 401, 'SC001', 'Send the token from POST /Authentication/V2.0/ as the Authorization header, with no scheme word.');
-  }
-  const check = ctx.store.checkToken(token.trim(), 'b');
-  if (!check.ok) {
-    const description = check.reason === 'expired'
-      ? 'The token has expired (24 hours after issue); authenticate again for a new token.'
-      : /^bearer /i.test(token)
-        ? 'Interface B takes the raw token as the Authorization header, without "Bearer".'
-        : 'The token is unknown or was invalidated (release update, disaster recovery or contract expiration); authenticate again.';
-    ctx.store.noteCode(check.customer, 'SC001');
-    throw matchError(ctx, 401, 'SC001', description);
-  }
-  const customer = check.customer;
-  customer.stats.dataCalls += 1;
-  try {
-    const condition = ctx.store.userCondition(check.record.principal);
-    if (condition === 'locked') throw matchError(ctx, 401, 'SC001', AUTH_FAILURE.locked.description);
-    if (condition === 'credentials-expired') throw matchError(ctx, 401, 'SC003', AUTH_FAILURE['credentials-expired'].description);
+/**
+ * Interface B data calls: the raw token as `Authorization`, the account's lock and credentials;
+ * refusals wrapped in `wrapper` (MatchResponse for organizations), SeverityText Error.
+ */
+export function sideB(wrapper: string): DataCallSide {
+  return {
+    authorize(ctx, req) {
+      const token = headerText(req, 'authorization');
+      if (token === undefined || token.trim() === '') {
+        throw matchError(ctx, 401, 'SC001', `Send the token from POST /Authentication/${AUTH_VERSION_B}/ as the Authorization header, with no scheme word.`, wrapper);
+      }
+      const check = ctx.store.checkToken(token.trim(), 'b');
+      if (check.ok) return check;
+      const description = check.reason === 'expired'
+        ? 'The token has expired (24 hours after issue); authenticate again for a new token.'
+        : /^bearer /i.test(token)
+          ? 'Interface B takes the raw token as the Authorization header, without "Bearer".'
+          : 'The token is unknown or was invalidated (release update, disaster recovery or contract expiration); authenticate again.';
+      ctx.store.noteCode(check.customer, 'SC001');
+      throw matchError(ctx, 401, 'SC001', description, wrapper);
+    },
+    checkAccount(ctx, token) {
+      const condition = ctx.store.userCondition(token.record.principal);
+      if (condition === 'locked') throw matchError(ctx, 401, 'SC001', AUTH_FAILURE.locked.description, wrapper);
+      if (condition === 'credentials-expired') throw matchError(ctx, 401, 'SC003', AUTH_FAILURE['credentials-expired'].description, wrapper);
+    },
+    refuse: (ctx, code) => matchError(ctx, 401, code, CUSTOMER_CODE_DETAIL[code] ?? codeText(code), wrapper),
+  };
+}
+
+const SIDE_ORGANIZATIONS = sideB('MatchResponse');
+
+export function handleOrganizations(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, query: URLSearchParams): Promise<Answer> {
+  return dataCall(ctx, req, res, SIDE_ORGANIZATIONS, () => {
     const params = parseOrgQuery(ctx, query);
-    const refused = admitDataCall(ctx, customer, res);
-    if (refused !== undefined) throw matchError(ctx, 401, refused, CUSTOMER_CODE_DETAIL[refused] ?? codeText(refused));
-    if (customer.responseDelayMs > 0) await ctx.delay(customer.responseDelayMs);
-    const fixture = ctx.fixtures.org.get(nameSlug(params.name));
-    const key = `b\n${params.country}\n${params.name}\n${params.territory ?? ''}\n${params.matchType}`;
-    const tail = fixture !== undefined ? jsonMembers(fixture) : (ctx.bodies.get(key) ?? ctx.bodies.set(key, jsonMembers(syntheticMatch(params))));
-    completeDataCall(ctx, customer);
-    const head = `{"MatchResponse":{"TransactionDetail":${JSON.stringify(serviceDetail(ctx))},"TransactionResult":${SUCCESS_RESULT}`;
-    sendJsonText(res, 200, `${head}${tail === '' ? '' : `,${tail}`}}}`, { code: SUCCESS_CODE, gzip: acceptsGzip(req) });
-  } catch (err) {
-    if (err instanceof HttpError) ctx.store.noteCode(customer, err.code);
-    throw err;
-  }
+    return () => {
+      const fixture = ctx.fixtures.org.get(nameSlug(params.name));
+      const key = `b\n${params.country}\n${params.name}\n${params.territory ?? ''}\n${params.matchType}`;
+      const tail = fixture !== undefined ? jsonMembers(fixture) : (ctx.bodies.get(key) ?? ctx.bodies.set(key, jsonMembers(syntheticMatch(params))));
+      const head = `{"MatchResponse":{"TransactionDetail":${JSON.stringify(serviceDetail(ctx))},"TransactionResult":${SUCCESS_RESULT}`;
+      return { status: 200, body: `${head}${tail === '' ? '' : `,${tail}`}}}`, code: SUCCESS_CODE, gzip: acceptsGzip(req) };
+    };
+  });
 }

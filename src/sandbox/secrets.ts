@@ -1,6 +1,7 @@
 // Hashing of passwords, consumer secrets and tokens. Passwords and secrets are kept only as scrypt
 // hashes; tokens (random, high entropy) only as SHA-256 digests, so the state file holds no secret.
 import { createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import type { FifoQueue } from './queues';
 
 const N = 16384;
 const R = 8;
@@ -45,13 +46,17 @@ export function tokenDigest(token: string): string {
 }
 
 /**
- * Remembers, per principal, a keyed digest of the last secret that passed scrypt, so repeated
+ * Checks presented secrets against scrypt hashes. Every scrypt runs in `queue` (a few at a time, in
+ * order), so a flood of sign-ins cannot take the whole thread pool and CPU from data calls.
+ * Per principal, a keyed digest of the last secret that passed is remembered, so repeated
  * authentication with the same credentials does not pay for scrypt again. The key is random per
  * server instance and nothing here is persisted.
  */
-export class VerifiedSecretCache {
+export class SecretChecker {
   private readonly key = randomBytes(32);
   private readonly byPrincipal = new Map<string, Buffer>();
+
+  constructor(private readonly queue: FifoQueue) {}
 
   private mac(secret: string): Buffer {
     return createHmac('sha256', this.key).update(secret).digest();
@@ -61,9 +66,18 @@ export class VerifiedSecretCache {
     const mac = this.mac(secret);
     const known = this.byPrincipal.get(principal);
     if (known !== undefined && timingSafeEqual(known, mac)) return true;
-    const ok = await verifySecret(secret, encoded);
+    const ok = await this.queue.run(() => verifySecret(secret, encoded));
     if (ok) this.byPrincipal.set(principal, mac);
     return ok;
+  }
+
+  /** Runs scrypt on a secret that can never match, so an unknown name costs what a known one does. */
+  async spend(secret: string, dummyHash: string): Promise<void> {
+    await this.queue.run(() => verifySecret(secret, dummyHash));
+  }
+
+  hash(secret: string): Promise<string> {
+    return this.queue.run(() => hashSecret(secret));
   }
 
   forget(principal: string): void {

@@ -3,17 +3,15 @@
 import { randomBytes } from 'node:crypto';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { gzipSync } from 'node:zlib';
-import { ADMIN_PREFIX, handleAdmin } from './admin';
+import { errorMessage } from '../core/errors';
 import { parseConfig } from './config';
 import type { SandboxContext } from './context';
 import { type Fixtures, NO_FIXTURES, loadFixtures } from './data';
 import { DEFAULT_CONFIG, DEFAULT_HOST } from './defaults';
 import { BoundedCache } from './cache';
-import { FaultSet, type Fault } from './faults';
-import { HttpError, sendJson, setNoteCode, trackNote } from './http';
-import { handleIpLookup, handleToken } from './interfaceA';
-import { AUTH_VERSION, ORG_VERSION, handleAuthentication, handleOrganizations, versionError } from './interfaceB';
+import { FaultSet } from './faults';
+import { type Answer, DateHeader, ErrorAnswer, jsonAnswer, pathOf, send } from './http';
+import { logPath, route } from './router';
 import { SandboxStore } from './store';
 
 export interface SandboxOptions {
@@ -31,7 +29,31 @@ export interface SandboxOptions {
   readonly fixturesDir?: string;
   /** One line per request (and rare operational messages); never a secret. Silent when absent. */
   readonly log?: (line: string) => void;
+  /** Connection limits; SERVER_LIMITS where absent. */
+  readonly limits?: Partial<ServerLimits>;
 }
+
+/** How long a connection may take and how many may be open, so slow or idle clients cannot pile up. */
+export interface ServerLimits {
+  /** From connecting to the end of the request headers. */
+  readonly headersTimeoutMs: number;
+  /** From connecting to the end of the request body. */
+  readonly requestTimeoutMs: number;
+  /** An idle kept-alive connection between requests. */
+  readonly keepAliveTimeoutMs: number;
+  /** No data either way (e.g. a client that stops reading an answer); longer than any injected delay. */
+  readonly idleTimeoutMs: number;
+  /** Open connections; more are closed as they arrive. */
+  readonly maxConnections: number;
+}
+
+export const SERVER_LIMITS: ServerLimits = Object.freeze({
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  idleTimeoutMs: 300_000,
+  maxConnections: 1_000,
+});
 
 export interface RunningSandbox {
   /** http://HOST:PORT, no trailing slash. */
@@ -42,9 +64,6 @@ export interface RunningSandbox {
   /** Stops listening, drops open connections, clears timers and saves state. Safe to call twice. */
   close(): Promise<void>;
 }
-
-const NOT_FOUND_HELP =
-  'Endpoints: POST /v1/token, GET /v1/duns-search/ip/{ip}?view=standard, POST /Authentication/V2.0/, GET /V4.0/organizations, and the admin API under /_sandbox/.';
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const config = parseConfig(options.config ?? DEFAULT_CONFIG);
@@ -63,6 +82,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     fixtures,
     bodies: new BoundedCache<string, string>(1000),
     adminKey,
+    date: new DateHeader(() => store.now()),
     nextTransactionId: () => `sbx-${idPrefix}-${(counter += 1)}`,
     delay: (ms) => new Promise<void>((resolve) => {
       if (closing) return resolve();
@@ -74,31 +94,56 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     }),
   };
 
-  const server: Server = createServer((req, res) => {
+  const answer = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<Answer | undefined> => {
+    let result: Answer | undefined;
+    try {
+      result = await route(ctx, req, res, path);
+    } catch (err) {
+      result = unexpected(err, req, path);
+    }
+    try {
+      // Hold the answer, success or refusal, until what it depends on (a lock, a count, a token) is on disk.
+      await store.durable();
+    } catch (err) {
+      log(`sandbox: ${errorMessage(err)}`);
+      return jsonAnswer(500, { error: { errorCode: 'state_not_saved', errorMessage: `${errorMessage(err)}. The answer is withheld because it could not be made durable; see the sandbox's log.` } }, { code: 'state_not_saved' });
+    }
+    return result;
+  };
+
+  const unexpected = (err: unknown, req: IncomingMessage, path: string): Answer => {
+    if (err instanceof ErrorAnswer) return err.answer();
+    // Not expected: every bad input is an ErrorAnswer. Still answer in JSON rather than hang up.
+    log(`sandbox: unexpected error on ${req.method ?? '-'} ${logPath(path)}: ${errorMessage(err)}`);
+    return jsonAnswer(500, { error: { errorCode: 'internal_error', errorMessage: 'The sandbox failed unexpectedly; see its log.' } }, { code: 'internal_error' });
+  };
+
+  const limits: ServerLimits = { ...SERVER_LIMITS, ...options.limits };
+  const server: Server = createServer({
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: Math.max(limits.requestTimeoutMs, limits.headersTimeoutMs),
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    // How often Node looks for connections past the first two timeouts (its default is 30 s).
+    connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
+  }, (req, res) => {
     const path = pathOf(req.url);
+    let code: string | undefined;
     if (options.log !== undefined) {
       // Only a sandbox with a log pays for timing and formatting the line.
       const started = performance.now();
-      const note = trackNote(res);
       res.once('close', () => {
         const status = res.writableFinished ? String(res.statusCode) : 'aborted';
-        log(`${new Date().toISOString()} ${req.method ?? '-'} ${logPath(path)} ${status} ${note.code ?? '-'} ${(performance.now() - started).toFixed(1)}ms`);
+        log(`${new Date().toISOString()} ${req.method ?? '-'} ${logPath(path)} ${status} ${code ?? '-'} ${(performance.now() - started).toFixed(1)}ms`);
       });
     }
-    route(ctx, req, res, path).catch((err: unknown) => {
-      if (err instanceof HttpError) {
-        if (!res.headersSent) sendJson(res, err.status, err.body, { code: err.code, headers: err.headers });
-        return;
-      }
-      // Not expected: every bad input is an HttpError. Still answer in JSON rather than hang up.
-      log(`sandbox: unexpected error on ${req.method ?? '-'} ${logPath(path)}: ${err instanceof Error ? err.message : String(err)}`);
-      if (!res.headersSent) {
-        sendJson(res, 500, { error: { errorCode: 'internal_error', errorMessage: 'The sandbox failed unexpectedly; see its log.' } }, { code: 'internal_error' });
-      } else {
-        res.destroy();
-      }
+    void answer(req, res, path).then((a) => {
+      if (a === undefined || res.headersSent || res.destroyed) return;
+      code = a.code;
+      send(res, a, ctx.date.value());
     });
   });
+  server.maxConnections = limits.maxConnections;
+  server.setTimeout(limits.idleTimeoutMs);
   // A client that keeps connections open must not keep a closing sandbox alive.
   const sockets = new Set<Socket>();
   server.on('connection', (s: Socket) => {
@@ -138,103 +183,4 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       return closed;
     },
   };
-}
-
-function pathOf(url: string | undefined): string {
-  const u = url ?? '/';
-  const q = u.indexOf('?');
-  return q < 0 ? u : u.slice(0, q);
-}
-
-/** The path as logged: no query string (it may carry anything), no control characters, bounded. */
-function logPath(path: string): string {
-  const clean = Array.from(path, (ch) => (ch <= ' ' || ch === '\x7f' ? '?' : ch)).join('');
-  return clean.length > 200 ? `${clean.slice(0, 200)}...` : clean;
-}
-
-function queryOf(url: string | undefined): URLSearchParams {
-  const u = url ?? '';
-  const q = u.indexOf('?');
-  return new URLSearchParams(q < 0 ? '' : u.slice(q + 1));
-}
-
-function notFound(path: string): HttpError {
-  return new HttpError(404, { error: { errorCode: 'not_found', errorMessage: `No endpoint at ${logPath(path).slice(0, 100)}. ${NOT_FOUND_HELP}` } }, 'not_found');
-}
-
-function requireMethod(req: IncomingMessage, method: 'GET' | 'POST'): void {
-  if (req.method !== method) {
-    throw new HttpError(405, { error: { errorCode: 'method_not_allowed', errorMessage: `Use ${method} on this endpoint.` } }, 'method_not_allowed', { allow: method });
-  }
-}
-
-const IP_PREFIX = '/v1/duns-search/ip/';
-const AUTH_PATH = /^\/Authentication(?:\/([^/]*))?\/?$/;
-const ORG_PATH = /^\/([^/]+)\/organizations\/?$/;
-
-async function route(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
-  if (path.startsWith(ADMIN_PREFIX)) return handleAdmin(ctx, req, res, path);
-  ctx.store.noteRequest();
-  const fault = ctx.faults.take(path);
-  if (fault !== undefined) {
-    if (fault.type !== 'latency') return applyFault(fault, req, res);
-    await ctx.delay(fault.latencyMs ?? 0);
-  }
-  if (path === '/v1/token') {
-    requireMethod(req, 'POST');
-    return handleToken(ctx, req, res);
-  }
-  if (path.startsWith(IP_PREFIX)) {
-    const ip = path.slice(IP_PREFIX.length);
-    if (ip === '' || ip.includes('/')) throw notFound(path);
-    requireMethod(req, 'GET');
-    return handleIpLookup(ctx, req, res, ip, queryOf(req.url));
-  }
-  const auth = AUTH_PATH.exec(path);
-  if (auth !== null) {
-    requireMethod(req, 'POST');
-    const version = auth[1];
-    if (version === undefined || version === '') throw versionError(undefined);
-    if (version !== AUTH_VERSION) throw versionError(version);
-    return handleAuthentication(ctx, req, res);
-  }
-  const org = ORG_PATH.exec(path);
-  if (org !== null && org[1] === ORG_VERSION) {
-    requireMethod(req, 'GET');
-    return handleOrganizations(ctx, req, res, queryOf(req.url));
-  }
-  throw notFound(path);
-}
-
-const FAULT_BODY = Buffer.from(JSON.stringify({ sandbox: true, fault: 'injected', detail: 'This body was cut short on purpose.' }));
-
-/** Answers with the injected failure instead of handling the request. */
-function applyFault(fault: Fault, req: IncomingMessage, res: ServerResponse): void {
-  const code = `fault:${fault.type}`;
-  setNoteCode(res, code);
-  switch (fault.type) {
-    case 'reset':
-      req.socket.destroy();
-      return;
-    case 'status':
-      sendJson(res, fault.status ?? 500, { error: { errorCode: 'sandbox_fault', errorMessage: `Injected fault: HTTP ${fault.status ?? 500}.` } }, {
-        code,
-      });
-      return;
-    case 'malformed-json': {
-      const body = FAULT_BODY.subarray(0, Math.floor(FAULT_BODY.length / 2));
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
-      res.end(body);
-      return;
-    }
-    case 'truncated-gzip': {
-      const zipped = gzipSync(FAULT_BODY);
-      const body = zipped.subarray(0, Math.floor(zipped.length / 2));
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-encoding': 'gzip', 'content-length': body.length });
-      res.end(body);
-      return;
-    }
-    case 'latency':
-      return;
-  }
 }

@@ -1,162 +1,86 @@
-// Accounts, tokens, usage and statistics of one sandbox instance, and their persisted form.
-// Everything lives on the instance: two sandboxes in one process share nothing.
-import type { SandboxConfig, SandboxCustomerConfig } from './config';
-import { DEFAULT_CONCURRENCY, DEFAULT_QPS, DEFAULT_TOKEN_LIFETIME_SECONDS } from './defaults';
-import { BoundedCache } from './cache';
-import { CustomerLimiter } from './limits';
-import { StateSaver, readJsonFile } from './persist';
-import { VerifiedSecretCache, hashSecret, isSecretHash, newToken, tokenDigest } from './secrets';
+// The state of one sandbox instance: customers and their statistics, accounts, tokens, the virtual
+// clock, and their persisted form. Everything lives on the instance: two sandboxes in one process
+// share nothing.
+import { availableParallelism } from 'node:os';
+import { TOKEN_LIFETIME_SECONDS } from '../core/constants';
+import { type AuthOutcome, Accounts, type PersistedUser } from './accounts';
+import type { SandboxConfig } from './config';
+import { type Customer, type CustomerStats, type SandboxStats, makeCustomer, subscriberExpired } from './customers';
+import { Journal } from './journal';
+import { FifoQueue } from './queues';
+import { SecretChecker } from './secrets';
+import { type Change, MAX_CLOCK_OFFSET_SECONDS, STATE_FORMAT, type SavedState, type Snapshot, readStateFile, savedStats, savedToken, savedUser } from './stateFile';
+import { type TokenFilter, type TokenRecord, TokenTable } from './tokens';
 
-export const MAX_FAILED_ATTEMPTS = 3;
-/** Expired tokens are kept this long so their use still answers "expired" rather than "unknown". */
-const KEEP_EXPIRED_MS = 7 * 24 * 3600 * 1000;
+export type { AuthFailure, AuthOutcome } from './accounts';
+export type { Customer, CustomerStats, SandboxStats } from './customers';
+export type { TokenRecord } from './tokens';
 
-export interface CustomerStats {
-  tokenRequests: number;
-  authSuccesses: number;
-  authFailures: number;
-  dataCalls: number;
-  /** Count of each result or error code returned to this customer; successes count as CM000. */
-  resultCodes: Record<string, number>;
-  /** Highest number of data calls in flight at once. */
-  maxConcurrency: number;
-  /** Successful data calls counted against contractLimit. */
-  contractUsed: number;
-}
-
-export interface SandboxStats {
-  /** Every non-admin request, attributed to a customer or not. */
-  requests: number;
-  customers: Record<string, CustomerStats>;
-}
-
-export interface Customer {
-  readonly id: string;
-  readonly contractLimit: number | undefined;
-  readonly subscriberExpiresAt: number | undefined;
-  readonly responseDelayMs: number;
-  readonly limiter: CustomerLimiter;
-  readonly stats: CustomerStats;
-}
-
-interface User {
-  readonly user: string;
-  readonly customer: Customer;
-  readonly configHash: string;
-  passwordHash: string;
-  failures: number;
-  locked: boolean;
-  readonly credentialsExpired: boolean;
-}
-
-interface Client {
-  readonly consumerKey: string;
-  readonly customer: Customer;
-  readonly secretHash: string;
-}
-
-export interface TokenRecord {
-  readonly kind: 'a' | 'b';
-  readonly customerId: string;
-  /** Consumer key (A) or user name (B). */
-  readonly principal: string;
-  /** Virtual epoch milliseconds. */
-  readonly issuedAt: number;
-  readonly expiresAt: number;
-}
-
-export type AuthFailure = 'unknown' | 'bad-secret' | 'locked' | 'credentials-expired' | 'subscriber-expired';
-
-export type AuthOutcome =
-  | { readonly ok: true; readonly token: string; readonly customer: Customer; readonly record: TokenRecord }
-  | { readonly ok: false; readonly reason: AuthFailure; readonly customer?: Customer; readonly lockedNow?: boolean };
+/**
+ * scrypt derivations running at once: one core (at most two) is left to the event loop, so a flood
+ * of sign-ins queues up instead of starving data calls of CPU and of the libuv pool (gzip, files).
+ */
+export const HASH_CONCURRENCY = Math.max(1, Math.min(2, availableParallelism() - 1));
 
 export type TokenCheck =
   | { readonly ok: true; readonly record: TokenRecord; readonly customer: Customer }
   | { readonly ok: false; readonly reason: 'unknown' | 'expired' | 'wrong-interface'; readonly customer?: Customer };
 
-interface PersistedUser {
-  failures: number;
-  locked: boolean;
-  /** Present only after an admin password change; the config's password applies otherwise. */
-  passwordHash?: string;
-}
-
-interface PersistedState {
-  format: 'bizdata-sandbox-state';
-  version: 1;
-  savedAt: string;
-  clockOffsetMs: number;
-  requests: number;
-  customers: Record<string, CustomerStats>;
-  users: Record<string, PersistedUser>;
-  /** Keyed by SHA-256 digest of the token: the tokens themselves are never written. */
-  tokens: Record<string, TokenRecord>;
-}
-
-function emptyStats(): CustomerStats {
-  return { tokenRequests: 0, authSuccesses: 0, authFailures: 0, dataCalls: 0, resultCodes: {}, maxConcurrency: 0, contractUsed: 0 };
-}
-
-function makeCustomer(c: SandboxCustomerConfig): Customer {
-  return {
-    id: c.id,
-    contractLimit: c.contractLimit,
-    subscriberExpiresAt: c.subscriberExpires === undefined ? undefined : Date.parse(c.subscriberExpires),
-    responseDelayMs: c.responseDelayMs ?? 0,
-    limiter: new CustomerLimiter(c.qps ?? DEFAULT_QPS, c.concurrency ?? DEFAULT_CONCURRENCY),
-    stats: emptyStats(),
-  };
+/** What changed since the last journal write. */
+interface Pending {
+  clock: boolean;
+  readonly users: Set<string>;
+  tokens: Array<[string, TokenRecord]>;
+  drops: string[];
 }
 
 export class SandboxStore {
   private readonly customers = new Map<string, Customer>();
-  private readonly users = new Map<string, User>();
-  private readonly clients = new Map<string, Client>();
-  private readonly tokens = new Map<string, TokenRecord>();
-  private readonly verified = new VerifiedSecretCache();
-  /** Presented token -> digest, so a data call with a known token skips SHA-256. In memory only. */
-  private readonly digests = new BoundedCache<string, string>(10_000);
-  private readonly lifetimeMs: number;
+  private readonly tokens: TokenTable;
+  private readonly checker = new SecretChecker(new FifoQueue(HASH_CONCURRENCY));
+  private accounts!: Accounts;
   private clockOffsetMs = 0;
   private requestCount = 0;
-  private saver: StateSaver | undefined;
+  private journal: Journal | undefined;
+  private readonly pending: Pending = { clock: false, users: new Set(), tokens: [], drops: [] };
 
   private constructor(config: SandboxConfig) {
-    this.lifetimeMs = (config.tokenLifetimeSeconds ?? DEFAULT_TOKEN_LIFETIME_SECONDS) * 1000;
+    this.tokens = new TokenTable((config.tokenLifetimeSeconds ?? TOKEN_LIFETIME_SECONDS) * 1000, () => this.now());
   }
 
   /** Hashes every configured secret (once, here, not per request) and loads the state file if any. */
   static async create(config: SandboxConfig, statePath: string | undefined, log: (line: string) => void): Promise<SandboxStore> {
     const store = new SandboxStore(config);
-    const hashing: Promise<void>[] = [];
-    for (const c of config.customers) {
-      const customer = makeCustomer(c);
-      store.customers.set(c.id, customer);
-      // scrypt runs on the libuv pool: hashing in parallel shortens the start with many accounts.
-      for (const cl of c.clients ?? []) {
-        hashing.push(hashSecret(cl.consumerSecret).then((secretHash) => {
-          store.clients.set(cl.consumerKey, { consumerKey: cl.consumerKey, customer, secretHash });
-        }));
-      }
-      for (const u of c.users ?? []) {
-        hashing.push(hashSecret(u.password).then((configHash) => {
-          store.users.set(u.user, {
-            user: u.user, customer, configHash, passwordHash: configHash, failures: 0, locked: u.locked === true,
-            credentialsExpired: u.credentialsExpired === true,
-          });
-        }));
-      }
-    }
-    await Promise.all(hashing);
+    const pairs = config.customers.map((c) => [c, makeCustomer(c)] as const);
+    for (const [, customer] of pairs) store.customers.set(customer.id, customer);
+    store.accounts = await Accounts.create(pairs, store.checker, {
+      now: () => store.now(),
+      issue: (kind, customer, principal) => {
+        const { token, digest, record } = store.tokens.issue(kind, customer.id, principal);
+        if (store.journal !== undefined) store.pending.tokens.push([digest, record]);
+        store.changed();
+        return token;
+      },
+      userChanged: (name) => {
+        if (store.journal !== undefined) store.pending.users.add(name);
+        store.changed();
+      },
+    });
     if (statePath !== undefined) {
-      const raw = await readJsonFile(statePath);
-      if (raw !== undefined) store.restore(raw, statePath);
-      store.saver = new StateSaver(statePath, () => store.snapshot(), (err) =>
-        log(`sandbox: cannot save state to ${statePath}: ${err instanceof Error ? err.message : String(err)}`));
-      store.changed();
+      const saved = await readStateFile(statePath);
+      if (saved !== undefined) store.restore(saved);
+      if (saved?.tornTail === true) log(`sandbox: ${statePath} ended in a line cut short by a crash; that change was never acknowledged and is ignored.`);
+      store.journal = await Journal.open(statePath, { changes: () => store.changes(), snapshot: () => store.snapshot() });
     }
     return store;
+  }
+
+  /**
+   * Resolves once every change made so far is on disk (with --state); undefined when nothing waits.
+   * The server holds each answer until then, so nothing acknowledged can be lost by a crash.
+   */
+  durable(): Promise<void> | undefined {
+    return this.journal?.durable();
   }
 
   /** Virtual time in epoch milliseconds: real time plus what the admin clock has advanced. */
@@ -168,17 +92,22 @@ export class SandboxStore {
     return this.clockOffsetMs / 1000;
   }
 
-  advanceClock(seconds: number): void {
+  /** Moves the virtual clock forward; returns false (and moves nothing) past MAX_CLOCK_OFFSET_SECONDS. */
+  advanceClock(seconds: number): boolean {
+    if (this.clockOffsetMs + seconds * 1000 > MAX_CLOCK_OFFSET_SECONDS * 1000) return false;
     this.clockOffsetMs += seconds * 1000;
+    this.pending.clock = true;
     this.changed();
+    return true;
   }
 
   get tokenLifetimeSeconds(): number {
-    return this.lifetimeMs / 1000;
+    return this.tokens.lifetimeSeconds;
   }
 
   noteRequest(): void {
     this.requestCount += 1;
+    this.changed();
   }
 
   noteCode(customer: Customer | undefined, code: string): void {
@@ -187,74 +116,35 @@ export class SandboxStore {
     codes[code] = (codes[code] ?? 0) + 1;
   }
 
-  private issue(kind: 'a' | 'b', customer: Customer, principal: string): AuthOutcome {
-    const token = newToken();
-    const issuedAt = this.now();
-    const record: TokenRecord = { kind, customerId: customer.id, principal, issuedAt, expiresAt: issuedAt + this.lifetimeMs };
-    this.tokens.set(tokenDigest(token), record);
-    customer.stats.authSuccesses += 1;
-    this.changed();
-    return { ok: true, token, customer, record };
+  authenticateClient(consumerKey: string, secret: string): Promise<AuthOutcome> {
+    return this.accounts.authenticateClient(consumerKey, secret);
   }
 
-  private fail(reason: AuthFailure, customer?: Customer, lockedNow?: boolean): AuthOutcome {
-    if (customer !== undefined) customer.stats.authFailures += 1;
-    return { ok: false, reason, customer, lockedNow };
+  authenticateUser(userName: string, password: string): Promise<AuthOutcome> {
+    return this.accounts.authenticateUser(userName, password);
   }
 
-  private subscriberExpired(customer: Customer): boolean {
-    return customer.subscriberExpiresAt !== undefined && this.now() >= customer.subscriberExpiresAt;
-  }
-
-  async authenticateClient(consumerKey: string, secret: string): Promise<AuthOutcome> {
-    const client = this.clients.get(consumerKey);
-    if (client === undefined) return this.fail('unknown');
-    client.customer.stats.tokenRequests += 1;
-    if (!(await this.verified.verify(`a:${consumerKey}`, secret, client.secretHash))) return this.fail('bad-secret', client.customer);
-    if (this.subscriberExpired(client.customer)) return this.fail('subscriber-expired', client.customer);
-    return this.issue('a', client.customer, consumerKey);
-  }
-
-  async authenticateUser(userName: string, password: string): Promise<AuthOutcome> {
-    const user = this.users.get(userName);
-    if (user === undefined) return this.fail('unknown');
-    user.customer.stats.tokenRequests += 1;
-    // A locked account refuses even the right password, and does not run scrypt at all.
-    if (user.locked) return this.fail('locked', user.customer);
-    if (!(await this.verified.verify(`b:${userName}`, password, user.passwordHash))) {
-      user.failures += 1;
-      const lockedNow = user.failures >= MAX_FAILED_ATTEMPTS;
-      if (lockedNow) user.locked = true;
-      this.changed();
-      return this.fail('bad-secret', user.customer, lockedNow);
-    }
-    if (user.credentialsExpired) return this.fail('credentials-expired', user.customer);
-    if (this.subscriberExpired(user.customer)) return this.fail('subscriber-expired', user.customer);
-    if (user.failures !== 0) user.failures = 0;
-    return this.issue('b', user.customer, userName);
-  }
-
-  /** Looks a presented token up by its digest; the hot path of every data call. */
+  /** Looks a presented token up; the hot path of every data call. */
   checkToken(token: string, kind: 'a' | 'b'): TokenCheck {
-    const digest = this.digests.get(token) ?? this.digests.set(token, tokenDigest(token));
-    const record = this.tokens.get(digest);
-    if (record === undefined) return { ok: false, reason: 'unknown' };
-    const customer = this.customers.get(record.customerId);
-    if (customer === undefined) return { ok: false, reason: 'unknown' };
-    if (record.kind !== kind) return { ok: false, reason: 'wrong-interface', customer };
-    if (this.now() >= record.expiresAt) return { ok: false, reason: 'expired', customer };
-    return { ok: true, record, customer };
+    const found = this.tokens.check(token, kind);
+    if (found === 'unknown') return { ok: false, reason: 'unknown' };
+    if (typeof found === 'string') return { ok: false, reason: found, customer: this.customerOfToken(token) };
+    const customer = this.customers.get(found.customerId);
+    return customer === undefined ? { ok: false, reason: 'unknown' } : { ok: true, record: found, customer };
+  }
+
+  private customerOfToken(token: string): Customer | undefined {
+    const id = this.tokens.customerOf(token);
+    return id === undefined ? undefined : this.customers.get(id);
   }
 
   /** The account condition that now refuses a B token's calls: a lock or expired credentials. */
   userCondition(userName: string): 'locked' | 'credentials-expired' | undefined {
-    const user = this.users.get(userName);
-    if (user === undefined || user.locked) return 'locked';
-    return user.credentialsExpired ? 'credentials-expired' : undefined;
+    return this.accounts.userCondition(userName);
   }
 
   isSubscriberExpired(customer: Customer): boolean {
-    return this.subscriberExpired(customer);
+    return subscriberExpired(customer, this.now());
   }
 
   /** Counts a successful data call against the contract. */
@@ -268,28 +158,21 @@ export class SandboxStore {
   }
 
   /** Drops tokens early, as a release update, disaster recovery or contract expiration would. */
-  invalidateTokens(filter: { user?: string; consumerKey?: string; customer?: string }): number {
-    let n = 0;
-    for (const [digest, t] of this.tokens) {
-      const match = filter.user !== undefined ? t.kind === 'b' && t.principal === filter.user
-        : filter.consumerKey !== undefined ? t.kind === 'a' && t.principal === filter.consumerKey
-          : filter.customer !== undefined ? t.customerId === filter.customer
-            : t.kind === 'b';
-      if (match) {
-        this.tokens.delete(digest);
-        n += 1;
-      }
+  invalidateTokens(filter: TokenFilter): number {
+    const dropped = this.tokens.invalidate(filter);
+    if (dropped.length > 0 && this.journal !== undefined) {
+      this.pending.drops.push(...dropped);
+      this.changed();
     }
-    if (n > 0) this.changed();
-    return n;
+    return dropped.length;
   }
 
   hasUser(userName: string): boolean {
-    return this.users.has(userName);
+    return this.accounts.hasUser(userName);
   }
 
   hasClient(consumerKey: string): boolean {
-    return this.clients.has(consumerKey);
+    return this.accounts.hasClient(consumerKey);
   }
 
   hasCustomer(id: string): boolean {
@@ -297,28 +180,17 @@ export class SandboxStore {
   }
 
   /** Support's unlock: clears the lock and the failure count. */
-  unlock(userName: string): boolean {
-    const user = this.users.get(userName);
-    if (user === undefined) return false;
-    user.locked = false;
-    user.failures = 0;
-    this.changed();
-    return true;
+  unlock(userName: string): Promise<void> {
+    return this.accounts.unlock(userName);
   }
 
   userState(userName: string): { locked: boolean; failures: number } | undefined {
-    const user = this.users.get(userName);
-    return user === undefined ? undefined : { locked: user.locked, failures: user.failures };
+    return this.accounts.userState(userName);
   }
 
   /** Support's password change; applies at once, existing tokens stay valid. */
-  async setPassword(userName: string, password: string): Promise<boolean> {
-    const user = this.users.get(userName);
-    if (user === undefined) return false;
-    user.passwordHash = await hashSecret(password);
-    this.verified.forget(`b:${userName}`);
-    this.changed();
-    return true;
+  setPassword(userName: string, password: string): Promise<void> {
+    return this.accounts.setPassword(userName, password);
   }
 
   stats(): SandboxStats {
@@ -327,63 +199,96 @@ export class SandboxStore {
     return { requests: this.requestCount, customers };
   }
 
-  private changed(): void {
-    this.saver?.schedule();
+  /** How many tokens the sandbox holds (live ones and those expired less than a day ago). */
+  get tokenCount(): number {
+    return this.tokens.size;
   }
 
-  /** Saves what is pending; later changes (from requests still finishing) are not written. */
+  private changed(): void {
+    this.journal?.touch();
+  }
+
+  /** Writes what is pending and closes the state file; later changes (from requests still finishing) are not written. */
   async close(): Promise<void> {
-    await this.saver?.stop();
+    await this.journal?.close();
+  }
+
+  /** Journal lines for what changed since the last call; statistics ride along with every write. */
+  private changes(): string {
+    const out: Change[] = [];
+    const p = this.pending;
+    if (p.clock) out.push({ k: 'clock', offsetMs: this.clockOffsetMs });
+    for (const name of p.users) {
+      const state = this.accounts.persisted(name);
+      if (state !== undefined) out.push({ k: 'user', name, state });
+    }
+    for (const [digest, token] of p.tokens) out.push({ k: 'token', digest, token });
+    if (p.drops.length > 0) out.push({ k: 'drop', digests: p.drops });
+    out.push({ k: 'stats', requests: this.requestCount, customers: this.customerStats() });
+    p.clock = false;
+    p.users.clear();
+    p.tokens = [];
+    p.drops = [];
+    return out.map((c) => `${JSON.stringify(c)}\n`).join('');
+  }
+
+  private customerStats(): Record<string, CustomerStats> {
+    return Object.fromEntries([...this.customers.values()].map((c) => [c.id, c.stats]));
   }
 
   private snapshot(): string {
-    const now = this.now();
-    const tokens: Record<string, TokenRecord> = {};
-    for (const [digest, t] of this.tokens) {
-      if (now - t.expiresAt < KEEP_EXPIRED_MS) tokens[digest] = t;
-    }
     const users: Record<string, PersistedUser> = {};
-    for (const u of this.users.values()) {
-      users[u.user] = { failures: u.failures, locked: u.locked, ...(u.passwordHash !== u.configHash ? { passwordHash: u.passwordHash } : {}) };
+    for (const name of this.accounts.userNames()) {
+      const u = this.accounts.persisted(name);
+      if (u !== undefined) users[name] = u;
     }
-    const state: PersistedState = {
-      format: 'bizdata-sandbox-state',
-      version: 1,
+    const state: Snapshot = {
+      format: STATE_FORMAT,
+      version: 2,
       savedAt: new Date().toISOString(),
       clockOffsetMs: this.clockOffsetMs,
       requests: this.requestCount,
-      customers: Object.fromEntries([...this.customers.values()].map((c) => [c.id, c.stats])),
+      customers: this.customerStats(),
       users,
-      tokens,
+      tokens: Object.fromEntries(this.tokens.entries()),
     };
-    return `${JSON.stringify(state, null, 2)}\n`;
+    return `${JSON.stringify(state)}\n`;
   }
 
-  /** Applies a saved state over the config; entries the config no longer has are dropped. */
-  private restore(raw: unknown, path: string): void {
-    const bad = (what: string): Error => new Error(`Sandbox state file ${path} cannot be used: ${what}. Move it away to start afresh.`);
-    if (typeof raw !== 'object' || raw === null) throw bad('it is not a JSON object');
-    const s = raw as Partial<PersistedState>;
-    if (s.format !== 'bizdata-sandbox-state' || s.version !== 1) throw bad('it is not a version 1 sandbox state file');
-    if (typeof s.clockOffsetMs === 'number' && Number.isFinite(s.clockOffsetMs)) this.clockOffsetMs = s.clockOffsetMs;
-    if (typeof s.requests === 'number') this.requestCount = s.requests;
-    for (const [id, stats] of Object.entries(s.customers ?? {})) {
+  /** Applies a saved state over the config: the snapshot, then each change in order. Entries the config no longer has are dropped. */
+  private restore(saved: SavedState): void {
+    const s = saved.snapshot;
+    this.clockOffsetMs = s.clockOffsetMs ?? 0;
+    this.restoreStats(s.requests, s.customers);
+    for (const [name, user] of Object.entries(s.users ?? {})) this.restoreUser(name, user);
+    const tokens = Object.entries(s.tokens ?? {}).sort(([, x], [, y]) => (x.expiresAt ?? 0) - (y.expiresAt ?? 0));
+    for (const [digest, token] of tokens) this.restoreToken(digest, token);
+    for (const c of saved.changes) {
+      if (c.k === 'clock') this.clockOffsetMs = c.offsetMs;
+      else if (c.k === 'user') this.restoreUser(c.name, c.state);
+      else if (c.k === 'token') this.restoreToken(c.digest, c.token);
+      else if (c.k === 'drop') this.tokens.drop(c.digests);
+      else this.restoreStats(c.requests, c.customers);
+    }
+  }
+
+  private restoreStats(requests: unknown, customers: unknown): void {
+    if (typeof requests === 'number' && Number.isInteger(requests) && requests >= 0) this.requestCount = requests;
+    if (typeof customers !== 'object' || customers === null) return;
+    for (const [id, stats] of Object.entries(customers)) {
       const c = this.customers.get(id);
-      if (c !== undefined && typeof stats === 'object' && stats !== null) Object.assign(c.stats, emptyStats(), stats);
+      if (c !== undefined) savedStats(stats, c.stats);
     }
-    for (const [name, pu] of Object.entries(s.users ?? {})) {
-      const u = this.users.get(name);
-      if (u === undefined || typeof pu !== 'object' || pu === null) continue;
-      u.failures = typeof pu.failures === 'number' ? pu.failures : 0;
-      u.locked = pu.locked === true;
-      if (isSecretHash(pu.passwordHash)) u.passwordHash = pu.passwordHash;
-    }
-    for (const [digest, t] of Object.entries(s.tokens ?? {})) {
-      if (typeof t !== 'object' || t === null || (t.kind !== 'a' && t.kind !== 'b') || !this.customers.has(t.customerId)) continue;
-      const known = t.kind === 'a' ? this.clients.has(t.principal) : this.users.has(t.principal);
-      if (known && typeof t.issuedAt === 'number' && typeof t.expiresAt === 'number') {
-        this.tokens.set(digest, { kind: t.kind, customerId: t.customerId, principal: t.principal, issuedAt: t.issuedAt, expiresAt: t.expiresAt });
-      }
-    }
+  }
+
+  private restoreUser(name: string, raw: unknown): void {
+    const user = savedUser(raw);
+    if (user !== undefined) this.accounts.restore(name, user);
+  }
+
+  private restoreToken(digest: string, raw: unknown): void {
+    const t = savedToken(raw);
+    if (t === undefined || !this.customers.has(t.customerId)) return;
+    if (t.kind === 'a' ? this.accounts.hasClient(t.principal) : this.accounts.hasUser(t.principal)) this.tokens.add(digest, t);
   }
 }

@@ -37,11 +37,11 @@ describe('diagnostics on result codes', () => {
     assert.deepEqual(ourDiagnostics(plain.uri), []);
   });
 
-  it('flags an unknown SC code with a generic message', async () => {
+  it("flags an unknown SC code with the service's own text, saying it is not in the catalog", async () => {
     const doc = await openJson(responseWith('SC777'));
     const [d] = await waitFor(() => ourDiagnostics(doc.uri), (ds) => ds.length === 1 && ds[0].code === 'SC777', 'a diagnostic for SC777');
     assert.equal(d.severity, vscode.DiagnosticSeverity.Error);
-    assert.match(d.message, /SC777: security code not described by the specification/);
+    assert.match(d.message, /^SC777: text \(SC777 is not in the catalog; the text is the service's own\) — /);
   });
 
   it('follows edits (debounced) and clears when the document closes', async () => {

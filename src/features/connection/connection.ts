@@ -7,6 +7,7 @@ import { errorMessage } from '../../core/errors';
 import { redact } from '../../core/redact';
 import { INTERFACE_IDS, interfaceOf } from '../shared/interfaces';
 import { UserError } from '../shared/userError';
+import type { CodeCatalog } from '../state/codeCatalog';
 import type { ContextKeys } from '../state/contextKeys';
 import { confirmRiskyAttempt } from './guardPrompt';
 import { notReadyFailure, readiness, type NotReady } from './readiness';
@@ -37,6 +38,7 @@ export class Connection implements vscode.Disposable {
     private readonly context: vscode.ExtensionContext,
     private readonly log: vscode.LogOutputChannel,
     private readonly contextKeys: ContextKeys,
+    private readonly codes: CodeCatalog,
   ) {
     this.credentialStore = new CredentialStore(context.secrets);
     this.disposables.push(
@@ -47,6 +49,8 @@ export class Connection implements vscode.Disposable {
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (CLIENT_SECTIONS.some((s) => e.affectsConfiguration(s))) this.resetClient();
       }),
+      // The client's failure messages describe codes from the user's codes file too.
+      codes.onDidChange(() => this.resetClient()),
     );
   }
 
@@ -90,6 +94,7 @@ export class Connection implements vscode.Disposable {
         locks: sharing.locks,
         limiter: sharing.limiter,
         http: settings.http,
+        codes: this.codes.current(),
         log,
       });
     } catch (err) {

@@ -2,6 +2,7 @@
 // the buttons that fix it. Lookups, batch runs and the commands that act on a signed-in interface
 // all show this one.
 import * as vscode from 'vscode';
+import { safeLine } from '../../core/sanitize';
 import { Commands, executeCommand } from '../shared/commandIds';
 import { notReadyText, readyActions, type NotReady, type ReadyAction } from './readiness';
 
@@ -14,7 +15,7 @@ const BUTTONS: Readonly<Record<ReadyAction, string>> = {
 export async function offerToGetReady(reason: NotReady): Promise<void> {
   const { text, advice } = notReadyText(reason);
   const actions = readyActions(reason);
-  const picked = await vscode.window.showErrorMessage(`Business Data: ${text} ${advice}`, ...actions.map((a) => BUTTONS[a]));
+  const picked = await vscode.window.showErrorMessage(safeLine(`Business Data: ${text} ${advice}`), ...actions.map((a) => BUTTONS[a]));
   switch (actions.find((a) => BUTTONS[a] === picked)) {
     case 'signIn':
       await executeCommand(Commands.signIn, reason.interfaceId === undefined ? undefined : { interfaceId: reason.interfaceId });

@@ -1,5 +1,6 @@
 // Reads the `bizdata.*` settings into plain client options. Never holds a credential.
-import { AUTH_VERSION_B, ORG_VERSION_B } from '../../core/constants';
+import { AUTH_VERSION_B, ORG_VERSION_B, VERSION_A } from '../../core/constants';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../core/http';
 import type { Endpoints } from '../../core/model';
 
 /** The subset of vscode.WorkspaceConfiguration this module needs (keeps it testable). */
@@ -16,13 +17,18 @@ export interface ConnectionSettings {
   readonly http: {
     readonly connectTimeoutMs: number;
     readonly bodyTimeoutMs: number;
+    readonly requestTimeoutMs: number;
     readonly proxyUrl?: string;
     readonly caFile?: string;
+    /** From VS Code's http.noProxy, when its http.proxy is the one in use. */
+    readonly noProxy?: readonly string[];
+    /** From VS Code's http.proxyStrictSSL: the certificate of an https:// proxy itself (the service's is always checked). */
+    readonly proxyStrictSSL?: boolean;
   };
 }
 
-/** Sections whose change means the client must be rebuilt. */
-export const CLIENT_SECTIONS = ['bizdata.endpoints', 'bizdata.limits', 'bizdata.timeouts', 'bizdata.network', 'bizdata.coordination'] as const;
+/** Sections whose change means the client must be rebuilt (VS Code's own proxy settings among them). */
+export const CLIENT_SECTIONS = ['bizdata.endpoints', 'bizdata.limits', 'bizdata.timeouts', 'bizdata.network', 'bizdata.coordination', 'http.proxy', 'http.proxyStrictSSL', 'http.noProxy'] as const;
 
 export function readConnectionSettings(config: SettingsReader): ConnectionSettings {
   const text = (key: string, fallback: string): string => {
@@ -45,15 +51,30 @@ export function readConnectionSettings(config: SettingsReader): ConnectionSettin
       origin: text('bizdata.endpoints.origin', 'https://localhost'),
       authVersion: text('bizdata.endpoints.authVersion', AUTH_VERSION_B),
       orgVersion: text('bizdata.endpoints.orgVersion', ORG_VERSION_B),
+      aVersion: text('bizdata.endpoints.aVersion', VERSION_A),
     },
     limits: { qps: positive('bizdata.limits.qps', Infinity), concurrency: Math.floor(positive('bizdata.limits.concurrency', Infinity)) },
     redisUrl: optional('bizdata.coordination.redisUrl'),
     http: {
       connectTimeoutMs: positive('bizdata.timeouts.connectMs', 10_000),
       bodyTimeoutMs: positive('bizdata.timeouts.responseMs', 30_000),
-      proxyUrl: optional('bizdata.network.proxy'),
+      requestTimeoutMs: positive('bizdata.timeouts.requestMs', DEFAULT_REQUEST_TIMEOUT_MS),
       caFile: optional('bizdata.network.caFile'),
+      ...proxySettings(config, optional('bizdata.network.proxy')),
     },
+  };
+}
+
+/** bizdata.network.proxy when set; otherwise VS Code's own http.proxy with its http.noProxy and http.proxyStrictSSL. */
+function proxySettings(config: SettingsReader, own: string | undefined): Pick<ConnectionSettings['http'], 'proxyUrl' | 'noProxy' | 'proxyStrictSSL'> {
+  if (own !== undefined) return { proxyUrl: own };
+  const editor = config.get<string>('http.proxy');
+  if (typeof editor !== 'string' || editor.trim() === '') return {};
+  const noProxy = config.get<unknown>('http.noProxy');
+  return {
+    proxyUrl: editor.trim(),
+    noProxy: Array.isArray(noProxy) ? noProxy.filter((h): h is string => typeof h === 'string' && h.trim() !== '') : undefined,
+    proxyStrictSSL: config.get<boolean>('http.proxyStrictSSL') !== false,
   };
 }
 

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { CODE_DOCUMENTS, DIAGNOSTIC_SOURCE } from '../shared/codeDocuments';
 import { findCodes, mayHoldCodes, type CodeFinding } from '../shared/findCodes';
+import type { CodeCatalog } from '../state/codeCatalog';
 
 const DEBOUNCE_MS = 300;
 /** Extra wait per MB: scanning takes ~15 ms per MB, so big files are rescanned after longer pauses in typing. */
@@ -32,12 +33,13 @@ function appliesTo(document: vscode.TextDocument): boolean {
 const SEVERITY = {
   error: vscode.DiagnosticSeverity.Error,
   warning: vscode.DiagnosticSeverity.Warning,
+  info: vscode.DiagnosticSeverity.Information,
 } as const;
 
 export function toDiagnostic(document: vscode.TextDocument, finding: CodeFinding): vscode.Diagnostic | undefined {
-  if (finding.severity === 'none') return undefined;
+  if (finding.display === 'none') return undefined;
   const range = new vscode.Range(document.positionAt(finding.offset), document.positionAt(finding.offset + finding.length));
-  const diagnostic = new vscode.Diagnostic(range, finding.message, SEVERITY[finding.severity]);
+  const diagnostic = new vscode.Diagnostic(range, finding.message, SEVERITY[finding.display]);
   diagnostic.source = DIAGNOSTIC_SOURCE;
   diagnostic.code = finding.code;
   return diagnostic;
@@ -53,7 +55,7 @@ function isInTab(uri: vscode.Uri): boolean {
 }
 
 /** Registers the diagnostics collection and the listeners that keep it current. */
-export function registerDiagnostics(context: vscode.ExtensionContext, deps: { log?: vscode.LogOutputChannel } = {}): vscode.DiagnosticCollection {
+export function registerDiagnostics(context: vscode.ExtensionContext, deps: { readonly log?: vscode.LogOutputChannel; readonly codes: CodeCatalog }): vscode.DiagnosticCollection {
   const collection = vscode.languages.createDiagnosticCollection('bizdata');
   const timers = new Map<string, NodeJS.Timeout>();
   let settings = readSettings();
@@ -81,7 +83,7 @@ export function registerDiagnostics(context: vscode.ExtensionContext, deps: { lo
       collection.delete(document.uri);
       return;
     }
-    const diagnostics = findCodes(text)
+    const diagnostics = findCodes(text, deps.codes.current())
       .map((f) => toDiagnostic(document, f))
       .filter((d): d is vscode.Diagnostic => d !== undefined);
     collection.set(document.uri, diagnostics);
@@ -124,6 +126,7 @@ export function registerDiagnostics(context: vscode.ExtensionContext, deps: { lo
       settings = readSettings();
       refreshAll();
     }),
+    deps.codes.onDidChange(refreshAll),
   );
   // Documents already open at activation are checked after activate() returns, keeping it cheap.
   refreshAll();

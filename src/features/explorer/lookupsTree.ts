@@ -1,5 +1,6 @@
 // Renders the LookupModel: a "Saved" group and a "History" group. Menus match the contextValues.
 import * as vscode from 'vscode';
+import { safeLine } from '../../core/sanitize';
 import { describeCode } from '../../core/codes';
 import { commandOf, Commands } from '../shared/commandIds';
 import { queryLabel, type LookupModel, type LookupNode } from '../state/lookupModel';
@@ -68,7 +69,7 @@ function historyItem(node: Extract<LookupNode, { type: 'history' }>): vscode.Tre
   const e = node.entry;
   const item = new vscode.TreeItem(queryLabel(e.query), vscode.TreeItemCollapsibleState.None);
   item.id = `history:${e.id}`;
-  const code = e.code ?? (e.ok ? 'OK' : (e.kind ?? 'failed'));
+  const code = safeLine(e.code ?? (e.ok ? 'OK' : (e.kind ?? 'failed')));
   item.description = `${code} · ${e.status ?? '—'} · ${Math.round(e.durationMs)} ms`;
   item.iconPath = new vscode.ThemeIcon(e.ok ? 'pass' : 'error', new vscode.ThemeColor(e.ok ? 'testing.iconPassed' : 'testing.iconFailed'));
   item.contextValue = LOOKUP_CONTEXT.history;
@@ -76,9 +77,9 @@ function historyItem(node: Extract<LookupNode, { type: 'history' }>): vscode.Tre
   const md = new vscode.MarkdownString();
   md.appendMarkdown(`**${e.query.kind === 'ip' ? 'IP address' : 'Organization'} lookup**\n\n`);
   md.appendText(`${queryLabel(e.query)}\n`);
-  md.appendMarkdown(`\n| | |\n|---|---|\n| Status | ${e.status ?? '—'} |\n| Result code | ${e.code ?? '—'} |\n| Duration | ${Math.round(e.durationMs)} ms |\n| When | ${new Date(e.at).toISOString()} |\n`);
-  if (info) md.appendText(`\n${info.code}: ${info.text} ${info.action}`);
-  else if (!e.ok && e.text) md.appendText(`\n${e.text} ${e.advice ?? ''}`);
+  md.appendMarkdown(`\n| | |\n|---|---|\n| Status | ${e.status ?? '—'} |\n| Result code | ${code.replace(/[|\\`*_[\]<>]/g, '\\$&')} |\n| Duration | ${Math.round(e.durationMs)} ms |\n| When | ${new Date(e.at).toISOString()} |\n`);
+  if (!e.ok && e.text) md.appendText(`\n${safeLine(`${e.text} ${e.advice ?? ''}`)}`);
+  else if (info) md.appendText(`\n${info.code}: ${info.text} ${info.action}`);
   item.tooltip = md;
   item.command = { command: 'vscode.open', title: 'Open', arguments: [toResultUri(e.id, e.query), { preview: true }] };
   return item;

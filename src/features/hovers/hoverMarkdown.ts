@@ -1,26 +1,45 @@
 // Markdown for a hover on a code value. Plain TypeScript so it is tested in plain Node.
+import type { CodeShape } from '../../core/recognise';
+import { safeLine } from '../../core/sanitize';
 import type { CodeFinding } from '../shared/findCodes';
 import { INTERFACES } from '../shared/interfaces';
 
-const SITE_LABEL = {
+const SHAPE_LABEL: Readonly<Record<CodeShape, string>> = {
   transactionResult: `${INTERFACES.b.name} result code`,
   errorObject: `${INTERFACES.a.name} error code`,
+  result: `${INTERFACES.a.name} error code (IP product answer)`,
+  oauth: 'error code inside an OAuth-style answer',
+};
+
+const SOURCE_NOTE = {
+  spec: undefined,
+  service: "_Documented by the service; not in the specification._",
+  user: '_From your codes file (`bizdata.codes.file`)._',
 } as const;
 
-/** The hover text: the code, the specification's text, what it means and what to do. */
+/** Text from a file or the service as Markdown: no emphasis, code, link or HTML it did not mean. */
+function plain(text: string): string {
+  return safeLine(text).replace(/[\\`*_[\]<>]/g, '\\$&');
+}
+
+/** The hover text: the code, its text, what it means, what to do, and where the text comes from. */
 export function hoverMarkdown(finding: CodeFinding): string {
   const info = finding.info;
-  const heading = `**${finding.code}**: ${SITE_LABEL[finding.site]}`;
-  if (!info) {
-    return [heading, '', finding.message.slice(finding.code.length + 2)].join('\n');
-  }
+  const explained = info
+    ? [`**What it means:** ${plain(info.meaning)}`]
+    : [
+        `**Not in the catalog:** the text above is the service's own; its severity (${finding.severity}) comes from ${finding.status !== undefined ? `the status ${finding.status}` : "SeverityText or the answer's shape"}. Describe the code in a codes file (\`bizdata.codes.file\`).`,
+      ];
+  const note = info ? SOURCE_NOTE[info.source] : undefined;
   return [
-    heading,
+    `**${plain(finding.code)}**: ${SHAPE_LABEL[finding.shape]}`,
     '',
-    `*${info.text}*`,
+    `*${plain(finding.text)}*`,
+    ...(finding.description ? ['', plain(finding.description)] : []),
     '',
-    `**What it means:** ${info.meaning}`,
+    ...explained,
     '',
-    `**What to do:** ${info.action}`,
+    `**What to do:** ${plain(finding.action)}`,
+    ...(note ? ['', note] : []),
   ].join('\n');
 }

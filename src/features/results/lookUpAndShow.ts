@@ -1,7 +1,7 @@
 // Runs one lookup with a cancellable progress notification, records it in the history, opens its
 // result document and, on failure, says what went wrong with the catalog's words and next actions.
 import * as vscode from 'vscode';
-import { describeCode } from '../../core/codes';
+import { safeLine } from '../../core/sanitize';
 import type { CallFailure, LookupQuery } from '../../core/model';
 import { offerToGetReady } from '../connection/readinessOffer';
 import type { Services } from '../services';
@@ -72,14 +72,13 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
 
 /** One message with the code's text and advised action, plus the buttons that act on it. */
 async function showFailure(failure: CallFailure, entry: LookupEntry | undefined): Promise<void> {
-  const info = failure.code ? describeCode(failure.code) : undefined;
-  const prefix = failure.code ? `${failure.code}: ` : '';
-  const text = info ? `${prefix}${info.text} ${info.action}` : `${prefix}${failure.text} ${failure.advice}`;
+  // The failure already carries the catalog's text and action for a known code, or the service's own.
+  const text = `${failure.code ? `${failure.code}: ` : ''}${failure.text} ${failure.advice}`;
   // The same re-run the quick fix on the result document offers.
   const fix = entry && failure.code ? rerunFixFor(failure.code) : undefined;
   const actions: string[] = fix ? [fix.title] : [];
   if (failure.kind === 'network' || failure.kind === 'api') actions.push(SHOW_LOG);
-  const choice = await vscode.window.showErrorMessage(`Business Data: ${text}`, ...actions);
+  const choice = await vscode.window.showErrorMessage(safeLine(`Business Data: ${text}`), ...actions);
   if (fix && entry && choice === fix.title) await executeCommand(Commands.rerunLookup, rerunArgs(toResultUri(entry.id, entry.query).toString(), fix));
   else if (choice === SHOW_LOG) await executeCommand(Commands.showLog);
 }

@@ -1,6 +1,7 @@
 // Saved queries and recent lookup history: plain data and change events, no rendering.
 // Persisted in globalState (queries and responses are not secret; requests carry placeholders only).
 import * as vscode from 'vscode';
+import { safeLine } from '../../core/sanitize';
 import type { CallResult, FailureKind, LookupQuery, RequestRecord } from '../../core/model';
 
 export interface LookupEntry {
@@ -140,5 +141,6 @@ export function sameQuery(a: LookupQuery, b: LookupQuery): boolean {
 
 /** Short label for a query: "203.0.113.7" or "Acme Ltd (GB)". */
 export function queryLabel(q: LookupQuery): string {
-  return q.kind === 'ip' ? q.ip : `${q.name} (${q.country}${q.territory ? `, ${q.territory}` : ''})`;
+  // Names come from files and other people's batches: shown without control or bidi characters.
+  return safeLine(q.kind === 'ip' ? q.ip : `${q.name} (${q.country}${q.territory ? `, ${q.territory}` : ''})`);
 }

@@ -1,4 +1,5 @@
 // Pure text for the token status (no vscode import, so it is unit-tested in plain Node).
+import { safeLine } from '../../core/sanitize';
 import type { LimiterState, TokenState, TokenStatus } from '../../core/model';
 import { INTERFACES } from '../shared/interfaces';
 import { stateLabel } from '../shared/tokenLabels';
@@ -42,7 +43,7 @@ export function statusTooltipMarkdown(status: TokenStatus, limiter: LimiterState
   if (status.credentialFailures > 0) rows.push(['Failed sign-ins in a row', String(status.credentialFailures)]);
   if (limiter) rows.push(['Limiter', `${limiter.active} active, ${limiter.queued} queued (limit ${limiter.qps}/s, ${limiter.concurrency} at once)`]);
   if (limiter?.learned) rows.push(['Limits', limitsText(limiter)]);
-  if (status.lastError) rows.push(['Last error', `${status.lastError.code ? `${status.lastError.code}: ` : ''}${status.lastError.text}`]);
+  if (status.lastError) rows.push(['Last error', safeLine(`${status.lastError.code ? `${status.lastError.code}: ` : ''}${status.lastError.text}`)]);
   const table = ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${escapeMarkdown(v)} |`)].join('\n');
   return `**Business Data token**\n\n${table}\n\nClick for actions.`;
 }

@@ -6,13 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox } from '../../../src/sandbox/server';
 import { assertNoCanary, CANARY, sandbox, type Sandbox } from '../core/harness';
-import { canaryEnvFor, cliRunner } from './runCli';
+import { canaryEnv as canaryEnvFor, runCli, type Run } from './cliHarness';
 
 describe('bizdata command line', () => {
   let sb: Sandbox;
   let dir: string;
   const outputs: string[] = [];
-  const run = cliRunner(() => dir, outputs);
+
+  const run = (args: string[], env: Record<string, string> = {}): Promise<Run> => runCli(args, env, dir, outputs);
   const canaryEnv = (): Record<string, string> => canaryEnvFor(sb.url);
 
   beforeEach(async () => {

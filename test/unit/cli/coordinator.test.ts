@@ -9,7 +9,7 @@ import type { BatchLine } from '../../../src/core/batch';
 import { inputKey } from '../../../src/core/batch';
 import { assertNoCanary, CANARY, sandbox, type Sandbox } from '../core/harness';
 import { startRedis, type RedisServer } from '../redisServer';
-import { canaryEnvFor, CLI, cliRunner } from './runCli';
+import { canaryEnv as canaryEnvFor, CLI, runCli, type Run } from './cliHarness';
 
 describe('bizdata processes sharing a coordinator (real redis-server)', function () {
   this.timeout(60_000);
@@ -19,7 +19,7 @@ describe('bizdata processes sharing a coordinator (real redis-server)', function
   let n = 0;
   const outputs: string[] = [];
   // Each run gets a state directory of its own: what they share, they share through Redis.
-  const run = cliRunner(() => join(dir, `state-${n++}`), outputs);
+  const run = (args: string[], env: Record<string, string> = {}): Promise<Run> => runCli(args, env, join(dir, `state-${n++}`), outputs);
 
   before(async () => {
     redis = await startRedis();

@@ -5,13 +5,13 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assertNoCanary, CANARY, sandbox, type Sandbox } from '../core/harness';
-import { canaryEnvFor, cliRunner } from './runCli';
+import { canaryEnv as canaryEnvFor, runCli, type Run } from './cliHarness';
 
 describe('bizdata processes sharing the state directory', () => {
   let sb: Sandbox;
   let dir: string;
   const outputs: string[] = [];
-  const run = cliRunner(() => dir, outputs);
+  const run = (args: string[], env: Record<string, string> = {}, timeoutMs?: number): Promise<Run> => runCli(args, env, dir, outputs, timeoutMs);
 
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'bizdata-share-'));

@@ -123,11 +123,12 @@ describe('batch runner against the sandbox', () => {
       await misconfigured.client.dispose();
     }
     t = testClient(sb.url);
-    await sb.admin('POST', 'faults', { type: 'status', status: 503, path: '/v1/duns-search', count: 1 });
+    // A 500 (not one of the gateway statuses the client retries at once), so the batch sees it.
+    await sb.admin('POST', 'faults', { type: 'status', status: 500, path: '/v1/duns-search', count: 1 });
     const first = await runBatch({ client: t.client, inputs, outFile: out, concurrency: 1 });
     assert.deepEqual([first.ok, first.failed], [2, 1]);
     const second = await runBatch({ client: t.client, inputs, outFile: out, concurrency: 1 });
-    assert.deepEqual([second.skipped, second.ok], [2, 1], 'only the 503 input ran again');
+    assert.deepEqual([second.skipped, second.ok], [2, 1], 'only the 500 input ran again');
   });
 
   it('runs CSV organization queries and stops at once on wrong credentials (one attempt)', async () => {

@@ -143,7 +143,7 @@ describe('lockout guard and calls that must not be retried', () => {
       assert.ok((c.resultCodes.SC006 ?? 0) > 0, 'the limit was hit');
       assert.equal(c.tokenRequests, 1, 'the same token throughout');
       assert.equal(c.resultCodes.CM000, 13);
-      assert.ok(t.logs.some((l) => /SC006: waiting \d+ ms/.test(l)));
+      assert.ok(t.logs.some((l) => /SC006: every call waits \d+ ms/.test(l)));
     });
 
     it('meets the limit without SC006 when the limiter matches the contract', async () => {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { readServiceCode, readTokenA, readTokenB, newTransactionDetail } from '../../../src/core/protocol';
+import { readTokenA, readTokenB, newTransactionDetail } from '../../../src/core/protocol';
 
 describe('protocol readers', () => {
   const res = (status: number, json: unknown, headers: Record<string, string> = {}) => ({ status, json, headers, text: '' });
@@ -10,6 +10,16 @@ describe('protocol readers', () => {
     assert.equal(readTokenA(res(200, { token: 't' })).ok, false);
   });
 
+  it('keeps a token life out of range within 24 hours instead of failing on a date', () => {
+    for (const bad of [1e13, -5, 0, 'soon', Infinity, { x: 1 }]) {
+      const r = readTokenA(res(200, { access_token: 't', expiresIn: bad }));
+      assert.equal(r.ok, true, String(bad));
+      assert.equal((r as { expiresInMs: number }).expiresInMs, 86_400_000, String(bad));
+      assert.match((r as { note?: string }).note ?? '', /out of range/, String(bad));
+      new Date(Date.now() + (r as { expiresInMs: number }).expiresInMs).toISOString();
+    }
+  });
+
   it('reads the B token from the header, falls back to the body, and checks the echo', () => {
     const sent = newTransactionDetail();
     assert.match(sent.TransactionTimestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -18,12 +28,5 @@ describe('protocol readers', () => {
     assert.equal((readTokenB(res(200, body), sent) as { value: string }).value, 'from-body');
     const other = { ...body, TransactionDetail: { ...sent, ServiceTransactionID: 'someone-else' } };
     assert.equal(readTokenB(res(200, other, { authorization: 'x' }), sent).ok, false);
-  });
-
-  it('reads codes of both error shapes and passes unknown codes through', () => {
-    assert.deepEqual(readServiceCode({ error: { errorCode: '00040', errorMessage: 'expired' } }), { code: '00040', text: 'expired' });
-    assert.equal(readServiceCode({ MatchResponse: { TransactionResult: { ResultID: 'SC999', ResultText: 'new', SeverityText: 'Error', ResultMessage: { ResultDescription: 'd' } } } }).code, 'SC999');
-    assert.equal(readServiceCode({ TransactionResult: { ResultID: 'SC001', SeverityText: 'Fatal' } }).severity, 'Fatal');
-    assert.deepEqual(readServiceCode({ error: 'invalid_client', error_description: 'no' }), { code: 'invalid_client', text: 'no' });
   });
 });

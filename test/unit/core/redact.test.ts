@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { PLACEHOLDER } from '../../../src/core/curl';
-import { maskAccount, redact, REDACTED } from '../../../src/core/redact';
+import { keyFingerprint, maskAccount, redact, REDACTED } from '../../../src/core/redact';
 
 describe('redaction', () => {
   it('hides known secrets in raw, URL-encoded and JSON-escaped forms', () => {
@@ -21,5 +21,23 @@ describe('redaction', () => {
     assert.equal(redact(`Authorization: Bearer ${PLACEHOLDER.token}`), `Authorization: Bearer ${PLACEHOLDER.token}`);
     assert.equal(maskAccount('sandbox-user'), 'sa********er');
     assert.equal(maskAccount('abc'), '***');
+  });
+
+  it('never shreds ordinary text with a short secret, yet hides it where it stands alone', () => {
+    assert.equal(redact('The request failed.', ['s', 'e', 'pass']), 'The request failed.');
+    assert.equal(redact('password passes', ['pass']), 'password passes');
+    assert.equal(redact('x-user: pass; pw=pass&', ['pass']), `x-user: ${REDACTED}; pw=${REDACTED}&`);
+    assert.equal(redact('a p@ss! b', ['p@ss!']), `a ${REDACTED} b`);
+    // Long secrets are hidden wherever they are, inside other text too.
+    assert.equal(redact('xxsecret-value-1yy', ['secret-value-1']), `xx${REDACTED}yy`);
+  });
+
+  it('shows a consumer key as a fingerprint, never a character of it', () => {
+    const key = 'AbCdEfGhIj';
+    const shown = keyFingerprint(key);
+    assert.match(shown, /^key#[0-9a-f]{6}$/);
+    // Hex digits are lower case: no two characters of this key can appear in it.
+    for (let i = 0; i + 2 <= key.length; i++) assert.ok(!shown.includes(key.slice(i, i + 2)), shown);
+    assert.notEqual(keyFingerprint('AbCdEfGhIk'), shown);
   });
 });

@@ -17,7 +17,7 @@ describe('findCodes', () => {
       assert.equal(f.code, info.code);
       assert.equal(textAt(text, f), info.code, 'range covers the code inside the quotes');
       const expected = info.code === 'CM000' ? 'none' : info.code === '00040' ? 'warning' : 'error';
-      assert.equal(f.severity, expected, info.code);
+      assert.equal(f.display, expected, info.code);
       assert.ok(f.message.includes(info.text), `${info.code} message carries the spec text`);
       assert.ok(f.message.includes(info.action), `${info.code} message carries the action`);
       assert.equal(f.info, info);
@@ -28,7 +28,7 @@ describe('findCodes', () => {
     const text = '{"TransactionDetail":{},"TransactionResult":{"SeverityText":"Fatal","ResultID":"SC001"}}';
     const [f] = findCodes(text);
     assert.equal(f.code, 'SC001');
-    assert.equal(f.site, 'transactionResult');
+    assert.equal(f.shape, 'transactionResult');
     assert.equal(textAt(text, f), 'SC001');
   });
 
@@ -41,7 +41,7 @@ describe('findCodes', () => {
       ],
     });
     assert.deepEqual(
-      findCodes(text).map((f) => [f.code, f.site]),
+      findCodes(text).map((f) => [f.code, f.shape]),
       [
         ['SC006', 'transactionResult'],
         ['00040', 'errorObject'],
@@ -62,20 +62,35 @@ describe('findCodes', () => {
     assert.deepEqual(findCodes(text), []);
   });
 
-  it('flags an unknown SC code as an error with a generic message', () => {
+  it("flags an unknown SC code as an error with the service's own text, saying it is not in the catalog", () => {
     const text = matchResponse('SC999');
     const [f] = findCodes(text);
     assert.equal(f.code, 'SC999');
-    assert.equal(f.severity, 'error');
+    assert.equal(f.display, 'error');
     assert.equal(f.info, undefined);
-    assert.match(f.message, /not described by the specification/);
+    assert.match(f.message, /^SC999: x \(SC999 is not in the catalog; the text is the service's own\) — /);
   });
 
-  it('flags Interface A error codes the catalog does not name, but not unknown non-SC result ids', () => {
+  it('flags every code the catalog does not name, with a severity from SeverityText or the shape', () => {
     const [a] = findCodes(interfaceAError('invalid_token'));
-    assert.equal(a.code, 'invalid_token');
-    assert.equal(a.severity, 'error');
-    assert.deepEqual(findCodes(matchResponse('XY123')), []);
+    assert.deepEqual([a.code, a.display, a.text], ['invalid_token', 'error', 'text']);
+    const [b] = findCodes(matchResponse('XY123'));
+    assert.deepEqual([b.code, b.display, b.known], ['XY123', 'error', false]);
+    const [c] = findCodes('{"TransactionResult": {"ResultID": "CM021", "SeverityText": "Information", "ResultText": "Partial"}}');
+    assert.deepEqual([c.display, c.message.startsWith('CM021: Partial (CM021 is not in the catalog')], ['info', true]);
+  });
+
+  it('finds the shapes the service documents beyond the spec, and the codes it documents', () => {
+    const text = JSON.stringify({
+      a: { result: { errorCode: '00040', errorMessage: 'Access token expired', actionStatus: '401' } },
+      b: { error: 'invalid_request', error_description: 'Refused. ErrorCode: 05007' },
+      c: { MatchResponse: { TransactionResult: { SeverityText: 'Error', ResultID: 'CM018', ResultMessage: [{ ResultDescription: 'no match' }] } } },
+    });
+    assert.deepEqual(findCodes(text).map((f) => [f.code, f.shape, f.display, textAt(text, f)]), [
+      ['00040', 'result', 'warning', '00040'],
+      ['05007', 'oauth', 'error', '05007'],
+      ['CM018', 'transactionResult', 'error', 'CM018'],
+    ]);
   });
 
   it('recovers codes from malformed JSON and JSON with comments', () => {

@@ -20,6 +20,14 @@ describe('hoverMarkdown', () => {
     const f = codeAt(text, text.indexOf('"SC042"') + 1);
     assert.ok(f);
     assert.match(hoverMarkdown(f), /^\*\*SC042\*\*/);
-    assert.match(hoverMarkdown(f), /not described by the specification/);
+    assert.match(hoverMarkdown(f), /\*\*Not in the catalog:\*\* the text above is the service's own/);
+  });
+
+  it('says where a documented code comes from, and shows file text without Markdown effects', () => {
+    const documented = '{"TransactionResult": {"ResultID": "CM018", "SeverityText": "Error"}}';
+    assert.match(hoverMarkdown(codeAt(documented, documented.indexOf('CM018'))!), /Documented by the service; not in the specification/);
+    const hostile = '{"TransactionResult": {"ResultID": "ZZ1", "ResultText": "[click](command:x) <b>*bold*</b> \u001b[2J"}}';
+    const md = hoverMarkdown(codeAt(hostile, hostile.indexOf('ZZ1'))!);
+    assert.ok(md.includes('\\[click\\](command:x) \\<b\\>\\*bold\\*\\</b\\> \\\\u001B\\[2J'), md);
   });
 });

@@ -20,4 +20,21 @@ describe('connection settings', () => {
     assert.deepEqual(s.limits, { qps: 20, concurrency: 3 });
     assert.equal(s.redisUrl, 'redis://10.0.0.5:6379');
   });
+
+  it("reads Interface A's version segment and the request deadline", () => {
+    const read = (values: Record<string, unknown>) => readConnectionSettings({ get: <T>(k: string) => values[k] as T | undefined });
+    assert.equal(read({}).endpoints.aVersion, 'v1');
+    assert.equal(read({}).http.requestTimeoutMs, 60_000);
+    const s = read({ 'bizdata.endpoints.aVersion': 'v2', 'bizdata.timeouts.requestMs': 5000 });
+    assert.deepEqual([s.endpoints.aVersion, s.http.requestTimeoutMs], ['v2', 5000]);
+  });
+
+  it("uses VS Code's http.proxy, http.noProxy and http.proxyStrictSSL only when bizdata.network.proxy is empty", () => {
+    const read = (values: Record<string, unknown>) => readConnectionSettings({ get: <T>(k: string) => values[k] as T | undefined }).http;
+    const editor = { 'http.proxy': 'http://proxy.corp:3128', 'http.noProxy': ['.internal.example', 7], 'http.proxyStrictSSL': false };
+    assert.deepEqual([read(editor).proxyUrl, read(editor).noProxy, read(editor).proxyStrictSSL], ['http://proxy.corp:3128', ['.internal.example'], false]);
+    const own = read({ ...editor, 'bizdata.network.proxy': 'http://own:8080' });
+    assert.deepEqual([own.proxyUrl, own.noProxy, own.proxyStrictSSL], ['http://own:8080', undefined, undefined]);
+    assert.equal(read({}).proxyUrl, undefined);
+  });
 });

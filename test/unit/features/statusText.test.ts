@@ -30,4 +30,12 @@ describe('token status text', () => {
     assert.equal(statusBarText(b, now + 60_000, false), '$(pass) Business Data B: valid 23h 59m');
     assert.equal(statusAccessibilityLabel(b, now + 60_000, true), 'Business Data Interface B on the local sandbox: token valid 23h 59m. Activate for actions.');
   });
+
+  it('shows the last error without control or bidi characters from the service', () => {
+    const status: TokenStatus = { interfaceId: 'b', state: 'failed', credentialFailures: 0, callsMade: 0, lastError: { code: 'X\u001b1', text: 'bad \u009b31m \u202eevil' } };
+    const md = statusTooltipMarkdown(status, undefined, Date.now(), false);
+    // eslint-disable-next-line no-control-regex -- looking for control characters
+    assert.doesNotMatch(md, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+    assert.match(md, /u001B1: bad \\+u009B31m \\+u202Eevil|u001B/);
+  });
 });

@@ -1,15 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { type RunningSandbox, startSandbox } from '../../../src/sandbox/server';
-import { admin, call, ipLookup, orgLookup, roomyConfig, tokenA, tokenB } from './helpers';
+import { startSandbox } from '../../../src/sandbox/server';
+import { admin, call, ipLookup, orgLookup, roomyConfig, tokenA, tokenB, useSandbox } from './helpers';
 
 describe('sandbox: admin API', () => {
-  let sb: RunningSandbox;
-  beforeEach(async () => {
-    sb = await startSandbox({ config: roomyConfig(), adminKey: 'test-admin-key' });
-  });
-  afterEach(async () => {
-    await sb.close();
-  });
+  const sb = useSandbox({ adminKey: 'test-admin-key' }, true);
 
   it('uses the given admin key', () => {
     assert.equal(sb.adminKey, 'test-admin-key');
@@ -62,6 +56,19 @@ describe('sandbox: admin API', () => {
       assert.equal(e.status, 400);
       assert.match(e.json.error.errorMessage, /advanceSeconds/);
     }
+  });
+
+  it('the clock refuses to run more than 100 years ahead, saying how far it may still move', async () => {
+    assert.equal((await admin(sb, 'POST', 'clock', { advanceSeconds: 3_000_000_000 })).status, 200);
+    const tooFar = await admin(sb, 'POST', 'clock', { advanceSeconds: 200_000_000 });
+    assert.equal(tooFar.status, 400);
+    assert.match(tooFar.json.error.errorMessage, /at most 3153600000 seconds \(100 years\) ahead.* at most 153600000 more seconds/);
+    assert.equal((await admin(sb, 'GET', 'clock')).json.offsetSeconds, 3_000_000_000, 'a refused move moves nothing');
+    assert.equal((await admin(sb, 'POST', 'clock', { advanceSeconds: 153_600_000 })).status, 200, 'up to the limit exactly');
+    const stats = await admin(sb, 'GET', 'stats');
+    assert.equal(stats.status, 200, 'every answer still works at the limit');
+    const year = new Date(Date.now() + 3_153_600_000_000).getUTCFullYear();
+    assert.match(String(stats.headers.date), new RegExp(` ${year} `));
   });
 
   it('unknown users are 404; bad passwords and reasons are 400', async () => {

@@ -1,29 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { type RunningSandbox, startSandbox } from '../../../src/sandbox/server';
-import { ORIGIN, admin, basic, call, ipLookup, roomyConfig, tokenA, tokenRequest } from './helpers';
-
-function assertErrorA(r: Awaited<ReturnType<typeof call>>, status: number, code: string, message?: RegExp): void {
-  assert.equal(r.status, status, r.text);
-  assert.equal(r.json.error.errorCode, code);
-  assert.equal(typeof r.json.error.errorMessage, 'string');
-  if (message !== undefined) assert.match(r.json.error.errorMessage, message);
-}
+import { startSandbox } from '../../../src/sandbox/server';
+import { ORIGIN, admin, assertErrorA, basic, conditionsConfig, useSandbox, call, ipLookup, roomyConfig, tokenA, tokenRequest } from './helpers';
 
 describe('sandbox: Interface A errors and bad inputs', () => {
-  let sb: RunningSandbox;
-  before(async () => {
-    sb = await startSandbox({
-      config: {
-        customers: [
-          roomyConfig().customers[0],
-          { id: 'lapsed', subscriberExpires: '2001-01-01', clients: [{ consumerKey: 'lapsed-key', consumerSecret: 'lapsed-secret' }] },
-        ],
-      },
-    });
-  });
-  after(async () => {
-    await sb.close();
-  });
+  const sb = useSandbox({ config: conditionsConfig() });
 
   const good = { authorization: basic('sandbox-key', 'sandbox-secret'), origin: ORIGIN };
 

@@ -1,51 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { type RunningSandbox, startSandbox } from '../../../src/sandbox/server';
-import { admin, authB, call, orgLookup, roomyConfig, tokenB, transactionDetail } from './helpers';
+import { admin, assertFailedAuth, assertMatchFailure, authB, call, conditionsConfig, orgLookup, tokenB, transactionDetail, useSandbox } from './helpers';
 
 const SC001 = 'Your user credentials are invalid.';
 
-function assertFailedAuth(r: Awaited<ReturnType<typeof authB>>, code = 'SC001'): void {
-  assert.equal(r.status, 401);
-  assert.equal(r.headers.authorization, 'INVALID CREDENTIALS');
-  assert.equal(r.json.TransactionResult.SeverityText, 'Fatal');
-  assert.equal(r.json.TransactionResult.ResultID, code);
-  assert.equal(typeof r.json.TransactionResult.ResultMessage.ResultDescription, 'string');
-  assert.equal(r.json.AuthenticationDetail, undefined);
-}
-
-function assertDataFailure(r: Awaited<ReturnType<typeof orgLookup>>, code: string, text: string): void {
-  assert.equal(r.status, 401);
-  const m = r.json.MatchResponse;
-  assert.equal(m.TransactionResult.SeverityText, 'Error');
-  assert.equal(m.TransactionResult.ResultID, code);
-  assert.equal(m.TransactionResult.ResultText, text);
-  assert.equal(typeof m.TransactionResult.ResultMessage.ResultDescription, 'string');
-  assert.equal(m.TransactionDetail.ApplicationTransactionID, 'BizDataSandbox');
-  assert.match(m.TransactionDetail.ServiceTransactionID, /^sbx-/);
-}
-
 describe('sandbox: Interface B states and security codes', () => {
-  let sb: RunningSandbox;
-  beforeEach(async () => {
-    sb = await startSandbox({
-      config: {
-        customers: [
-          roomyConfig().customers[0],
-          {
-            id: 'expired-creds', users: [{ user: 'old-user', password: 'old-password-1', credentialsExpired: true }],
-          },
-          {
-            id: 'expired-subscriber', subscriberExpires: '2001-01-01', users: [{ user: 'lapsed', password: 'lapsed-password' }],
-            clients: [{ consumerKey: 'lapsed-key', consumerSecret: 'lapsed-secret' }],
-          },
-          { id: 'locked-at-start', users: [{ user: 'frozen', password: 'frozen-password', locked: true }] },
-        ],
-      },
-    });
-  });
-  afterEach(async () => {
-    await sb.close();
-  });
+  const sb = useSandbox({ config: conditionsConfig() }, true);
 
   it('a wrong password fails with 401, INVALID CREDENTIALS, Fatal, SC001 and the echoed TransactionDetail', async () => {
     const r = await authB(sb, 'sandbox-user', 'wrong');
@@ -80,7 +39,7 @@ describe('sandbox: Interface B states and security codes', () => {
   it('a token issued before the lock stops working once the account is locked', async () => {
     const token = await tokenB(sb);
     for (let i = 0; i < 3; i++) await authB(sb, 'sandbox-user', 'wrong');
-    assertDataFailure(await orgLookup(sb, token), 'SC001', SC001);
+    assertMatchFailure(await orgLookup(sb, token), 401, 'SC001', SC001);
   });
 
   it('a successful authentication resets the failure count', async () => {
@@ -115,7 +74,7 @@ describe('sandbox: Interface B states and security codes', () => {
     assert.equal((await orgLookup(sb, token)).status, 200, 'still valid one second before expiry');
     await admin(sb, 'POST', 'clock', { advanceSeconds: 1 });
     const r = await orgLookup(sb, token);
-    assertDataFailure(r, 'SC001', SC001);
+    assertMatchFailure(r, 401, 'SC001', SC001);
     assert.match(r.json.MatchResponse.TransactionResult.ResultMessage.ResultDescription, /expired/);
     assert.equal((await orgLookup(sb, await tokenB(sb))).status, 200);
   });
@@ -127,7 +86,7 @@ describe('sandbox: Interface B states and security codes', () => {
       assert.equal(inv.status, 200);
       assert.equal(inv.json.invalidated, 1);
       assert.equal(inv.json.reason, reason);
-      assertDataFailure(await orgLookup(sb, token), 'SC001', SC001);
+      assertMatchFailure(await orgLookup(sb, token), 401, 'SC001', SC001);
       assert.equal((await orgLookup(sb, await tokenB(sb))).status, 200);
     });
   }
@@ -137,7 +96,7 @@ describe('sandbox: Interface B states and security codes', () => {
     assert.equal((await admin(sb, 'POST', 'tokens/invalidate', { user: 'lapsed' })).json.invalidated, 0);
     assert.equal((await orgLookup(sb, token)).status, 200);
     assert.equal((await admin(sb, 'POST', 'tokens/invalidate', { user: 'sandbox-user' })).json.invalidated, 1);
-    assertDataFailure(await orgLookup(sb, token), 'SC001', SC001);
+    assertMatchFailure(await orgLookup(sb, token), 401, 'SC001', SC001);
   });
 
   it('a password change applies at once: the old password fails, the new one works', async () => {
@@ -150,11 +109,11 @@ describe('sandbox: Interface B states and security codes', () => {
   });
 
   it('a missing, unknown or Bearer-prefixed token gets SC001 with a hint', async () => {
-    assertDataFailure(await call(sb, 'GET', '/V4.0/organizations?CountryISOAlpha2Code=US&SubjectName=X&match=true'), 'SC001', SC001);
-    assertDataFailure(await orgLookup(sb, 'sbx.not-a-token'), 'SC001', SC001);
+    assertMatchFailure(await call(sb, 'GET', '/V4.0/organizations?CountryISOAlpha2Code=US&SubjectName=X&match=true'), 401, 'SC001', SC001);
+    assertMatchFailure(await orgLookup(sb, 'sbx.not-a-token'), 401, 'SC001', SC001);
     const token = await tokenB(sb);
     const r = await orgLookup(sb, `Bearer ${token}`);
-    assertDataFailure(r, 'SC001', SC001);
+    assertMatchFailure(r, 401, 'SC001', SC001);
     assert.match(r.json.MatchResponse.TransactionResult.ResultMessage.ResultDescription, /without "Bearer"/);
   });
 
@@ -163,7 +122,7 @@ describe('sandbox: Interface B states and security codes', () => {
       headers: { authorization: `Basic ${Buffer.from('sandbox-key:sandbox-secret').toString('base64')}`, origin: 'https://x.example' },
       body: { grant_type: 'client_credentials' },
     });
-    assertDataFailure(await orgLookup(sb, a.json.access_token as string), 'SC001', SC001);
+    assertMatchFailure(await orgLookup(sb, a.json.access_token as string), 401, 'SC001', SC001);
   });
 
   it('counts authentication successes, failures and result codes per customer', async () => {
@@ -178,5 +137,114 @@ describe('sandbox: Interface B states and security codes', () => {
     assert.equal(s.customers.sandbox.resultCodes.CM000, 1);
     assert.equal(s.customers['expired-creds'].resultCodes.SC003, 1);
     assert.equal(s.requests, 3);
+  });
+});
+
+describe('sandbox: Interface B bad inputs', () => {
+  const sb = useSandbox();
+  let token: string;
+  before(async () => {
+    token = await tokenB(sb);
+  });
+
+  const creds = { 'x-svc-user': 'sandbox-user', 'x-svc-pwd': 'sandbox-password' };
+
+  /** A 400 of the authentication call; it echoes the TransactionDetail the request sent, if any. */
+  function assertBadAuth(r: Awaited<ReturnType<typeof call>>, message: RegExp, echo: unknown = {}): void {
+    assert.equal(r.status, 400, r.text);
+    assert.deepEqual(r.json.TransactionDetail, echo);
+    assert.equal(r.json.TransactionResult.ResultID, 'invalid_request');
+    assert.match(r.json.TransactionResult.ResultMessage.ResultDescription, message);
+  }
+
+  it('/Authentication/ without a version is refused with the path to use', async () => {
+    for (const path of ['/Authentication/', '/Authentication']) {
+      assertBadAuth(await call(sb, 'POST', path, { headers: creds, body: transactionDetail() }), /version segment is mandatory.*\/Authentication\/V2\.0\//,
+        transactionDetail().TransactionDetail);
+    }
+  });
+
+  it('an unsupported authentication version is refused', async () => {
+    assertBadAuth(await call(sb, 'POST', '/Authentication/V1.0/', { headers: creds, body: transactionDetail() }), /Unsupported.*V1\.0/,
+      transactionDetail().TransactionDetail);
+  });
+
+  it('the version path works with and without the trailing slash', async () => {
+    assert.equal((await call(sb, 'POST', '/Authentication/V2.0', { headers: creds, body: transactionDetail() })).status, 200);
+  });
+
+  const td = transactionDetail().TransactionDetail;
+  const badBodies: Array<[string, unknown, RegExp]> = [
+    ['no TransactionDetail', {}, /TransactionDetail is required/],
+    ['TransactionDetail not an object', { TransactionDetail: 'x' }, /TransactionDetail is required/],
+    ['no ApplicationTransactionID', { TransactionDetail: { ...td, ApplicationTransactionID: undefined } }, /ApplicationTransactionID/],
+    ['an empty ServiceTransactionID', { TransactionDetail: { ...td, ServiceTransactionID: '' } }, /ServiceTransactionID/],
+    ['no TransactionTimestamp', { TransactionDetail: { ...td, TransactionTimestamp: undefined } }, /TransactionTimestamp/],
+    ['a timestamp that is not ISO 8601', { TransactionDetail: { ...td, TransactionTimestamp: 'yesterday' } }, /ISO 8601/],
+    ['an impossible date', { TransactionDetail: { ...td, TransactionTimestamp: '2025-13-45T12:00:00Z' } }, /ISO 8601/],
+    ['February 30th', { TransactionDetail: { ...td, TransactionTimestamp: '2025-02-30T12:00:00Z' } }, /2025-02-30T12:00:00Z.*not an ISO 8601 date-time that exists/],
+    ['February 29th of a common year', { TransactionDetail: { ...td, TransactionTimestamp: '2025-02-29T12:00:00Z' } }, /exists/],
+    ['April 31st', { TransactionDetail: { ...td, TransactionTimestamp: '2025-04-31T12:00:00+02:00' } }, /exists/],
+    ['hour 24', { TransactionDetail: { ...td, TransactionTimestamp: '2025-01-31T24:00:00Z' } }, /exists/],
+    ['an offset of 25 hours', { TransactionDetail: { ...td, TransactionTimestamp: '2025-01-31T12:00:00+25:00' } }, /ISO 8601/],
+    ['a date without a time', { TransactionDetail: { ...td, TransactionTimestamp: '2025-01-31' } }, /date-time/],
+    ['a time without an offset', { TransactionDetail: { ...td, TransactionTimestamp: '2025-01-31T12:00:00' } }, /\+02:00/],
+    ['a JSON array', [], /JSON object/],
+  ];
+  for (const [name, body, message] of badBodies) {
+    it(`authentication with ${name} is a 400 with a clear message`, async () => {
+      const sent = (body as { TransactionDetail?: unknown }).TransactionDetail;
+      const echo = typeof sent === 'object' && sent !== null ? JSON.parse(JSON.stringify(sent)) : {};
+      assertBadAuth(await call(sb, 'POST', '/Authentication/V2.0/', { headers: creds, body }), message, echo);
+    });
+  }
+
+  it('authentication with invalid JSON or no body is a 400', async () => {
+    assertBadAuth(await call(sb, 'POST', '/Authentication/V2.0/', { headers: creds, rawBody: '{' }), /not valid JSON/);
+    assertBadAuth(await call(sb, 'POST', '/Authentication/V2.0/', { headers: creds }), /empty/);
+  });
+
+  for (const stamp of ['2025-01-31T12:00:00.123+00:00', '2025-01-31T14:00:00+02:00', '2025-01-31T06:30:00-05:30', '2024-02-29T23:59:59.999Z', '2025-01-31T12:00Z', '2025-01-31T12:00:00+0000']) {
+    it(`the timestamp ${stamp} is accepted and echoed`, async () => {
+      const body = { TransactionDetail: { ...td, TransactionTimestamp: stamp } };
+      const r = await call(sb, 'POST', '/Authentication/V2.0/', { headers: creds, body });
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.json.TransactionDetail.TransactionTimestamp, stamp);
+    });
+  }
+
+  const badQueries: Array<[string, string, RegExp]> = [
+    ['no country', 'SubjectName=Acme&match=true', /CountryISOAlpha2Code.*required/],
+    ['an unknown country', 'CountryISOAlpha2Code=XX&SubjectName=Acme&match=true', /not an assigned/],
+    ['a three-letter country', 'CountryISOAlpha2Code=USA&SubjectName=Acme&match=true', /two letters/],
+    ['no SubjectName', 'CountryISOAlpha2Code=US&match=true', /SubjectName.*required/],
+    ['an empty SubjectName', 'CountryISOAlpha2Code=US&SubjectName=&match=true', /cannot be empty/],
+    ['a SubjectName with a line break', 'CountryISOAlpha2Code=US&SubjectName=A%0ab&match=true', /line break/],
+    ['a SubjectName over 256 characters', `CountryISOAlpha2Code=US&SubjectName=${'a'.repeat(300)}&match=true`, /256/],
+    ['no match', 'CountryISOAlpha2Code=US&SubjectName=Acme', /match.*required/],
+    ['match=false', 'CountryISOAlpha2Code=US&SubjectName=Acme&match=false', /match must be true/],
+    ['an unknown MatchTypeText', 'CountryISOAlpha2Code=US&SubjectName=Acme&match=true&MatchTypeText=Fuzzy', /MatchTypeText=Advanced/],
+    ['a TerritoryName with a NUL', 'CountryISOAlpha2Code=US&SubjectName=Acme&match=true&TerritoryName=a%00b', /TerritoryName/],
+  ];
+  for (const [name, query, message] of badQueries) {
+    it(`organizations with ${name} is a 400 in the MatchResponse wrapper`, async () => {
+      const r = await orgLookup(sb, token, query);
+      assert.equal(r.status, 400, r.text);
+      const result = r.json.MatchResponse.TransactionResult;
+      assert.equal(result.SeverityText, 'Error');
+      assert.equal(result.ResultID, 'invalid_request');
+      assert.match(result.ResultMessage.ResultDescription, message);
+    });
+  }
+
+  it('lower-case country codes and a missing MatchTypeText are accepted', async () => {
+    const r = await orgLookup(sb, token, 'CountryISOAlpha2Code=de&SubjectName=Beispiel&match=true');
+    assert.equal(r.status, 200);
+    assert.equal(r.json.MatchResponse.MatchResponseDetail.InquiryDetail.CountryISOAlpha2Code, 'DE');
+  });
+
+  it('POST on organizations is a 405', async () => {
+    const r = await call(sb, 'POST', '/V4.0/organizations', { headers: { authorization: token }, body: {} });
+    assert.equal(r.status, 405);
   });
 });

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { CustomerLimiter } from '../../../src/sandbox/limits';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/server';
 import { request } from 'undici';
 import { ORG_QUERY, admin, delay, ipLookup, orgLookup, roomyConfig, tokenA, tokenB } from './helpers';
@@ -101,5 +102,41 @@ describe('sandbox: customer limits (SC005, SC006)', () => {
     assert.equal((await orgLookup(sb, t1)).status, 200);
     assert.equal((await orgLookup(sb, t2)).status, 200);
     assert.equal((await orgLookup(sb, t1)).status, 401);
+  });
+});
+
+describe('CustomerLimiter (a clock passed in)', () => {
+  it('accepts qps calls in any one-second window, growing its ring as calls come', () => {
+    let t = 0;
+    const limiter = new CustomerLimiter(200, 1000, () => t);
+    for (let i = 0; i < 200; i++) {
+      assert.ok(limiter.tryAcquire(), `call ${i}`);
+      t += 1;
+    }
+    assert.equal(limiter.tryAcquire(), false, 'the 201st call within one second');
+    t = 1000;
+    assert.ok(limiter.tryAcquire(), 'the first call has left the window');
+    assert.equal(limiter.tryAcquire(), false, 'only one left');
+    t = 1199.5;
+    for (let i = 0; i < 199; i++) assert.ok(limiter.tryAcquire(), `after the window, call ${i}`);
+    assert.equal(limiter.tryAcquire(), false);
+  });
+
+  it('a qps of a million allocates by use, not by the limit', () => {
+    const limiter = new CustomerLimiter(1_000_000, 1_000_000, () => 0);
+    // The ring starts small: a Float64Array of a million entries would be 8 MB per customer.
+    assert.ok(((limiter as unknown as { stamps: Float64Array }).stamps.length) <= 64);
+    for (let i = 0; i < 1000; i++) assert.ok(limiter.tryAcquire());
+    assert.ok(((limiter as unknown as { stamps: Float64Array }).stamps.length) <= 1024);
+  });
+
+  it('concurrency counts calls until release', () => {
+    const limiter = new CustomerLimiter(100, 2, () => 0);
+    assert.ok(limiter.tryAcquire());
+    assert.ok(limiter.tryAcquire());
+    assert.equal(limiter.tryAcquire(), false);
+    limiter.release();
+    assert.ok(limiter.tryAcquire());
+    assert.equal(limiter.active, 2);
   });
 });

@@ -100,7 +100,7 @@ describe('sandbox: persistence and secrecy', () => {
     await writeFile(bad, '{ not json');
     await assert.rejects(startSandbox({ config, statePath: bad }), (err: Error) => err.message.includes(bad) && /not valid JSON/.test(err.message));
     await writeFile(bad, '{"format":"something-else"}');
-    await assert.rejects(startSandbox({ config, statePath: bad }), /not a version 1 sandbox state file/);
+    await assert.rejects(startSandbox({ config, statePath: bad }), /not a sandbox state file of version 1 or 2/);
   });
 
   it('creates the state file at start when it does not exist', async () => {

@@ -1,0 +1,40 @@
+// The built command line (dist/cli.js) as a child process, with a clean BIZDATA_ environment, for
+// every CLI test file. execFile, not spawnSync: a sandbox in the test process must keep answering.
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { CANARY } from '../core/harness';
+
+export const CLI = resolve(__dirname, '../../../../dist/cli.js');
+
+export interface Run {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the bundle; every stdout and stderr is pushed to `outputs` (for the canary search). */
+export function runCli(args: readonly string[], env: Record<string, string>, stateDir: string, outputs: string[], timeoutMs = 20_000): Promise<Run> {
+  const base: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('BIZDATA_') && k !== 'NODE_TLS_REJECT_UNAUTHORIZED') base[k] = v;
+  return new Promise((done) => {
+    execFile(process.execPath, [CLI, ...args], { env: { ...base, BIZDATA_STATE_DIR: stateDir, ...env }, timeout: timeoutMs }, (err, stdout, stderr) => {
+      outputs.push(stdout, stderr);
+      const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
+      done({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Every service address at `url`, and the canary credentials of both interfaces. */
+export function canaryEnv(url: string): Record<string, string> {
+  return {
+    BIZDATA_AUTH_URL: url,
+    BIZDATA_BASE_URL: url,
+    BIZDATA_LEGACY_URL: url,
+    BIZDATA_ORIGIN: 'https://app.example.com',
+    BIZDATA_CONSUMER_KEY: CANARY.consumerKey,
+    BIZDATA_CONSUMER_SECRET: CANARY.consumerSecret,
+    BIZDATA_USER: CANARY.user,
+    BIZDATA_PASSWORD: CANARY.password,
+  };
+}

@@ -1,0 +1,85 @@
+import * as assert from 'node:assert/strict';
+import { CodeBook, describeCode } from '../../../src/core/codes';
+import { explainLine, recogniseBody } from '../../../src/core/recognise';
+
+// Every answer shape of shared/docs/real-world-answers.md, as the service documents it.
+describe('recogniser: parsed bodies', () => {
+  it('reads error.errorCode with errorMessage', () => {
+    const r = recogniseBody({ error: { errorCode: '00040', errorMessage: 'Access token expired', errorDetails: [{ x: 1 }] } }, undefined, 401);
+    assert.equal(r?.code, '00040');
+    assert.equal(r?.shape, 'errorObject');
+    assert.equal(r?.known, true);
+    assert.equal(r?.serviceText, 'Access token expired');
+    assert.equal(r?.recovery, 'reauthenticate-once');
+  });
+
+  it("reads the IP product's result.errorCode, taking actionStatus as the status", () => {
+    const r = recogniseBody({ result: { errorCode: '00040', errorMessage: 'Access token expired', actionStatus: '401' } }, undefined, 200);
+    assert.equal(r?.code, '00040');
+    assert.equal(r?.shape, 'result');
+    assert.equal(r?.status, 401);
+    assert.equal(r?.recovery, 'reauthenticate-once');
+  });
+
+  it('finds the code inside an OAuth error_description, else takes the error word', () => {
+    const r = recogniseBody({ error: 'invalid_request', error_description: 'Bad grant. ErrorCode: 05007 (see docs)' }, undefined, 400);
+    assert.equal(r?.code, '05007');
+    assert.equal(r?.shape, 'oauth');
+    assert.equal(r?.known, false);
+    assert.equal(r?.text, 'Bad grant. ErrorCode: 05007 (see docs)');
+    assert.equal(recogniseBody({ error: 'invalid_client', error_description: 'no' })?.code, 'invalid_client');
+  });
+
+  it('reads TransactionResult under any wrapper, with attributes and ResultMessage as object or array', () => {
+    const one = recogniseBody({
+      OrderProductResponse: {
+        '@ServiceVersionNumber': '5.0',
+        TransactionDetail: {},
+        TransactionResult: { SeverityText: 'Error', ResultID: 'CM018', ResultText: 'No match', ResultMessage: [{ ResultDescription: 'first' }, { ResultDescription: 'second' }] },
+      },
+    }, undefined, 404);
+    assert.equal(one?.code, 'CM018');
+    assert.equal(one?.known, true);
+    assert.equal(one?.info?.source, 'service');
+    assert.equal(one?.description, 'first second');
+    assert.equal(one?.severity, 'error');
+    const top = recogniseBody({ TransactionResult: { ResultID: 'SC001', SeverityText: 'Fatal', ResultMessage: { ResultDescription: 'd' } } });
+    assert.equal(top?.code, 'SC001');
+    assert.equal(top?.description, 'd');
+  });
+
+  it('knows the codes the service documents beyond the spec, with their statuses', () => {
+    const expected: Record<string, number | undefined> = { '00011': 400, '00041': 401, '00044': 401, '00045': 429, '00046': 429, '30500': 404, CM001: 400, CM003: 400, CM004: 500, CM018: 404 };
+    for (const [code, status] of Object.entries(expected)) {
+      const info = describeCode(code);
+      assert.equal(info?.source, 'service', code);
+      assert.equal(info?.status, status, code);
+    }
+    assert.equal(describeCode('00045')?.recovery, 'wait-and-retry');
+    assert.equal(describeCode('SC001')?.source, 'spec');
+  });
+
+  it("gives an unknown code the service's own text, a severity from SeverityText or the status, and says it is not in the catalog", () => {
+    const b = recogniseBody({ MatchResponse: { TransactionResult: { ResultID: 'CM021', SeverityText: 'Warning', ResultText: 'Partial data' } } });
+    assert.deepEqual([b?.known, b?.text, b?.severity], [false, 'Partial data', 'warning']);
+    assert.match(explainLine(b!), /CM021 is not in the catalog; the text is the service's own/);
+    const info = recogniseBody({ MatchResponse: { TransactionResult: { ResultID: 'CM021', SeverityText: 'Information' } } });
+    assert.equal(info?.severity, 'info');
+    const byStatus = recogniseBody({ TransactionResult: { ResultID: 'XY1' } }, undefined, 503);
+    assert.equal(byStatus?.severity, 'error');
+    assert.match(byStatus?.action ?? '', /try again later/);
+    const a = recogniseBody({ error: { errorCode: '10002', errorMessage: 'Invalid input: ip' } }, undefined, 400);
+    assert.deepEqual([a?.known, a?.text, a?.severity], [false, 'Invalid input: ip', 'error']);
+  });
+
+  it('uses the descriptions of a codes file, which may add codes but not rewrite built-in ones', () => {
+    const book = CodeBook.withUserCodes([{ code: 'CM021', text: 'Partial record', meaning: 'm', action: 'Use what is there.', severity: 'warning', recovery: 'stop', interfaceName: 'B', source: 'user' }]);
+    const r = recogniseBody({ MatchResponse: { TransactionResult: { ResultID: 'CM021', ResultText: 'whatever' } } }, book);
+    assert.deepEqual([r?.known, r?.text, r?.action, r?.info?.source], [true, 'Partial record', 'Use what is there.', 'user']);
+    assert.throws(() => CodeBook.withUserCodes([{ ...describeCode('SC001')!, source: 'user' }]), /SC001 is already in the catalog \(the specification\)/);
+  });
+
+  it('finds nothing in bodies without a code', () => {
+    for (const body of [undefined, null, 'x', [], {}, { inquiryDetail: { ipAddress: '1.2.3.4' } }, { error: 42 }]) assert.equal(recogniseBody(body), undefined, JSON.stringify(body));
+  });
+});
