@@ -16,19 +16,9 @@ import { checkCredentials, checkLookup, checkOperation } from './queries';
 import { SecretRegistry } from './redact';
 import { checkEndpoints, Sessions, type Session } from './session';
 import { StatusTracker } from './statusTracker';
-import { DEFAULT_RETRY_POLICY } from './retry';
+import { DEFAULT_RETRY_POLICY, type RetryOptions } from './retry';
 import { MemoryLocks } from './stores';
 import { TokenCache, withoutReach } from './tokens';
-
-export interface RetryOptions {
-  /** Throttle retries (SC006, HTTP 429) per request before the failure reaches the caller. */
-  readonly maxRetries?: number;
-  /** Retries of a lookup (GET) after a reset, refused connection, timeout, 502, 503 or 504. */
-  readonly maxTransientRetries?: number;
-  /** The pause after a throttled call without Retry-After, doubled per throttle (used when the client makes its own limiter). */
-  readonly baseDelayMs?: number;
-  readonly maxDelayMs?: number;
-}
 
 export interface ClientOptions {
   readonly endpoints: Endpoints;
@@ -118,8 +108,7 @@ export class BizDataClient {
 
   /** Never rejects: every outcome is a CallResult. */
   lookup(query: LookupQuery, options: CallOptions = {}): Promise<CallResult> {
-    // Each call listens on a signal of its own: undici adds a listener per request in flight, and a
-    // signal shared by a whole batch would collect them (MaxListenersExceededWarning). any() adds none.
+    // A signal of each call's own: undici listens per request, and one a batch shares would collect listeners.
     const o = options.signal ? { ...options, signal: AbortSignal.any([options.signal]) } : options;
     return this.settled((t0) => this.lookupOnce(query, o, t0));
   }
