@@ -15,6 +15,7 @@ import { runBatchLookup } from './runBatchLookup';
 import { saveQuery } from './saveQuery';
 import { saveResponse } from './saveResponse';
 import { showTokenStatus } from './showTokenStatus';
+import { setCoordinatorPassword } from './setCoordinatorPassword';
 import { signIn } from './signIn';
 import { signOut } from './signOut';
 import { startLocalSandbox } from './startSandbox';
@@ -36,6 +37,7 @@ export function registerCommands(context: vscode.ExtensionContext, services: Ser
     [Commands.deleteLookup]: (arg) => deleteLookup(services, arg),
     [Commands.startSandbox]: () => startLocalSandbox(services),
     [Commands.stopSandbox]: () => stopLocalSandbox(services),
+    [Commands.setCoordinatorPassword]: () => setCoordinatorPassword(services),
     [Commands.showLog]: () => services.log.show(true),
   } satisfies Record<CommandId, CommandHandler>;
   for (const id of Object.keys(handlers) as CommandId[]) registerCommand(context, services.log, id, handlers[id]);

@@ -21,6 +21,7 @@ export const Commands = {
   deleteLookup: 'bizdata.deleteLookup',
   startSandbox: 'bizdata.startSandbox',
   stopSandbox: 'bizdata.stopSandbox',
+  setCoordinatorPassword: 'bizdata.setCoordinatorPassword',
   showLog: 'bizdata.showLog',
 } as const satisfies Readonly<Record<string, `bizdata.${string}`>>;
 
@@ -87,6 +88,7 @@ export interface CommandArgs {
   'bizdata.deleteLookup': [arg: LookupNode];
   'bizdata.startSandbox': [];
   'bizdata.stopSandbox': [];
+  'bizdata.setCoordinatorPassword': [];
   'bizdata.showLog': [];
 }
 
