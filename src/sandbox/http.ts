@@ -159,6 +159,49 @@ export function headerText(req: IncomingMessage, name: string): string | undefin
   return Array.isArray(v) ? v[0] : v;
 }
 
+/** Headers that frame the message on the wire; the sandbox sets them itself. */
+const FRAMING = ['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'trailer', 'te'];
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * Headers given by a user (a respond fault, a fixtures route), checked: names that are HTTP tokens,
+ * string or number values without line breaks, no framing headers. Names come back in lower case.
+ * Returns the problem as text (the caller says where it is) or the headers.
+ */
+export function checkHeaders(v: unknown): string | Record<string, string> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'must be an object of header names and values, e.g. {"Retry-After": "2"}';
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(v as Record<string, unknown>)) {
+    const shown = name.slice(0, 60);
+    if (!TOKEN.test(name)) return `"${shown}" is not a valid header name`;
+    if (FRAMING.includes(name.toLowerCase())) return `"${shown}" is set by the sandbox and cannot be given`;
+    if (typeof value !== 'string' && !(typeof value === 'number' && Number.isFinite(value))) return `the value of "${shown}" must be a string or a number`;
+    const text = String(value);
+    // eslint-disable-next-line no-control-regex
+    if (/[\x00-\x08\x0a-\x1f\x7f]/.test(text)) return `the value of "${shown}" must not contain line breaks or control characters`;
+    if (name.toLowerCase() in out) return `"${shown}" is given twice`;
+    out[name.toLowerCase()] = text;
+  }
+  return out;
+}
+
+/**
+ * An answer with exactly these headers and this body: bytes and strings as they are (a string as
+ * text/plain unless a content-type is given), any other JSON value as JSON, nothing for undefined.
+ */
+export function exactAnswer(status: number, given: Readonly<Record<string, string>> | undefined, body: unknown, code: string): Answer {
+  const headers: Record<string, string> = { ...given };
+  let data: string | Buffer = '';
+  if (Buffer.isBuffer(body) || typeof body === 'string') {
+    data = body;
+    headers['content-type'] ??= 'text/plain; charset=utf-8';
+  } else if (body !== undefined) {
+    data = JSON.stringify(body);
+    headers['content-type'] ??= JSON_TYPE;
+  }
+  return { status, body: data, headers, code, exact: true };
+}
+
 /** The path of a request URL, without the query string. */
 export function pathOf(url: string | undefined): string {
   const u = url ?? '/';

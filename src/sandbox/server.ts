@@ -6,7 +6,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { errorMessage } from '../core/errors';
 import { parseConfig } from './config';
 import type { SandboxContext } from './context';
-import { type Fixtures, NO_FIXTURES, loadFixtures } from './data';
+import { type Fixtures, NO_FIXTURES, loadFixtures } from './fixtures';
 import { DEFAULT_CONFIG, DEFAULT_HOST } from './defaults';
 import { BoundedCache } from './cache';
 import { FaultSet } from './faults';
