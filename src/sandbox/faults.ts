@@ -93,6 +93,10 @@ export class FaultSet {
     return fault;
   }
 
+  get size(): number {
+    return this.faults.length;
+  }
+
   list(): readonly Fault[] {
     return this.faults;
   }
@@ -128,6 +132,7 @@ export class FaultSet {
  * (counted in the customer's statistics as `fault:respond`), instead of the usual one.
  */
 export function respondFault(ctx: SandboxContext, req: IncomingMessage, customer?: Customer): Answer | undefined {
+  if (ctx.faults.size === 0) return undefined;
   const fault = ctx.faults.take(pathOf(req.url), 'answer');
   if (fault === undefined) return undefined;
   ctx.store.noteCode(customer, 'fault:respond');

@@ -18,7 +18,7 @@ export interface Answer {
   /** Compress with gzip (only set when the request accepts it). */
   readonly gzip?: boolean;
   /** A data-call answer: it could have been compressed, so caches must key on Accept-Encoding. */
-  readonly vary?: boolean;
+  vary?: boolean;
   /** Close the connection after this answer and read nothing more of the request. */
   readonly close?: boolean;
   /** Send only `headers` (plus Date unless given, and the framing): no default content-type. */
@@ -47,15 +47,20 @@ export class ErrorAnswer extends Error {
   }
 }
 
-/** The HTTP Date of the sandbox's virtual clock, formatted at most once per second. */
+/**
+ * The HTTP Date of the sandbox's virtual clock, formatted at most once per second; undefined while
+ * the clock has not been moved, when Node's own Date header says the same for less work.
+ */
 export class DateHeader {
   private second = Number.NaN;
   private text = '';
 
-  constructor(private readonly now: () => number) {}
+  constructor(private readonly offsetMs: () => number) {}
 
-  value(): string {
-    const ms = this.now();
+  value(): string | undefined {
+    const offset = this.offsetMs();
+    if (offset === 0) return undefined;
+    const ms = Date.now() + offset;
     const second = Math.floor(ms / 1000);
     if (second !== this.second) {
       this.second = second;
@@ -65,12 +70,12 @@ export class DateHeader {
   }
 }
 
-/** Writes an answer. The `date` is the virtual clock's; gzip runs off the event loop. */
-export function send(res: ServerResponse, answer: Answer, date: string): void {
-  const headers: OutgoingHttpHeaders = answer.exact === true ? { date, ...answer.headers } : { date, 'content-type': JSON_TYPE, ...answer.headers };
+/** Writes an answer. `date` is the virtual clock's (Node's own when undefined); gzip runs off the event loop. */
+export function send(res: ServerResponse, answer: Answer, date: string | undefined): void {
+  const headers: OutgoingHttpHeaders = answer.exact === true ? { ...answer.headers } : { 'content-type': JSON_TYPE, ...answer.headers };
+  if (date !== undefined && headers.date === undefined) headers.date = date;
   if (answer.vary === true) headers.vary = 'Accept-Encoding';
   if (answer.close === true) headers.connection = 'close';
-  res.sendDate = false;
   const data = typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body;
   if (answer.gzip !== true) return finish(res, answer.status, headers, data);
   gzip(data, (err, zipped) => {

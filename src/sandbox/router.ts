@@ -32,7 +32,7 @@ export async function route(ctx: SandboxContext, req: IncomingMessage, res: Serv
     const ip = path.slice(IP_PREFIX.length);
     if (ip === '' || ip.includes('/')) throw notFound(path);
     requireMethod(req, 'GET');
-    return dataAnswer(handleIpLookup(ctx, req, res, ip, queryOf(req.url)));
+    return handleIpLookup(ctx, req, res, ip, queryOf(req.url));
   }
   const auth = AUTH_PATH.exec(path);
   if (auth !== null) {
@@ -42,25 +42,15 @@ export async function route(ctx: SandboxContext, req: IncomingMessage, res: Serv
   const org = ORG_PATH.exec(path);
   if (org !== null && org[1] === ORG_VERSION_B) {
     requireMethod(req, 'GET');
-    return dataAnswer(handleOrganizations(ctx, req, res, queryOf(req.url)));
+    return handleOrganizations(ctx, req, res, queryOf(req.url));
   }
   const routed = findRoute(ctx.fixtures.routes, req.method ?? 'GET', path);
-  if (routed !== undefined && 'route' in routed) return dataAnswer(handleRoute(ctx, req, res, routed.route));
+  if (routed !== undefined && 'route' in routed) return handleRoute(ctx, req, res, routed.route);
   if (routed !== undefined) throw methodNotAllowed(routed.allow.join(', '));
   // No endpoint, so no check to pass first.
   const respond = respondFault(ctx, req);
   if (respond !== undefined) return respond;
   throw notFound(path);
-}
-
-/** Marks a data call's answer, success or refusal, as one that varies with Accept-Encoding. */
-async function dataAnswer(pending: Promise<Answer>): Promise<Answer> {
-  try {
-    return { ...(await pending), vary: true };
-  } catch (err) {
-    if (err instanceof ErrorAnswer) return { ...err.answer(), vary: true };
-    throw err;
-  }
 }
 
 /** The path as logged: no query string (it may carry anything), no control characters, bounded. */

@@ -9,9 +9,9 @@ import { SUCCESS_CODE } from '../core/codes';
 import { errorMessage } from '../core/errors';
 import { SandboxSetupError } from './config';
 import type { SandboxContext } from './context';
-import { dataCall } from './dataCall';
+import { dataCall, varying } from './dataCall';
 import { INTERFACE_A_PREFIX, isBuiltInPath } from './endpoints';
-import { type Answer, MAX_BODY_BYTES, acceptsGzip, checkHeaders, exactAnswer, readBody } from './http';
+import { type Answer, ErrorAnswer, MAX_BODY_BYTES, acceptsGzip, checkHeaders, exactAnswer, readBody } from './http';
 import { SIDE_A, errorA } from './interfaceA';
 import { matchError, sideB } from './interfaceB';
 
@@ -53,9 +53,14 @@ export function findRoute(routes: readonly Route[], method: string, path: string
 export async function handleRoute(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, route: Route): Promise<Answer> {
   if (req.method !== 'GET' && req.method !== 'DELETE') {
     // The body plays no part in the answer, but it is read (and bounded) as the service would.
-    await readBody(req, MAX_BODY_BYTES, () => (route.interfaceId === 'a'
-      ? errorA(413, 'invalid_request', 'The request body is larger than 64 KiB.')
-      : matchError(ctx, 413, 'invalid_request', 'The request body is larger than 64 KiB.', route.wrapper)));
+    try {
+      await readBody(req, MAX_BODY_BYTES, () => (route.interfaceId === 'a'
+        ? errorA(413, 'invalid_request', 'The request body is larger than 64 KiB.')
+        : matchError(ctx, 413, 'invalid_request', 'The request body is larger than 64 KiB.', route.wrapper)));
+    } catch (err) {
+      if (err instanceof ErrorAnswer) return varying(err.answer());
+      throw err;
+    }
   }
   const side = route.interfaceId === 'a' ? SIDE_A : sideB(route.wrapper);
   return dataCall(ctx, req, res, side, () => () => {

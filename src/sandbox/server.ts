@@ -82,7 +82,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     fixtures,
     bodies: new BoundedCache<string, string>(1000),
     adminKey,
-    date: new DateHeader(() => store.now()),
+    date: new DateHeader(() => store.clockOffsetSeconds * 1000),
     nextTransactionId: () => `sbx-${idPrefix}-${(counter += 1)}`,
     delay: (ms) => new Promise<void>((resolve) => {
       if (closing) return resolve();
@@ -103,7 +103,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     }
     try {
       // Hold the answer, success or refusal, until what it depends on (a lock, a count, a token) is on disk.
-      await store.durable();
+      const saving = store.durable();
+      if (saving !== undefined) await saving;
     } catch (err) {
       log(`sandbox: ${errorMessage(err)}`);
       return jsonAnswer(500, { error: { errorCode: 'state_not_saved', errorMessage: `${errorMessage(err)}. The answer is withheld because it could not be made durable; see the sandbox's log.` } }, { code: 'state_not_saved' });
