@@ -138,8 +138,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       });
     }
     void answer(req, res, path).then((a) => {
+      // Only a reset fault leaves no answer: it has dropped the connection already.
+      code = a?.code ?? 'fault:reset';
       if (a === undefined || res.headersSent || res.destroyed) return;
-      code = a.code;
       send(res, a, ctx.date.value());
     });
   });
