@@ -25,6 +25,18 @@ const undiciTrim = {
   },
 };
 
+// The Redis client is needed only when a coordinator is configured (bizdata.coordination.redisUrl,
+// --coordinator): it goes into dist/coordinator.js, which both bundles load on demand, so neither the
+// extension nor a command line without a coordinator loads or carries it.
+const coordinatorApart = {
+  name: 'coordinator-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/redisCoordinator(\.js)?$/ }, () => ({ path: './coordinator.js', external: true }));
+    // The file lock (proper-lockfile and its graceful-fs) is needed at the first sign-in, not at activation.
+    build.onResolve({ filter: /^proper-lockfile$/ }, () => ({ path: './lockfile.js', external: true }));
+  },
+};
+
 const common = {
   plugins: [undiciTrim],
   bundle: true,
@@ -39,9 +51,12 @@ const common = {
   mainFields: ['module', 'main'],
 };
 
+const apart = { ...common, plugins: [...common.plugins, coordinatorApart] };
 const builds = [
-  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
-  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  { ...apart, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { ...apart, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  { ...common, entryPoints: ['src/core/coordination/redisCoordinator.ts'], outfile: 'dist/coordinator.js' },
+  { ...common, entryPoints: { lockfile: 'node_modules/proper-lockfile/index.js' }, outdir: 'dist' },
   // The extension's code scanner runs this on a worker thread (src/features/shared/codeScanner.ts).
   { ...common, entryPoints: ['src/features/shared/scanWorker.ts'], outfile: 'dist/scanWorker.js' },
   // For the .mjs scripts (scripts/built.mjs), which cannot import TypeScript; not shipped in the .vsix.

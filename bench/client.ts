@@ -5,11 +5,9 @@
 //      rate / 50 (goal >= 0.95), SC006 reaching the caller (goal 0), failures (goal 0), beside a
 //      naive Promise.all and a sequential loop of bare requests with the same token.
 // Ratios, not absolute times, are the result: they hold across machines.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { request } from 'undici';
@@ -18,45 +16,15 @@ import { BizDataClient } from '../src/core/client';
 import type { LookupQuery } from '../src/core/model';
 import { MemoryGuardStore, MemoryTokenStore } from '../src/core/stores';
 import { DEMO_CREDENTIALS } from '../src/sandbox/defaults';
+import { startSandboxProcess, type BenchSandbox } from './processes';
 
 const gunzipAsync = promisify(gunzip);
 const ORIGIN = 'https://bench.example.com';
-const CLI = resolve(__dirname, '../../dist/cli.js');
 
-interface Sandbox {
-  readonly url: string;
-  readonly adminKey: string;
-  readonly child: ChildProcess;
-}
+type Sandbox = BenchSandbox;
 
-async function startSandboxProcess(dir: string, name: string, qps: number, concurrency: number): Promise<Sandbox> {
-  const config = join(dir, `${name}.json`);
-  const adminKey = `bench-admin-${name}`;
-  await writeFile(
-    config,
-    JSON.stringify({
-      customers: [
-        {
-          id: 'bench',
-          qps,
-          concurrency,
-          clients: [{ consumerKey: DEMO_CREDENTIALS.a.consumerKey, consumerSecret: DEMO_CREDENTIALS.a.consumerSecret }],
-          users: [{ user: DEMO_CREDENTIALS.b.user, password: DEMO_CREDENTIALS.b.password }],
-        },
-      ],
-    }),
-  );
-  // A separate process, so the server's work does not share the client's event loop.
-  const child = spawn(process.execPath, [CLI, 'sandbox', '--port', '0', '--config', config, '--admin-key', adminKey], { stdio: ['ignore', 'pipe', 'ignore'] });
-  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  const url = await new Promise<string>((ok, fail) => {
-    child.once('exit', (code) => fail(new Error(`sandbox exited with ${code}`)));
-    lines.on('line', (line) => {
-      const m = /listening on (http:\/\/\S+)/i.exec(line);
-      if (m) ok(m[1]);
-    });
-  });
-  return { url, adminKey, child };
+async function startSandbox(dir: string, name: string, qps: number, concurrency: number): Promise<Sandbox> {
+  return startSandboxProcess(dir, name, { qps, concurrency }, false);
 }
 
 async function stats(sb: Sandbox): Promise<{ dataCalls: number; resultCodes: Record<string, number>; maxConcurrency: number; tokenRequests: number }> {
@@ -92,7 +60,7 @@ function percentile(values: number[], p: number): number {
 const ms = (n: number): string => `${n.toFixed(3)} ms`;
 
 async function overhead(dir: string): Promise<Record<string, number>> {
-  const sb = await startSandboxProcess(dir, 'overhead', 1_000_000, 1000);
+  const sb = await startSandbox(dir, 'overhead', 1_000_000, 1000);
   const client = newClient(sb.url, { qps: 0, concurrency: 64 });
   try {
     const ip = '203.0.113.7';
@@ -139,7 +107,7 @@ async function overhead(dir: string): Promise<Record<string, number>> {
 async function throughput(dir: string): Promise<Record<string, number>> {
   const LIMIT = 50;
   const N = 1000;
-  const sb = await startSandboxProcess(dir, 'throughput', LIMIT, 5);
+  const sb = await startSandbox(dir, 'throughput', LIMIT, 5);
   const client = newClient(sb.url, { qps: LIMIT, concurrency: 5 });
   try {
     const inputs: LookupQuery[] = Array.from({ length: N }, (_, i) => ({ kind: 'ip', ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` }));

@@ -152,6 +152,57 @@ function row(name: string, m: Measure): string {
   return `${name.padEnd(34)} ${m.rps.toFixed(0).padStart(8)} ${m.p50.toFixed(2).padStart(8)} ${m.p99.toFixed(2).padStart(8)} ${String(m.errors).padStart(6)}`;
 }
 
+/**
+ * Latency of one gzip data call while `flood` wrong-secret token requests wait for scrypt, next to
+ * the same call alone, and of a sign-in for an unknown user next to a known one with a wrong
+ * password (a prober must not tell them apart). Medians of `samples` tries.
+ */
+async function signInFlood(url: string, headersA: Record<string, string>, flood = 100, samples = 5): Promise<string[]> {
+  const median = (xs: number[]): number => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+  const timed = async (run: () => Promise<unknown>): Promise<number> => {
+    const t = performance.now();
+    await run();
+    return performance.now() - t;
+  };
+  const lookup = async (): Promise<void> => {
+    const r = await request(`${url}${IP_PATH}`, { headers: { ...headersA, 'accept-encoding': 'gzip' } });
+    await r.body.dump();
+  };
+  const signIn = async (user: string, password: string): Promise<void> => {
+    const r = await request(`${url}/Authentication/V2.0/`, {
+      method: 'POST', headers: { 'x-svc-user': user, 'x-svc-pwd': password, 'content-type': 'application/json' },
+      body: JSON.stringify({ TransactionDetail: { ApplicationTransactionID: 'bench', ServiceTransactionID: '1', TransactionTimestamp: new Date().toISOString() } }),
+    });
+    await r.body.dump();
+  };
+  const wrongSecret = async (): Promise<void> => {
+    const r = await request(`${url}/v1/token`, {
+      method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${DEMO_CREDENTIALS.a.consumerKey}:not-the-secret`).toString('base64')}`, origin: ORIGIN, 'content-type': 'application/json' },
+      body: JSON.stringify({ grant_type: 'client_credentials' }),
+    });
+    await r.body.dump();
+  };
+  const alone: number[] = [];
+  const during: number[] = [];
+  const unknown: number[] = [];
+  const known: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    alone.push(await timed(lookup));
+    const pending = Array.from({ length: flood }, () => wrongSecret());
+    await new Promise((r) => setTimeout(r, 50));
+    during.push(await timed(lookup));
+    await Promise.all(pending);
+    unknown.push(await timed(() => signIn('no-such-user', 'whatever')));
+    known.push(await timed(() => signIn(DEMO_CREDENTIALS.b.user, `wrong-${i}`)));
+    // Two wrong passwords in a row, then the right one: the demo user never locks.
+    if (i % 2 === 1) await signIn(DEMO_CREDENTIALS.b.user, DEMO_CREDENTIALS.b.password);
+  }
+  return [
+    `gzip data call alone ${median(alone).toFixed(1)} ms, during ${flood} wrong-secret token requests ${median(during).toFixed(1)} ms`,
+    `sign-in of an unknown user ${median(unknown).toFixed(1)} ms, of a known user with a wrong password ${median(known).toFixed(1)} ms`,
+  ];
+}
+
 function best(ms: Measure[]): Measure {
   return ms.reduce((a, b) => (b.rps > a.rps ? b : a));
 }
@@ -173,6 +224,7 @@ async function main(): Promise<void> {
     results.bareB?.push(await load(bareB.url, ORG_PATH, headersB));
     results.sbB?.push(await load(sandbox.url, ORG_PATH, headersB));
   }
+  const flood = await signInFlood(sandbox.url, headersA);
   await Promise.all([sandbox.stop(), bareA.stop(), bareB.stop()]);
   const [ba, sa, bb, sbm] = [best(results.bareA ?? []), best(results.sbA ?? []), best(results.bareB ?? []), best(results.sbB ?? [])];
   const out = [
@@ -184,6 +236,7 @@ async function main(): Promise<void> {
     row('bare node:http (B body)', bb),
     row('sandbox B GET /V4.0/organizations', sbm),
     `ratio A: ${(sa.rps / ba.rps).toFixed(2)}   ratio B: ${(sbm.rps / bb.rps).toFixed(2)}   (goal >= 0.70)`,
+    ...flood,
   ];
   process.stdout.write(`${out.join('\n')}\n`);
 }

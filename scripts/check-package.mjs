@@ -29,14 +29,14 @@ const entries = zipEntries(readFileSync(vsix));
 const files = new Map([...entries].filter(([name]) => name.startsWith('extension/')).map(([name, size]) => [name.slice('extension/'.length), size]));
 
 const problems = [];
-for (const required of ['dist/extension.js', 'dist/cli.js', 'dist/scanWorker.js', 'package.json', 'LICENSE.txt']) {
+for (const required of ['dist/extension.js', 'dist/cli.js', 'dist/coordinator.js', 'dist/lockfile.js', 'dist/scanWorker.js', 'package.json', 'LICENSE.txt']) {
   if (!files.has(required)) problems.push(`missing ${required}`);
 }
 for (const f of files.keys()) {
   if (/^(src|test|out|bench|scripts|node_modules)\//.test(f) || /\.(ts|map)$/.test(f) || f.endsWith('.vsix')) problems.push(`must not ship ${f}`);
 }
 const kb = (name) => ((files.get(name) ?? 0) / 1024).toFixed(1);
-console.log(`package: ${files.size} files; dist/extension.js ${kb('dist/extension.js')} KB, dist/cli.js ${kb('dist/cli.js')} KB (production)`);
+console.log(`package: ${files.size} files; dist/extension.js ${kb('dist/extension.js')} KB, dist/cli.js ${kb('dist/cli.js')} KB, dist/coordinator.js ${kb('dist/coordinator.js')} KB (only with a coordinator), dist/lockfile.js ${kb('dist/lockfile.js')} KB (at the first sign-in) (production)`);
 if (problems.length > 0) {
   console.error(`package check failed:\n- ${problems.join('\n- ')}`);
   process.exit(1);

@@ -58,7 +58,8 @@ export async function startVsCodeServer({ log = console.log, startTimeoutMs = 90
   let output = '';
   // Its own process group, so that stop() ends the extension hosts it starts too.
   const server = spawnProcessGroup(paths.node, args, {
-    env: { ...process.env, ...env },
+    // The extension's state directory (guard counts, learned limits) is the run's own, not the user's.
+    env: { ...process.env, BIZDATA_STATE_DIR: join(dataDir, 'state'), ...env },
     onLine: (line) => {
       output = `${output}${line}\n`.slice(-20_000);
     },

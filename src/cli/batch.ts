@@ -1,9 +1,9 @@
 // `bizdata batch`: many lookups from a file, one JSON line per input, resumable.
 import { parseBatchInput, runBatch } from '../core/batch';
-import { DEFAULT_LIMITS } from '../core/constants';
 import { stat } from 'node:fs/promises';
 import { safeLine } from '../core/sanitize';
-import { CONNECTION_HELP, CONNECTION_OPTIONS, EXIT, exitCodeFor, makeClient, parse, printJson, readInputFile, positiveNumber, UsageError, type CliIo } from './common';
+import { CONNECTION_HELP, CONNECTION_OPTIONS, EXIT, exitCodeFor, makeClient, parse, printJson, readInputFile, UsageError, type CliIo } from './common';
+import { batchWorkers } from './coordination';
 
 export const BATCH_HELP = `Usage: bizdata batch FILE --out RESULTS.jsonl [--qps N] [--concurrency N] [connection options]
 
@@ -18,7 +18,11 @@ FILE is either
     quote names that contain commas: US,"Example, Inc.",CA
 
   --out FILE           where results are appended (required)
-  --concurrency N      lookups in flight at once (also caps the account's limiter)
+  --concurrency N|auto lookups in flight at once (also caps the account's limiter)
+
+The summary shows learnedQps and learnedConcurrency: the limits the adaptive limiter found (and
+remembers for the next run). A coordinator that stops answering stops the batch: calls in flight
+finish, no new one starts, and running it again continues where it stopped.
 
 The run stops early on an authentication failure, the lockout guard, or a contract limit
 (SC003, SC004, SC005); Ctrl-C stops it cleanly. A summary is printed on stdout.
@@ -45,8 +49,8 @@ export async function runBatchCommand(args: string[], io: CliIo): Promise<number
     throw new UsageError(`${file} has rows that cannot be read; nothing was sent:\n${parsed.problems.map((p) => `  line ${p.line}: ${p.message}`).join('\n')}`);
   }
   if (parsed.inputs.length === 0) throw new UsageError(`${file} holds no inputs.`);
-  const concurrency = positiveNumber('--concurrency', values.concurrency ?? (io.env.BIZDATA_CONCURRENCY || undefined), DEFAULT_LIMITS.concurrency);
-  const { client } = makeClient(values, io, parsed.format === 'csv' ? 'b' : 'a');
+  const { client, close } = await makeClient(values, io, parsed.format === 'csv' ? 'b' : 'a');
+  const concurrency = batchWorkers(values, io.env);
   const abort = new AbortController();
   const onSigint = (): void => abort.abort();
   process.once('SIGINT', onSigint);
@@ -62,7 +66,8 @@ export async function runBatchCommand(args: string[], io: CliIo): Promise<number
         : undefined,
     });
     if (io.stderr.isTTY) io.stderr.write('\n');
-    printJson(summary, io);
+    const learned = client.limiterState().learned;
+    printJson({ ...summary, learnedQps: learned?.qps, learnedConcurrency: learned?.concurrency }, io);
     if (summary.stoppedBy) {
       const stop = summary.stoppedBy;
       io.stderr.write(`bizdata: the batch stopped: ${safeLine(`${stop.code ? `${stop.code} ` : ''}${client.redact(stop.text)}`)}\n  What to do: ${safeLine(stop.advice)}\n`);
@@ -71,7 +76,7 @@ export async function runBatchCommand(args: string[], io: CliIo): Promise<number
     return summary.failed > 0 || summary.cancelled ? EXIT.other : EXIT.ok;
   } finally {
     process.off('SIGINT', onSigint);
-    await client.dispose();
+    await close();
   }
 }
 

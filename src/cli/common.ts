@@ -8,13 +8,13 @@ import { BUILT_IN, type CodeBook } from '../core/codes';
 import { loadCodeBook } from '../core/codesFile';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../core/http';
 import { safeJson, safeLine, safeText } from '../core/sanitize';
-import { AUTH_VERSION_B, DEFAULT_LIMITS, ORG_VERSION_B, VERSION_A } from '../core/constants';
-import type { CallFailure, Credentials, Endpoints, FailureKind, InterfaceId } from '../core/model';
-import { MemoryTokenStore } from '../core/stores';
+import { AUTH_VERSION_B, ORG_VERSION_B, VERSION_A } from '../core/constants';
+import type { CallFailure, Endpoints, FailureKind, InterfaceId } from '../core/model';
+import type { LearnedLimits } from '../core/ports';
 import { DEMO_CREDENTIALS } from '../sandbox/defaults';
 import { userInfoProblem } from './addresses';
-import { fileGuardStore, stateDir } from './guardFile';
-import { promptHidden, promptVisible } from './prompt';
+import { openSharing, SHARING_HELP, SHARING_OPTIONS, SharingError } from './coordination';
+import { credentialsFromEnvOrPrompt } from './credentials';
 import { errorMessage } from '../core/errors';
 
 /** The process's streams and environment, passed in so commands hold no global state. */
@@ -85,6 +85,8 @@ export const CONNECTION_OPTIONS = {
   'confirm-risk': { type: 'boolean' },
   verbose: { type: 'boolean', short: 'v' },
   help: { type: 'boolean', short: 'h' },
+  // Limits and sharing with other processes (coordination.ts).
+  ...SHARING_OPTIONS,
 } as const satisfies ParseArgsConfig['options'];
 
 export const CONNECTION_HELP = `Connection options (flags win over the environment):
@@ -95,13 +97,12 @@ export const CONNECTION_HELP = `Connection options (flags win over the environme
   --sandbox URL        a local sandbox: all three hosts, its origin and its demo credentials
   --ca-file FILE       extra certificate authority (PEM)    [BIZDATA_CA_FILE]
   --proxy URL          HTTP proxy, http://host:port         [BIZDATA_PROXY]
-  --qps N              requests per second for the account  [BIZDATA_QPS, default 10]
-  --concurrency N      requests in flight at once           [BIZDATA_CONCURRENCY, default 4]
 ${RESILIENCE_HELP}
   --confirm-risk       sign in even though one more failed attempt would lock the account
   -v, --verbose        one line per request on stderr (credentials redacted)
   -h, --help           this help
 
+${SHARING_HELP}
 Credentials come only from the environment or, in a terminal, a hidden prompt:
   Interface A: BIZDATA_CONSUMER_KEY, BIZDATA_CONSUMER_SECRET
   Interface B: BIZDATA_USER, BIZDATA_PASSWORD
@@ -144,6 +145,10 @@ export interface Setup {
   /** The catalog the client reads codes with (the built-in one plus --codes). */
   readonly codes: CodeBook;
   readonly sandbox: boolean;
+  /** What the account's limiter learned before, as remembered. */
+  learned(): Promise<LearnedLimits | undefined>;
+  /** Disposes the client, then the shared stores (and the coordinator's connection). */
+  close(): Promise<void>;
   readonly endpoints: Endpoints;
 }
 
@@ -154,8 +159,8 @@ export function positiveNumber(label: string, value: string | undefined, fallbac
   return n;
 }
 
-/** Builds the client from flags and environment; throws UsageError for what is missing ('any': one interface's addresses suffice). */
-export function makeClient(values: ConnectionValues, io: CliIo, needs: InterfaceId | 'any'): Setup {
+/** Builds the client from flags and environment ('any': one interface's addresses suffice); throws UsageError for what is missing or a coordinator that cannot be reached. */
+export async function makeClient(values: ConnectionValues, io: CliIo, needs: InterfaceId | 'any'): Promise<Setup> {
   const env = io.env;
   const sandbox = values.sandbox;
   const pick = (flag: string | undefined, name: string): string | undefined => flag ?? sandbox ?? (env[name] || undefined);
@@ -186,25 +191,38 @@ export function makeClient(values: ConnectionValues, io: CliIo, needs: Interface
     orgVersion: ORG_VERSION_B,
     ...(resilience.aVersion !== undefined ? { aVersion: resilience.aVersion } : {}),
   };
-  const qps = positiveNumber('--qps', values.qps ?? (env.BIZDATA_QPS || undefined), DEFAULT_LIMITS.qps);
-  const concurrency = positiveNumber('--concurrency', values.concurrency ?? (env.BIZDATA_CONCURRENCY || undefined), DEFAULT_LIMITS.concurrency);
   const verbose = values.verbose === true;
+  const log = verbose ? (line: string): void => void io.stderr.write(`${safeLine(line)}\n`) : undefined;
+  const credentials: CredentialProvider = sandbox !== undefined ? async (id) => DEMO_CREDENTIALS[id] : credentialsFromEnvOrPrompt(io);
+  let shared;
+  try {
+    shared = await openSharing(values, env, endpoints, needs, credentials, log);
+  } catch (err) {
+    if (err instanceof SharingError) throw new UsageError(err.message);
+    throw err;
+  }
   let client: BizDataClient;
   try {
     client = new BizDataClient({
       endpoints,
-      credentials: sandbox !== undefined ? async (id) => DEMO_CREDENTIALS[id] : credentialsFromEnvOrPrompt(io),
-      tokenStore: new MemoryTokenStore(),
-      guardStore: fileGuardStore(stateDir(env)),
-      limits: { qps, concurrency },
+      credentials,
+      tokenStore: shared.tokenStore,
+      guardStore: shared.guardStore,
+      locks: shared.locks,
+      limiter: shared.limiter,
       http: { caFile: values['ca-file'] ?? (env.BIZDATA_CA_FILE || undefined), proxyUrl: values.proxy ?? (env.BIZDATA_PROXY || undefined), requestTimeoutMs: resilience.requestTimeoutMs },
       codes: resilience.codes,
-      log: verbose ? (line) => io.stderr.write(`${safeLine(line)}\n`) : undefined,
+      log,
     });
   } catch (err) {
+    await shared.close();
     throw new UsageError(errorMessage(err));
   }
-  return { client, codes: resilience.codes, sandbox: sandbox !== undefined, endpoints };
+  const close = async (): Promise<void> => {
+    await client.dispose();
+    await shared.close();
+  };
+  return { client, codes: resilience.codes, sandbox: sandbox !== undefined, endpoints, learned: shared.learned, close };
 }
 
 function safeOrigin(url: string): string | undefined {
@@ -215,42 +233,10 @@ function safeOrigin(url: string): string | undefined {
   }
 }
 
-/** Environment first; otherwise ask once on a terminal. Memoised so concurrent calls ask once. */
-function credentialsFromEnvOrPrompt(io: CliIo): CredentialProvider {
-  const cache = new Map<InterfaceId, Promise<Credentials | undefined>>();
-  return (id) => {
-    let p = cache.get(id);
-    if (!p) {
-      p = resolveCredentials(id, io);
-      cache.set(id, p);
-    }
-    return p;
-  };
-}
-
-async function resolveCredentials(id: InterfaceId, io: CliIo): Promise<Credentials | undefined> {
-  const env = io.env;
-  const [nameVar, secretVar] = id === 'a' ? ['BIZDATA_CONSUMER_KEY', 'BIZDATA_CONSUMER_SECRET'] : ['BIZDATA_USER', 'BIZDATA_PASSWORD'];
-  let name = env[nameVar] || undefined;
-  let secret = env[secretVar] || undefined;
-  if ((name === undefined || secret === undefined) && io.stdin.isTTY) {
-    if (id === 'a') {
-      name ??= await promptHidden('Consumer key (hidden): ', io.stdin, io.stderr);
-      if (name !== undefined) secret ??= await promptHidden('Consumer secret (hidden): ', io.stdin, io.stderr);
-    } else {
-      name ??= await promptVisible('User name: ', io.stdin, io.stderr);
-      if (name !== undefined) secret ??= await promptHidden('Password (hidden): ', io.stdin, io.stderr);
-    }
-  }
-  if (!name || !secret) {
-    throw new UsageError(`Set ${nameVar} and ${secretVar} in the environment, or run in a terminal to be asked for them. Credentials are never taken from flags.`);
-  }
-  return id === 'a' ? { interfaceId: 'a', consumerKey: name, consumerSecret: secret } : { interfaceId: 'b', user: name, password: secret };
-}
-
 export function exitCodeFor(kind: FailureKind): number {
   switch (kind) {
     case 'input':
+    case 'coordinator':
       return EXIT.usage;
     case 'auth':
     case 'guard':

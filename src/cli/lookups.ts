@@ -54,13 +54,13 @@ export async function runLookupCommand(kind: 'ip' | 'org', args: string[], io: C
       ...(v['match-type'] !== undefined ? { matchType: v['match-type'] } : {}),
     };
   }
-  const { client, codes } = makeClient(values, io, kind === 'ip' ? 'a' : 'b');
+  const { client, codes, close } = await makeClient(values, io, kind === 'ip' ? 'a' : 'b');
   try {
     const result = await client.lookup(query, { confirmRisk: values['confirm-risk'] === true });
     if (!result.ok) return printFailure(result, io, (s) => client.redact(s), codes);
     printJson(result.body, io);
     return EXIT.ok;
   } finally {
-    await client.dispose();
+    await close();
   }
 }

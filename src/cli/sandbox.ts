@@ -16,7 +16,8 @@ Options:
   --state FILE       keep accounts, lockouts, usage and tokens in FILE across restarts
   --admin-key KEY    key for the admin API (header x-sandbox-admin); also from the
                      environment variable BIZDATA_SANDBOX_ADMIN_KEY; random otherwise
-  --fixtures DIR     serve DIR/ip/<ip>.json and DIR/org/<name>.json as responses
+  --fixtures DIR     serve DIR/ip/<ip>.json and DIR/org/<name>.json as responses,
+                     and DIR/routes.json for any other path
   -h, --help         show this help
 
 The first line on stdout is "Sandbox listening on http://HOST:PORT".

@@ -38,7 +38,7 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
   const text = await readInputFile(file);
   const parsed = parseRequestFile(text);
   const selected = select(parsed.requests, values.name ?? [], file);
-  const { client, codes, endpoints } = makeClient(values, io, 'any');
+  const { client, codes, endpoints, close } = await makeClient(values, io, 'any');
   try {
     const problems = [...parsed.problems, ...unknownReferences(text, parsed, connectionVariables(endpoints))];
     for (const p of problems.filter((x) => x.severity === 'warning')) io.stderr.write(`${safeLine(`${file}:${p.span.line + 1}: warning: ${p.message}`)}\n`);
@@ -64,7 +64,7 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
     }
     return EXIT.ok;
   } finally {
-    await client.dispose();
+    await close();
   }
 }
 

@@ -5,7 +5,9 @@ import { CONNECTION_HELP, CONNECTION_OPTIONS, EXIT, makeClient, parse, printFail
 export const TOKEN_HELP = `Usage: bizdata token [--interface a|b] [--reveal] [connection options]
 
 Signs in (one authentication call) and prints the token's status as JSON: state, masked account,
-issue and expiry times. The command line keeps tokens only in memory, so each run signs in anew.
+issue and expiry times, and the limits the adaptive limiter learned for the account ("learned").
+Without --keep-token or --coordinator the token lives only as long as the command, so each run
+signs in anew.
 
   --interface a|b      a: consumer key and secret (default); b: user name and password
   --reveal             also print the token itself (treat it like a password)
@@ -20,7 +22,7 @@ export async function runToken(args: string[], io: CliIo): Promise<number> {
   }
   const id = (values.interface ?? 'a').toLowerCase();
   if (id !== 'a' && id !== 'b') throw new UsageError(`--interface must be a or b, not "${values.interface}".`);
-  const { client, codes } = makeClient(values, io, id as InterfaceId);
+  const { client, codes, close, learned } = await makeClient(values, io, id as InterfaceId);
   try {
     const result = await client.refreshToken(id as InterfaceId, { confirmRisk: values['confirm-risk'] === true });
     if (!result.ok) return printFailure(result, io, (s) => client.redact(s), codes);
@@ -30,10 +32,12 @@ export async function runToken(args: string[], io: CliIo): Promise<number> {
       issuedAt: typeof status.issuedAt === 'number' ? new Date(status.issuedAt).toISOString() : undefined,
       expiresAt: typeof status.expiresAt === 'number' ? new Date(status.expiresAt).toISOString() : undefined,
     };
+    const l = await learned();
+    out.learned = l ? { qps: l.qps, concurrency: l.concurrency, exact: l.exact, at: new Date(l.at).toISOString() } : null;
     if (values.reveal) out.token = await client.revealToken(id as InterfaceId);
     printJson(out, io);
     return EXIT.ok;
   } finally {
-    await client.dispose();
+    await close();
   }
 }

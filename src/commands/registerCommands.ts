@@ -18,6 +18,7 @@ import { saveQuery } from './saveQuery';
 import { saveResponse } from './saveResponse';
 import { sendRequest } from './sendRequest';
 import { showTokenStatus } from './showTokenStatus';
+import { setCoordinatorPassword } from './setCoordinatorPassword';
 import { signIn } from './signIn';
 import { signOut } from './signOut';
 import { startLocalSandbox } from './startSandbox';
@@ -39,6 +40,7 @@ export function registerCommands(context: vscode.ExtensionContext, services: Ser
     [Commands.deleteLookup]: (arg) => deleteLookup(services, arg),
     [Commands.startSandbox]: () => startLocalSandbox(services),
     [Commands.stopSandbox]: () => stopLocalSandbox(services),
+    [Commands.setCoordinatorPassword]: () => setCoordinatorPassword(services),
     [Commands.showLog]: () => services.log.show(true),
     [Commands.newRequestFile]: () => newRequestFile(),
     [Commands.sendRequest]: (arg) => sendRequest(services, arg),

@@ -191,6 +191,8 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
   }
   const progress = { total: options.inputs.length, skipped, done: 0, ok: 0, failed: 0 };
   let stoppedBy: CallFailure | undefined;
+  /** The coordinator is gone: no new input starts, but calls in flight finish (and are written). */
+  let halted = false;
   // Stopping aborts the calls still waiting in the limiter, so a stop is immediate.
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
@@ -206,7 +208,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
   try {
     let next = 0;
     const worker = async (): Promise<void> => {
-      while (next < queue.length && !signal.aborted) {
+      while (next < queue.length && !signal.aborted && !halted) {
         const input = queue[next++];
         // Checked here too, so a bad value is told apart from an 'input' failure of the setup
         // (endpoints, credentials) that the client reports for every input alike.
@@ -215,6 +217,12 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
           ? { ok: false, kind: 'input', text: problem, advice: 'Correct this input in the file; the next run retries it.', durationMs: 0 }
           : await options.client.lookup(input, { signal });
         if (!result.ok && result.kind === 'cancelled') return;
+        if (!result.ok && result.kind === 'coordinator') {
+          // Nothing was sent for this input: no line, so the next run does it.
+          stoppedBy ??= result;
+          halted = true;
+          return;
+        }
         const setupProblem = !result.ok && result.kind === 'input' && !problem;
         if (!result.ok && ((STOPPING_KINDS.has(result.kind) && result.code !== 'SC006') || setupProblem)) {
           // Written so the output shows why the run ended; not final, so a later run retries it.

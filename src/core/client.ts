@@ -10,25 +10,15 @@ import { LockoutGuard } from './guard';
 import { flatHeaders, HttpTransport, type HttpOptions } from './http';
 import { RateLimiter, type Limits } from './limiter';
 import type { CallFailure, CallResult, Endpoints, InterfaceId, IpQuery, LimiterState, LookupQuery, OperationRequest, OrgQuery, TokenStatus } from './model';
-import type { AccountLocks, CredentialProvider, GuardStore, Limiter, TokenStore } from './ports';
+import { CoordinatorUnavailableError, type AccountLocks, type CredentialProvider, type GuardStore, type Limiter, type TokenStore } from './ports';
 import { ipRequest, operationRequest, orgRequest, type Built } from './protocol';
 import { checkCredentials, checkLookup, checkOperation } from './queries';
 import { SecretRegistry } from './redact';
 import { checkEndpoints, Sessions, type Session } from './session';
 import { StatusTracker } from './statusTracker';
-import { DEFAULT_RETRY_POLICY } from './retry';
+import { DEFAULT_RETRY_POLICY, type RetryOptions } from './retry';
 import { MemoryLocks } from './stores';
 import { TokenCache, withoutReach } from './tokens';
-
-export interface RetryOptions {
-  /** Throttle retries (SC006, HTTP 429) per request before the failure reaches the caller. */
-  readonly maxRetries?: number;
-  /** Retries of a lookup (GET) after a reset, refused connection, timeout, 502, 503 or 504. */
-  readonly maxTransientRetries?: number;
-  /** The pause after a throttled call without Retry-After, doubled per throttle (used when the client makes its own limiter). */
-  readonly baseDelayMs?: number;
-  readonly maxDelayMs?: number;
-}
 
 export interface ClientOptions {
   readonly endpoints: Endpoints;
@@ -118,7 +108,9 @@ export class BizDataClient {
 
   /** Never rejects: every outcome is a CallResult. */
   lookup(query: LookupQuery, options: CallOptions = {}): Promise<CallResult> {
-    return this.settled((t0) => this.lookupOnce(query, options, t0));
+    // A signal of each call's own: undici listens per request, and one a batch shares would collect listeners.
+    const o = options.signal ? { ...options, signal: AbortSignal.any([options.signal]) } : options;
+    return this.settled((t0) => this.lookupOnce(query, o, t0));
   }
 
   /**
@@ -284,6 +276,8 @@ export class BizDataClient {
     try {
       return await run(t0);
     } catch (err) {
+      // A shared store, lock or limiter lost its coordinator: a stop, not a network failure of the service.
+      if (CoordinatorUnavailableError.is(err)) return failure(t0, 'coordinator', this.redact(err.message), CoordinatorUnavailableError.advice);
       return failure(t0, 'network', `The call failed inside the client: ${this.redact(errorMessage(err))}`, 'Try again; if it persists, report it with the log.');
     }
   }

@@ -10,7 +10,7 @@ import { failure } from './failures';
 import { TransportError, type HttpTransport, type WireResponse } from './http';
 import { LimiterDisposedError } from './limiter';
 import type { CallFailure } from './model';
-import type { Limiter, Permit } from './ports';
+import { CoordinatorUnavailableError, type Limiter, type Permit } from './ports';
 import type { Built } from './protocol';
 import { recogniseBody, type Recognised } from './recognise';
 import { backoffMs, DEFAULT_RETRY_POLICY, isThrottle, isTransientStatus, retryAfterMs, type RetryPolicy } from './retry';
@@ -61,6 +61,7 @@ export class Exchange {
       } catch (err) {
         if (err instanceof LimiterDisposedError || this.o.lifetime.aborted) return closed();
         const retried = throttles + transients > 0;
+        if (CoordinatorUnavailableError.is(err)) return { ...failure(t0, 'coordinator', err.message, CoordinatorUnavailableError.advice, built.record), mayHaveReached: retried };
         const text = retried ? 'The call was cancelled while waiting to retry.' : 'The call was cancelled.';
         return { ...failure(t0, 'cancelled', text, 'Run it again when needed.', built.record), mayHaveReached: retried };
       }

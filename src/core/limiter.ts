@@ -1,9 +1,14 @@
 // One limiter per customer account: the service counts queries per second and concurrent requests
 // across all of a customer's tokens and connections, so every request of a client (and of a batch)
-// goes through the same instance. Requests over the limit would come back as SC006 and count anyway.
+// goes through the same instance, and with a coordinator through one budget for every process.
+// Requests over the limit would come back as SC006 and count anyway. The limiter queues callers in
+// order; its Budget says whether one more may start now, its Control which limits hold (fixed
+// values, or values it learns: see adaptive.ts).
+import { LocalBudget, type Budget } from './budget';
 import { DEFAULT_LIMITS } from './constants';
 import type { LimiterState } from './model';
-import type { Limiter, Permit, Throttle } from './ports';
+import { CoordinatorUnavailableError, type Limiter, type Permit, type Throttle } from './ports';
+import { SignalWaiters } from './signalWaiters';
 
 export interface Limits {
   /** Requests started in any sliding window; 0 or Infinity means no rate limit. */
@@ -18,11 +23,43 @@ export interface BackoffOptions {
   readonly maxDelayMs?: number;
 }
 
-interface Waiter {
-  readonly grant: (permit: Permit) => void;
-  readonly fail: (err: Error) => void;
-  readonly signal?: AbortSignal;
-  readonly onAbort?: () => void;
+/** Decides the limits calls are held to; told when calls wait for a limit, and how they ended. */
+export interface Control {
+  /** Resolves once the limits are known (an adaptive control loads what it learned before). */
+  ready(): Promise<void>;
+  limits(): Limits;
+  /** Calls are waiting for `by`; true when the limits changed. */
+  blocked(by: 'qps' | 'concurrency'): boolean;
+  /** When the limits may change while calls wait for `by` (epoch ms), so the limiter looks again then. */
+  nextChangeAt(by: 'qps' | 'concurrency'): number | undefined;
+  ended(seen: { recent: number; level: number }, throttled: boolean): void;
+  describe(): Pick<LimiterState, 'caps' | 'learned'>;
+  dispose(): void;
+}
+
+/** Limits that never change. */
+export class FixedControl implements Control {
+  private readonly value: Limits;
+  constructor(limits: Limits) {
+    this.value = normalise(limits);
+  }
+  ready(): Promise<void> {
+    return Promise.resolve();
+  }
+  limits(): Limits {
+    return this.value;
+  }
+  blocked(): boolean {
+    return false;
+  }
+  nextChangeAt(): undefined {
+    return undefined;
+  }
+  ended(): void {}
+  describe(): Pick<LimiterState, 'caps' | 'learned'> {
+    return {};
+  }
+  dispose(): void {}
 }
 
 export class LimiterDisposedError extends Error {
@@ -32,132 +69,153 @@ export class LimiterDisposedError extends Error {
   }
 }
 
+/** How often a shared budget is asked again while it is full of other processes' calls. */
+const SHARED_POLL_MS = 5;
+
 export class RateLimiter implements Limiter {
-  private readonly limits: Limits;
+  private readonly waiters: SignalWaiters<Permit>;
   private active = 0;
-  private readonly queue: Waiter[] = [];
-  /** Start times inside the current window, oldest first. */
-  private readonly starts: number[] = [];
   private pausedUntil = 0;
   /** Throttled calls since the last call that was not: the next pause grows with it. */
   private throttles = 0;
   private timer: NodeJS.Timeout | undefined;
   private timerAt = 0;
+  private pumping = false;
+  private again = false;
   private disposed = false;
   private readonly backoff: Required<BackoffOptions>;
+  private readonly budget: Budget;
+  private readonly control: Control;
 
   /**
-   * `windowMs` is a little over a second by default: a request's arrival at the service lags its
-   * start here by a varying network delay, and two starts exactly 1000 ms apart could land inside
-   * one server-side second.
+   * Fixed limits in this process: `new RateLimiter(limits, windowMs?)`. Adaptive or shared limiters
+   * pass their own Control and Budget.
    */
   constructor(
-    limits: Limits = DEFAULT_LIMITS,
-    private readonly windowMs = 1020,
+    limits: Limits | Control = DEFAULT_LIMITS,
+    windowMs = 1020,
     private readonly now: () => number = Date.now,
     backoff: BackoffOptions = {},
+    budget?: Budget,
   ) {
-    this.limits = normalise(limits);
+    this.control = 'ready' in limits ? limits : new FixedControl(limits);
+    this.budget = budget ?? new LocalBudget(windowMs, now);
     this.backoff = { baseDelayMs: 200, maxDelayMs: 4000, ...backoff };
+    this.waiters = new SignalWaiters(abortError);
   }
 
   acquire(signal?: AbortSignal): Promise<Permit> {
     if (this.disposed) return Promise.reject(new LimiterDisposedError());
     if (signal?.aborted) return Promise.reject(abortError());
-    // Fast path: nobody waiting and room now.
-    if (this.queue.length === 0 && this.canStart(this.now())) return Promise.resolve(this.start());
-    return new Promise((resolve, reject) => {
-      const onAbort = signal
-        ? () => {
-            const i = this.queue.indexOf(waiter);
-            if (i >= 0) this.queue.splice(i, 1);
-            reject(abortError());
-          }
-        : undefined;
-      const waiter: Waiter = { grant: resolve, fail: reject, signal, onAbort };
-      if (signal && onAbort) signal.addEventListener('abort', onAbort, { once: true });
-      this.queue.push(waiter);
-      this.pump();
-    });
+    const p = this.waiters.add(signal);
+    void this.control.ready().then(() => this.pump(), (err: unknown) => this.failAll(err));
+    return p;
   }
 
   state(): LimiterState {
-    return {
-      qps: this.limits.qps,
-      concurrency: this.limits.concurrency,
-      active: this.active,
-      queued: this.queue.length,
-    };
+    const l = this.control.limits();
+    return { qps: l.qps, concurrency: l.concurrency, active: this.active, queued: this.waiters.size, ...this.control.describe() };
   }
 
   dispose(): void {
+    if (this.disposed) return;
     this.disposed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    for (const w of this.queue.splice(0)) {
-      if (w.signal && w.onAbort) w.signal.removeEventListener('abort', w.onAbort);
-      w.fail(new LimiterDisposedError());
-    }
+    this.waiters.failAll(new LimiterDisposedError());
+    this.control.dispose();
+    this.budget.dispose();
   }
 
-  /** Holds every new start for `ms` (the service blocks a customer for a while after SC006); returns the hold left. */
-  private pause(ms: number): number {
+  /** The service's Retry-After, else a growing, jittered delay; every caller (every process, when shared) is held. */
+  private throttled(t: Throttle): number {
+    this.throttles++;
+    let ms = t.retryAfterMs;
+    if (ms === undefined) {
+      const ceiling = Math.min(this.backoff.maxDelayMs, this.backoff.baseDelayMs * 2 ** (this.throttles - 1));
+      ms = Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
+    }
     const now = this.now();
     this.pausedUntil = Math.max(this.pausedUntil, now + ms);
+    this.budget.hold(ms);
     return this.pausedUntil - now;
   }
 
-  /** The service's Retry-After, else a growing, jittered delay. */
-  private throttled(t: Throttle): number {
-    this.throttles++;
-    if (t.retryAfterMs !== undefined) return this.pause(t.retryAfterMs);
-    const ceiling = Math.min(this.backoff.maxDelayMs, this.backoff.baseDelayMs * 2 ** (this.throttles - 1));
-    return this.pause(Math.round(ceiling / 2 + Math.random() * (ceiling / 2)));
-  }
-
-  private canStart(now: number): boolean {
-    if (this.active >= this.limits.concurrency || now < this.pausedUntil) return false;
-    if (!Number.isFinite(this.limits.qps)) return true;
-    while (this.starts.length > 0 && this.starts[0] <= now - this.windowMs) this.starts.shift();
-    return this.starts.length < this.limits.qps;
-  }
-
-  private start(): Permit {
+  private permit(id: string, seen: { recent: number; level: number }): Permit {
     this.active++;
-    if (Number.isFinite(this.limits.qps)) this.starts.push(this.now());
     let released = false;
     return {
       release: (throttle?: Throttle) => {
         if (released) return 0;
         released = true;
         this.active--;
+        this.budget.end(id, throttle !== undefined);
+        this.control.ended(seen, throttle !== undefined);
         let held = 0;
         if (throttle) held = this.throttled(throttle);
         else this.throttles = 0;
-        this.pump();
+        void this.pump();
         return held;
       },
     };
   }
 
-  private pump(): void {
-    if (this.disposed) return;
-    const now = this.now();
-    while (this.queue.length > 0 && this.canStart(now)) {
-      const w = this.queue.shift() as Waiter;
-      if (w.signal && w.onAbort) w.signal.removeEventListener('abort', w.onAbort);
-      w.grant(this.start());
+  /** Starts waiting callers, in order, while the budget allows; then sleeps until it may again. */
+  private async pump(): Promise<void> {
+    if (this.pumping) {
+      this.again = true;
+      return;
     }
-    if (this.queue.length === 0 || this.active >= this.limits.concurrency) return;
-    // Blocked by time (rate window or pause), not by slots: wake up when the earliest becomes free.
-    const wakeAt = Math.max(this.pausedUntil, this.starts.length >= this.limits.qps ? this.starts[0] + this.windowMs : now);
-    if (this.timer && this.timerAt <= wakeAt) return;
+    this.pumping = true;
+    try {
+      do {
+        this.again = false;
+        await this.startWaiters();
+      } while (this.again && !this.disposed);
+    } catch (err) {
+      this.failAll(err);
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private async startWaiters(): Promise<void> {
+    while (this.waiters.size > 0 && !this.disposed) {
+      const now = this.now();
+      if (now < this.pausedUntil) return this.wakeAt(this.pausedUntil);
+      const r = await this.budget.tryStart(this.control.limits());
+      if (!r.ok) {
+        if (r.by !== 'pause' && this.control.blocked(r.by)) continue;
+        // A limit that may grow before the budget frees a slot: look again then.
+        const growth = r.by === 'pause' ? undefined : this.control.nextChangeAt(r.by);
+        const free = r.waitMs >= 0 ? this.now() + r.waitMs : this.budget.shared ? this.now() + SHARED_POLL_MS : undefined;
+        const at = Math.min(growth ?? Infinity, free ?? Infinity);
+        if (Number.isFinite(at)) this.wakeAt(Math.max(at, this.now() + 1));
+        return; // otherwise a release here pumps again
+      }
+      const seen = { recent: r.recent, level: r.level };
+      // The caller may have given up while the budget answered: the slot goes back unused.
+      if (!this.waiters.grantNext(() => this.permit(r.id, seen))) {
+        this.budget.end(r.id, false);
+      }
+    }
+  }
+
+  private wakeAt(at: number): void {
+    if (this.disposed || this.waiters.size === 0) return;
+    if (this.timer && this.timerAt <= at) return;
     if (this.timer) clearTimeout(this.timer);
-    this.timerAt = wakeAt;
+    this.timerAt = at;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.pump();
-    }, Math.max(1, wakeAt - now));
+      void this.pump();
+    }, Math.max(1, at - this.now()));
+  }
+
+  /** A shared budget that cannot be reached: every waiting call fails with the coordinator's message. */
+  private failAll(err: unknown): void {
+    const e = CoordinatorUnavailableError.is(err) ? err : new CoordinatorUnavailableError(err instanceof Error ? err.message : String(err));
+    this.waiters.failAll(e);
   }
 }
 
@@ -167,7 +225,7 @@ function normalise(l: Limits): Limits {
   return { qps, concurrency };
 }
 
-function abortError(): Error {
+export function abortError(): Error {
   const e = new Error('The call was cancelled.');
   e.name = 'AbortError';
   return e;

@@ -83,10 +83,15 @@ export interface TokenStatus {
 }
 
 export interface LimiterState {
+  /** The rate and concurrency the limiter holds calls to now. */
   readonly qps: number;
   readonly concurrency: number;
   readonly active: number;
   readonly queued: number;
+  /** Adaptive limiters: the caps never exceeded (Infinity when `auto`). */
+  readonly caps?: { readonly qps: number; readonly concurrency: number };
+  /** Adaptive limiters: the account's limits as found so far (exact once the service refused just above). */
+  readonly learned?: { readonly qps: number; readonly concurrency: number; readonly exact: boolean };
 }
 
 /**
@@ -119,6 +124,7 @@ export type FailureKind =
   | 'guard' // the lockout guard refused to try again without confirmation (exit 3)
   | 'api' // the service answered with an error that is neither of the above
   | 'network' // connection, timeout, TLS, malformed response
+  | 'coordinator' // the shared coordinator (Redis) could not be reached: nothing was sent (exit 2)
   | 'cancelled';
 
 export interface CallSuccess {

@@ -7,7 +7,11 @@ import type { Credentials, InterfaceId, LimiterState, StoredToken } from './mode
 export interface TokenStore {
   get(key: string): Promise<StoredToken | undefined>;
   set(key: string, token: StoredToken): Promise<void>;
-  delete(key: string): Promise<void>;
+  /**
+   * Drops the token; with `ifValue`, only while the stored token is that one, so a process reporting a
+   * refused token never deletes the replacement another process just stored (atomic in shared stores).
+   */
+  delete(key: string, ifValue?: string): Promise<void>;
 }
 
 /** How a sign-in attempt ended, for the lockout guard. */
@@ -56,6 +60,41 @@ export interface Permit {
    * long every caller is now held, in milliseconds (0 when not held).
    */
   release(throttle?: Throttle): number;
+}
+
+/** What a limiter found the account's limits to be, remembered for the next run. */
+export interface LearnedLimits {
+  readonly qps: number;
+  readonly concurrency: number;
+  /** True when the service refused a call just above these values; false when only proven accepted. */
+  readonly exact: boolean;
+  /** Epoch milliseconds of the last change. */
+  readonly at: number;
+}
+
+/** Learned limits by account key (hashed by every store: it names an account). */
+export interface LimitsStore {
+  get(account: string): Promise<LearnedLimits | undefined>;
+  set(account: string, limits: LearnedLimits): Promise<void>;
+}
+
+/**
+ * Thrown by a shared store, lock or limiter when the coordinator it lives in (Redis) cannot be
+ * reached. Nothing was sent to the service for the call that met it; the message names the
+ * coordinator (never its password).
+ */
+export class CoordinatorUnavailableError extends Error {
+  static readonly advice = 'Nothing was sent for this call. Check that the coordinator is running and reachable, then run again: a batch continues where it stopped.';
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'CoordinatorUnavailableError';
+  }
+
+  /** By name, not instanceof: the coordinator is a bundle of its own, with its own copy of this class. */
+  static is(err: unknown): err is CoordinatorUnavailableError {
+    return err instanceof Error && err.name === 'CoordinatorUnavailableError';
+  }
 }
 
 /**

@@ -53,3 +53,13 @@ export function backoffMs(retry: number, policy: RetryPolicy, random: () => numb
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
   return Math.floor(random() * ceiling);
 }
+
+export interface RetryOptions {
+  /** Throttle retries (SC006, HTTP 429) per request before the failure reaches the caller. */
+  readonly maxRetries?: number;
+  /** Retries of a lookup (GET) after a reset, refused connection, timeout, 502, 503 or 504. */
+  readonly maxTransientRetries?: number;
+  /** The pause after a throttled call without Retry-After, doubled per throttle (used when the client makes its own limiter). */
+  readonly baseDelayMs?: number;
+  readonly maxDelayMs?: number;
+}

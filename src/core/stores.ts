@@ -1,5 +1,5 @@
-// Stores for one process (tests, one-shot command lines, the sandbox profile in the extension), and
-// the adapter that keeps guard counts in a host's small persisted record (extension global state).
+// Stores for one process (tests, the sandbox profile in the extension), and what every store of
+// guard counts shares: how an attempt settles, and the hashed key no account name is written under.
 import { createHash } from 'node:crypto';
 import type { StoredToken } from './model';
 import type { AccountLocks, AttemptOutcome, GuardStore, TokenStore } from './ports';
@@ -12,8 +12,8 @@ export class MemoryTokenStore implements TokenStore {
   async set(key: string, t: StoredToken): Promise<void> {
     this.tokens.set(key, t);
   }
-  async delete(key: string): Promise<void> {
-    this.tokens.delete(key);
+  async delete(key: string, ifValue?: string): Promise<void> {
+    if (ifValue === undefined || this.tokens.get(key)?.value === ifValue) this.tokens.delete(key);
   }
 }
 
@@ -58,41 +58,6 @@ export class MemoryLocks implements AccountLocks {
       release();
       if (this.tails.get(key) === tail) this.tails.delete(key);
     }
-  }
-}
-
-/** Where a host keeps the guard's counts: one small record it can read at once and replace. */
-export interface GuardRecordIo {
-  read(): Readonly<Record<string, number>>;
-  write(counts: Readonly<Record<string, number>>): Promise<void>;
-}
-
-/**
- * Guard counts a host persists so that they survive a restart. Keys are a hash of the account: no
- * account name is ever written. For one process: its read-modify-write is not atomic across processes.
- */
-export class PersistedGuardStore implements GuardStore {
-  constructor(private readonly io: GuardRecordIo) {}
-
-  async read(account: string): Promise<number> {
-    return this.io.read()[guardKey(account)] ?? 0;
-  }
-
-  async begin(account: string): Promise<number> {
-    const before = await this.read(account);
-    await this.put(account, before + 1);
-    return before;
-  }
-
-  async end(account: string, outcome: AttemptOutcome): Promise<void> {
-    await this.put(account, settledCount(await this.read(account), outcome));
-  }
-
-  private async put(account: string, failures: number): Promise<void> {
-    const next = { ...this.io.read() };
-    if (failures <= 0) delete next[guardKey(account)];
-    else next[guardKey(account)] = failures;
-    await this.io.write(next);
   }
 }
 

@@ -62,7 +62,8 @@ export class TokenCache {
   async markInvalid(s: Session, value: string, code: string | undefined): Promise<void> {
     const stored = await this.o.store.get(s.key);
     if (stored !== undefined && stored.value !== value) return;
-    if (stored) await this.o.store.delete(s.key);
+    // Only that token: in a shared store another process may have replaced it since the read.
+    if (stored) await this.o.store.delete(s.key, value);
     this.o.tracker.set(s.id, { state: 'invalid', issuedAt: undefined, expiresAt: undefined, lastError: { code, text: (code !== undefined ? this.o.exchange.codes.describe(code)?.text : undefined) ?? 'The token was refused.' } });
   }
 

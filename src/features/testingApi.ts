@@ -3,6 +3,7 @@
 // locations must never reach a user's other extensions.
 import type * as vscode from 'vscode';
 import type { ExplorerViews } from './explorer/registerExplorer';
+import { stateDirectory } from './connection/sharing';
 import type { Services } from './services';
 import type { TokenStatusBar } from './statusBar/statusBar';
 
@@ -16,6 +17,8 @@ export interface TestingApi {
   /** Where this extension's log and global storage live (the tests search them for secrets). */
   readonly logUri: string;
   readonly globalStorageUri: string;
+  /** The state directory shared with the command line (guard counts, learned limits). */
+  readonly stateDir: string;
   /** Address of the local sandbox started from this window, if running. */
   sandboxUrl(): string | undefined;
   /** Every globalState and workspaceState entry as JSON, so tests can prove no secret is kept there. */
@@ -52,6 +55,7 @@ export function createTestingApi(
     },
     logUri: context.logUri.toString(),
     globalStorageUri: context.globalStorageUri.toString(),
+    stateDir: stateDirectory(),
     sandboxUrl: () => services.sandbox.running?.url,
     stateDump: () => {
       const dump = (m: vscode.Memento): Record<string, unknown> => Object.fromEntries(m.keys().map((k) => [k, m.get(k)]));

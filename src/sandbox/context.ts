@@ -1,7 +1,7 @@
 // What every handler of one sandbox instance shares.
 import { describeCode } from '../core/codes';
 import type { BoundedCache } from './cache';
-import type { Fixtures } from './data';
+import type { Fixtures } from './fixtures';
 import type { FaultSet } from './faults';
 import type { DateHeader } from './http';
 import type { SandboxStore } from './store';

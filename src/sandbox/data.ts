@@ -1,11 +1,8 @@
-// Deterministic synthetic records, clearly marked as sandbox data, plus user fixtures.
+// Deterministic synthetic records, clearly marked as sandbox data, and the fixture file names.
 // The same IP or name always gives the same record, so tests and demos are repeatable.
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
 import { isIPv4, isIPv6 } from 'node:net';
-import { join } from 'node:path';
 import { findCountry } from '../core/countries';
-import { errorMessage } from '../core/errors';
 
 const FIRST = ['Amber', 'Cobalt', 'Juniper', 'Silverline', 'Harborview', 'Quartz', 'Maplecrest', 'Orchid', 'Granite', 'Lumen', 'Tidewater', 'Foxglove'];
 const SECOND = ['Ledger', 'Works', 'Forge', 'Analytics', 'Logistics', 'Foods', 'Textiles', 'Robotics', 'Outfitters', 'Systems', 'Ceramics', 'Freight'];
@@ -105,44 +102,4 @@ export function nameSlug(name: string): string {
 /** File name of a fixture for an IP: IPv6 colons become "-" so the name is valid on every OS. */
 export function ipSlug(ip: string): string {
   return ip.toLowerCase().replace(/:/g, '-');
-}
-
-export interface Fixtures {
-  /** Whole response bodies of Interface A, by ipSlug. */
-  readonly ip: ReadonlyMap<string, Record<string, unknown>>;
-  /** Data parts merged into MatchResponse of Interface B, by nameSlug. */
-  readonly org: ReadonlyMap<string, Record<string, unknown>>;
-}
-
-export const NO_FIXTURES: Fixtures = { ip: new Map(), org: new Map() };
-
-async function loadFolder(dir: string): Promise<Map<string, Record<string, unknown>>> {
-  const out = new Map<string, Record<string, unknown>>();
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return out;
-    throw err;
-  }
-  for (const name of names.filter((n) => n.endsWith('.json'))) {
-    const file = join(dir, name);
-    let value: unknown;
-    try {
-      value = JSON.parse(await readFile(file, 'utf8'));
-    } catch (err) {
-      throw new Error(`Fixture ${file} is not valid JSON: ${errorMessage(err)}`, { cause: err });
-    }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      throw new Error(`Fixture ${file} must hold a JSON object.`);
-    }
-    out.set(name.slice(0, -'.json'.length).toLowerCase(), value as Record<string, unknown>);
-  }
-  return out;
-}
-
-/** Reads DIR/ip/<ip>.json and DIR/org/<name-slug>.json once at start. */
-export async function loadFixtures(dir: string): Promise<Fixtures> {
-  const [ip, org] = await Promise.all([loadFolder(join(dir, 'ip')), loadFolder(join(dir, 'org'))]);
-  return { ip, org };
 }

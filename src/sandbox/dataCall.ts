@@ -28,29 +28,39 @@ export interface DataCallSide {
 export async function dataCall(
   ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, side: DataCallSide, prepare: () => () => Answer,
 ): Promise<Answer> {
-  const token = side.authorize(ctx, req);
-  const customer = token.customer;
-  customer.stats.dataCalls += 1;
+  let customer: Customer | undefined;
   try {
+    // authorize() counts its own refusals: before it, no customer is known.
+    const token = side.authorize(ctx, req);
+    customer = token.customer;
+    customer.stats.dataCalls += 1;
     side.checkAccount?.(ctx, token);
     const produce = prepare();
     const refused = admitDataCall(ctx, customer, res);
     if (refused !== undefined) throw side.refuse(ctx, refused);
     if (customer.responseDelayMs > 0) await ctx.delay(customer.responseDelayMs);
-    const injected = respondFault(ctx, req, customer);
-    if (injected !== undefined) return injected;
-    const answer = produce();
-    if (answer.status >= 200 && answer.status < 300) {
+    const answer = respondFault(ctx, req, customer) ?? produce();
+    if (answer.code === 'fault:respond') {
+      // Counted by respondFault; uses no contract.
+    } else if (answer.status >= 200 && answer.status < 300) {
       ctx.store.useContract(customer);
       ctx.store.noteCode(customer, SUCCESS_CODE);
     } else if (answer.code !== undefined) {
       ctx.store.noteCode(customer, answer.code);
     }
+    answer.vary = true;
     return answer;
   } catch (err) {
-    if (err instanceof ErrorAnswer) ctx.store.noteCode(customer, err.code);
-    throw err;
+    if (!(err instanceof ErrorAnswer)) throw err;
+    if (customer !== undefined) ctx.store.noteCode(customer, err.code);
+    return varying(err.answer());
   }
+}
+
+/** A data-call answer, success or refusal: it could have been compressed, so it varies with Accept-Encoding. */
+export function varying(answer: Answer): Answer {
+  answer.vary = true;
+  return answer;
 }
 
 /**

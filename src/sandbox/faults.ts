@@ -5,7 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { SandboxContext } from './context';
 import type { Customer } from './customers';
-import { type Answer, pathOf } from './http';
+import { type Answer, checkHeaders, exactAnswer, pathOf } from './http';
 
 export const FAULT_TYPES = ['latency', 'status', 'reset', 'malformed-json', 'truncated-gzip', 'respond'] as const;
 export type FaultType = (typeof FAULT_TYPES)[number];
@@ -40,10 +40,6 @@ const PROPERTIES: Readonly<Record<FaultType, readonly string[]>> = {
   'truncated-gzip': COMMON,
   respond: [...COMMON, 'status', 'headers', 'body'],
 };
-/** Headers that frame the message on the wire; the sandbox sets them itself. */
-const FRAMING = ['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'trailer', 'te'];
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
 function field<T>(v: unknown, name: string, check: (x: unknown) => x is T, what: string): T | undefined {
   if (v === undefined) return undefined;
   if (!check(v)) throw new FaultInputError(`"${name}" must be ${what}.`);
@@ -55,27 +51,6 @@ const isInt = (min: number, max: number) => (x: unknown): x is number =>
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** The headers of a respond fault, checked and with names in lower case. */
-function respondHeaders(v: unknown): Record<string, string> | undefined {
-  if (v === undefined) return undefined;
-  if (!isObject(v)) throw new FaultInputError('"headers" must be an object of header names and values, e.g. {"Retry-After": "2"}.');
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(v)) {
-    const shown = name.slice(0, 60);
-    if (!TOKEN.test(name)) throw new FaultInputError(`"headers": "${shown}" is not a valid header name.`);
-    if (FRAMING.includes(name.toLowerCase())) throw new FaultInputError(`"headers": "${shown}" is set by the sandbox and cannot be given.`);
-    if (typeof value !== 'string' && !(typeof value === 'number' && Number.isFinite(value))) {
-      throw new FaultInputError(`"headers": the value of "${shown}" must be a string or a number.`);
-    }
-    const text = String(value);
-    // eslint-disable-next-line no-control-regex
-    if (/[\x00-\x08\x0a-\x1f\x7f]/.test(text)) throw new FaultInputError(`"headers": the value of "${shown}" must not contain line breaks or control characters.`);
-    if (name.toLowerCase() in out) throw new FaultInputError(`"headers": "${shown}" is given twice.`);
-    out[name.toLowerCase()] = text;
-  }
-  return out;
 }
 
 export class FaultSet {
@@ -108,13 +83,18 @@ export class FaultSet {
     if (type === 'latency' && latencyMs === undefined) throw new FaultInputError('A latency fault needs "latencyMs".');
     if ((type === 'status' || type === 'respond') && status === undefined) throw new FaultInputError(`A ${type} fault needs "status".`);
     if ((status === 204 || status === 304) && body.body !== undefined) throw new FaultInputError(`A ${status} answer has no body; leave "body" out.`);
-    const headers = respondHeaders(body.headers);
+    const headers = body.headers === undefined ? undefined : checkHeaders(body.headers);
+    if (typeof headers === 'string') throw new FaultInputError(`"headers" ${headers}.`);
     this.counter += 1;
     const fault: Fault = {
       id: `fault-${this.counter}`, type: type as FaultType, path, remaining: count, probability, latencyMs, status, headers, body: body.body,
     };
     this.faults.push(fault);
     return fault;
+  }
+
+  get size(): number {
+    return this.faults.length;
   }
 
   list(): readonly Fault[] {
@@ -152,17 +132,9 @@ export class FaultSet {
  * (counted in the customer's statistics as `fault:respond`), instead of the usual one.
  */
 export function respondFault(ctx: SandboxContext, req: IncomingMessage, customer?: Customer): Answer | undefined {
+  if (ctx.faults.size === 0) return undefined;
   const fault = ctx.faults.take(pathOf(req.url), 'answer');
   if (fault === undefined) return undefined;
   ctx.store.noteCode(customer, 'fault:respond');
-  const headers: Record<string, string> = { ...fault.headers };
-  let body = '';
-  if (typeof fault.body === 'string') {
-    body = fault.body;
-    headers['content-type'] ??= 'text/plain; charset=utf-8';
-  } else if (fault.body !== undefined) {
-    body = JSON.stringify(fault.body);
-    headers['content-type'] ??= 'application/json; charset=utf-8';
-  }
-  return { status: fault.status ?? 200, body, headers, code: 'fault:respond', exact: true };
+  return exactAnswer(fault.status ?? 200, fault.headers, fault.body, 'fault:respond');
 }

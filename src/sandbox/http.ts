@@ -18,7 +18,7 @@ export interface Answer {
   /** Compress with gzip (only set when the request accepts it). */
   readonly gzip?: boolean;
   /** A data-call answer: it could have been compressed, so caches must key on Accept-Encoding. */
-  readonly vary?: boolean;
+  vary?: boolean;
   /** Close the connection after this answer and read nothing more of the request. */
   readonly close?: boolean;
   /** Send only `headers` (plus Date unless given, and the framing): no default content-type. */
@@ -47,15 +47,20 @@ export class ErrorAnswer extends Error {
   }
 }
 
-/** The HTTP Date of the sandbox's virtual clock, formatted at most once per second. */
+/**
+ * The HTTP Date of the sandbox's virtual clock, formatted at most once per second; undefined while
+ * the clock has not been moved, when Node's own Date header says the same for less work.
+ */
 export class DateHeader {
   private second = Number.NaN;
   private text = '';
 
-  constructor(private readonly now: () => number) {}
+  constructor(private readonly offsetMs: () => number) {}
 
-  value(): string {
-    const ms = this.now();
+  value(): string | undefined {
+    const offset = this.offsetMs();
+    if (offset === 0) return undefined;
+    const ms = Date.now() + offset;
     const second = Math.floor(ms / 1000);
     if (second !== this.second) {
       this.second = second;
@@ -65,12 +70,12 @@ export class DateHeader {
   }
 }
 
-/** Writes an answer. The `date` is the virtual clock's; gzip runs off the event loop. */
-export function send(res: ServerResponse, answer: Answer, date: string): void {
-  const headers: OutgoingHttpHeaders = answer.exact === true ? { date, ...answer.headers } : { date, 'content-type': JSON_TYPE, ...answer.headers };
+/** Writes an answer. `date` is the virtual clock's (Node's own when undefined); gzip runs off the event loop. */
+export function send(res: ServerResponse, answer: Answer, date: string | undefined): void {
+  const headers: OutgoingHttpHeaders = answer.exact === true ? { ...answer.headers } : { 'content-type': JSON_TYPE, ...answer.headers };
+  if (date !== undefined && headers.date === undefined) headers.date = date;
   if (answer.vary === true) headers.vary = 'Accept-Encoding';
   if (answer.close === true) headers.connection = 'close';
-  res.sendDate = false;
   const data = typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body;
   if (answer.gzip !== true) return finish(res, answer.status, headers, data);
   gzip(data, (err, zipped) => {
@@ -157,6 +162,49 @@ export function isJsonContentType(req: IncomingMessage): boolean {
 export function headerText(req: IncomingMessage, name: string): string | undefined {
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;
+}
+
+/** Headers that frame the message on the wire; the sandbox sets them itself. */
+const FRAMING = ['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'trailer', 'te'];
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * Headers given by a user (a respond fault, a fixtures route), checked: names that are HTTP tokens,
+ * string or number values without line breaks, no framing headers. Names come back in lower case.
+ * Returns the problem as text (the caller says where it is) or the headers.
+ */
+export function checkHeaders(v: unknown): string | Record<string, string> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'must be an object of header names and values, e.g. {"Retry-After": "2"}';
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(v as Record<string, unknown>)) {
+    const shown = name.slice(0, 60);
+    if (!TOKEN.test(name)) return `"${shown}" is not a valid header name`;
+    if (FRAMING.includes(name.toLowerCase())) return `"${shown}" is set by the sandbox and cannot be given`;
+    if (typeof value !== 'string' && !(typeof value === 'number' && Number.isFinite(value))) return `the value of "${shown}" must be a string or a number`;
+    const text = String(value);
+    // eslint-disable-next-line no-control-regex
+    if (/[\x00-\x08\x0a-\x1f\x7f]/.test(text)) return `the value of "${shown}" must not contain line breaks or control characters`;
+    if (name.toLowerCase() in out) return `"${shown}" is given twice`;
+    out[name.toLowerCase()] = text;
+  }
+  return out;
+}
+
+/**
+ * An answer with exactly these headers and this body: bytes and strings as they are (a string as
+ * text/plain unless a content-type is given), any other JSON value as JSON, nothing for undefined.
+ */
+export function exactAnswer(status: number, given: Readonly<Record<string, string>> | undefined, body: unknown, code: string): Answer {
+  const headers: Record<string, string> = { ...given };
+  let data: string | Buffer = '';
+  if (Buffer.isBuffer(body) || typeof body === 'string') {
+    data = body;
+    headers['content-type'] ??= 'text/plain; charset=utf-8';
+  } else if (body !== undefined) {
+    data = JSON.stringify(body);
+    headers['content-type'] ??= JSON_TYPE;
+  }
+  return { status, body: data, headers, code, exact: true };
 }
 
 /** The path of a request URL, without the query string. */

@@ -8,13 +8,12 @@ import { type Answer, ErrorAnswer, jsonAnswer } from './http';
 import { type Fault, respondFault } from './faults';
 import { handleIpLookup, handleToken } from './interfaceA';
 import { handleAuthentication, handleOrganizations } from './interfaceB';
+import { findRoute, handleRoute } from './routes';
+import { AUTH_PATH, IP_PREFIX, ORG_PATH, TOKEN_PATH } from './endpoints';
 
 const NOT_FOUND_HELP =
   `Endpoints: POST /v1/token, GET /v1/duns-search/ip/{ip}?view=${DEFAULT_VIEW}, POST /Authentication/${AUTH_VERSION_B}/, GET /${ORG_VERSION_B}/organizations, and the admin API under /_sandbox/.`;
 
-const IP_PREFIX = '/v1/duns-search/ip/';
-const AUTH_PATH = /^\/Authentication(?:\/([^/]*))?\/?$/;
-const ORG_PATH = /^\/([^/]+)\/organizations\/?$/;
 
 /** The answer to a request, or undefined when a fault already dropped the connection. */
 export async function route(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, path: string): Promise<Answer | undefined> {
@@ -25,7 +24,7 @@ export async function route(ctx: SandboxContext, req: IncomingMessage, res: Serv
     if (fault.type !== 'latency') return faultAnswer(fault, req);
     await ctx.delay(fault.latencyMs ?? 0);
   }
-  if (path === '/v1/token') {
+  if (path === TOKEN_PATH) {
     requireMethod(req, 'POST');
     return handleToken(ctx, req);
   }
@@ -33,7 +32,7 @@ export async function route(ctx: SandboxContext, req: IncomingMessage, res: Serv
     const ip = path.slice(IP_PREFIX.length);
     if (ip === '' || ip.includes('/')) throw notFound(path);
     requireMethod(req, 'GET');
-    return dataAnswer(handleIpLookup(ctx, req, res, ip, queryOf(req.url)));
+    return handleIpLookup(ctx, req, res, ip, queryOf(req.url));
   }
   const auth = AUTH_PATH.exec(path);
   if (auth !== null) {
@@ -43,22 +42,15 @@ export async function route(ctx: SandboxContext, req: IncomingMessage, res: Serv
   const org = ORG_PATH.exec(path);
   if (org !== null && org[1] === ORG_VERSION_B) {
     requireMethod(req, 'GET');
-    return dataAnswer(handleOrganizations(ctx, req, res, queryOf(req.url)));
+    return handleOrganizations(ctx, req, res, queryOf(req.url));
   }
+  const routed = findRoute(ctx.fixtures.routes, req.method ?? 'GET', path);
+  if (routed !== undefined && 'route' in routed) return handleRoute(ctx, req, res, routed.route);
+  if (routed !== undefined) throw methodNotAllowed(routed.allow.join(', '));
   // No endpoint, so no check to pass first.
   const respond = respondFault(ctx, req);
   if (respond !== undefined) return respond;
   throw notFound(path);
-}
-
-/** Marks a data call's answer, success or refusal, as one that varies with Accept-Encoding. */
-async function dataAnswer(pending: Promise<Answer>): Promise<Answer> {
-  try {
-    return { ...(await pending), vary: true };
-  } catch (err) {
-    if (err instanceof ErrorAnswer) return { ...err.answer(), vary: true };
-    throw err;
-  }
 }
 
 /** The path as logged: no query string (it may carry anything), no control characters, bounded. */
@@ -78,9 +70,11 @@ function notFound(path: string): ErrorAnswer {
 }
 
 function requireMethod(req: IncomingMessage, method: 'GET' | 'POST'): void {
-  if (req.method !== method) {
-    throw new ErrorAnswer(405, { error: { errorCode: 'method_not_allowed', errorMessage: `Use ${method} on this endpoint.` } }, 'method_not_allowed', { allow: method });
-  }
+  if (req.method !== method) throw methodNotAllowed(method);
+}
+
+function methodNotAllowed(allow: string): ErrorAnswer {
+  return new ErrorAnswer(405, { error: { errorCode: 'method_not_allowed', errorMessage: `Use ${allow} on this endpoint.` } }, 'method_not_allowed', { allow });
 }
 
 const FAULT_BODY = Buffer.from(JSON.stringify({ sandbox: true, fault: 'injected', detail: 'This body was cut short on purpose.' }));

@@ -6,7 +6,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { errorMessage } from '../core/errors';
 import { parseConfig } from './config';
 import type { SandboxContext } from './context';
-import { type Fixtures, NO_FIXTURES, loadFixtures } from './data';
+import { type Fixtures, NO_FIXTURES, loadFixtures } from './fixtures';
 import { DEFAULT_CONFIG, DEFAULT_HOST } from './defaults';
 import { BoundedCache } from './cache';
 import { FaultSet } from './faults';
@@ -82,7 +82,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     fixtures,
     bodies: new BoundedCache<string, string>(1000),
     adminKey,
-    date: new DateHeader(() => store.now()),
+    date: new DateHeader(() => store.clockOffsetSeconds * 1000),
     nextTransactionId: () => `sbx-${idPrefix}-${(counter += 1)}`,
     delay: (ms) => new Promise<void>((resolve) => {
       if (closing) return resolve();
@@ -94,21 +94,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     }),
   };
 
-  const answer = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<Answer | undefined> => {
-    let result: Answer | undefined;
-    try {
-      result = await route(ctx, req, res, path);
-    } catch (err) {
-      result = unexpected(err, req, path);
-    }
-    try {
-      // Hold the answer, success or refusal, until what it depends on (a lock, a count, a token) is on disk.
-      await store.durable();
-    } catch (err) {
+  /** Sends an answer once what it depends on (a lock, a count, a token) is on disk; success or refusal alike. */
+  const deliver = (res: ServerResponse, a: Answer | undefined, noted: (code: string) => void): void => {
+    const saving = store.durable();
+    if (saving === undefined) return write(res, a, noted);
+    saving.then(() => write(res, a, noted), (err: unknown) => {
       log(`sandbox: ${errorMessage(err)}`);
-      return jsonAnswer(500, { error: { errorCode: 'state_not_saved', errorMessage: `${errorMessage(err)}. The answer is withheld because it could not be made durable; see the sandbox's log.` } }, { code: 'state_not_saved' });
-    }
-    return result;
+      const message = `${errorMessage(err)}. The answer is withheld because it could not be made durable; see the sandbox's log.`;
+      write(res, jsonAnswer(500, { error: { errorCode: 'state_not_saved', errorMessage: message } }, { code: 'state_not_saved' }), noted);
+    });
+  };
+
+  const write = (res: ServerResponse, a: Answer | undefined, noted: (code: string) => void): void => {
+    // Only a reset fault leaves no answer: it has dropped the connection already.
+    noted(a?.code ?? 'fault:reset');
+    if (a === undefined || res.headersSent || res.destroyed) return;
+    send(res, a, ctx.date.value());
   };
 
   const unexpected = (err: unknown, req: IncomingMessage, path: string): Answer => {
@@ -136,11 +137,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         log(`${new Date().toISOString()} ${req.method ?? '-'} ${logPath(path)} ${status} ${code ?? '-'} ${(performance.now() - started).toFixed(1)}ms`);
       });
     }
-    void answer(req, res, path).then((a) => {
-      if (a === undefined || res.headersSent || res.destroyed) return;
-      code = a.code;
-      send(res, a, ctx.date.value());
-    });
+    const noted = (c: string): void => {
+      code = c;
+    };
+    route(ctx, req, res, path).then((a) => deliver(res, a, noted), (err: unknown) => deliver(res, unexpected(err, req, path), noted));
   });
   server.maxConnections = limits.maxConnections;
   server.setTimeout(limits.idleTimeoutMs);

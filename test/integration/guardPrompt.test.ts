@@ -1,6 +1,9 @@
 // The lockout guard: after two failed Interface B sign-ins the extension asks before a third, in
 // plain words, and sends nothing unless the user explicitly chooses "Try anyway".
 import * as assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { canaries, extensionApi, stats, useTestSandbox } from './helpers';
 
@@ -53,10 +56,29 @@ describe('lockout guard prompt', function () {
     const api = await extensionApi();
     const bar = await api.testing.statusBar();
     assert.match(bar.text, /sign-in held, next failure locks/);
-    // The count is kept in globalState (to survive a restart) under a hash, not the account name.
+    // The count is kept in the state directory the command line shares (it survives a restart),
+    // under a hash, not the account name; nothing of it in globalState any more.
+    const guardFile = readFileSync(join(api.testing.stateDir, 'guard.json'), 'utf8');
+    assert.deepEqual(Object.values(JSON.parse(guardFile) as Record<string, number>), [2]);
+    assert.ok(!guardFile.includes(c.user) && !guardFile.includes(c.password));
     const dump = api.testing.stateDump();
-    assert.ok(dump.includes('bizdata.guard.failures'));
+    assert.ok(!dump.includes('bizdata.guard.failures'));
     assert.ok(!dump.includes(c.user) && !dump.includes(c.password));
+  });
+
+  it('counts as one with the command line: a bizdata run sharing the state directory is held too', async () => {
+    const url = sandbox().url;
+    const env: NodeJS.ProcessEnv = { ...process.env, BIZDATA_STATE_DIR: (await extensionApi()).testing.stateDir, BIZDATA_LEGACY_URL: url, BIZDATA_USER: c.user, BIZDATA_PASSWORD: `wrong-cli` };
+    const cli = join(__dirname, '../../../dist/cli.js');
+    const run = await new Promise<{ code: number; stderr: string }>((done) =>
+      execFile(process.execPath, [cli, 'org', '--country', 'US', '--name', 'Example Corp'], { env: { ...env, ELECTRON_RUN_AS_NODE: '1' } }, (err, _out, stderr) =>
+        done({ code: err ? Number(err.code ?? 1) : 0, stderr }),
+      ),
+    );
+    assert.equal(run.code, 3, run.stderr);
+    assert.match(run.stderr, /lockout guard/);
+    assert.ok(!run.stderr.includes(c.password) && !run.stderr.includes('wrong-cli'));
+    assert.equal(await authFailures(), 2, 'the command line sent an attempt the extension had already counted');
   });
 
   it('"Try anyway" sends the attempt with the risk confirmed; success clears the count', async () => {

@@ -28,6 +28,16 @@ async function openedDiagnostic(resultUri: string, code: string): Promise<{ uri:
   return { uri, diagnostic };
 }
 
+/** Another client of the slow customer: its own token, one data call that holds the slot 25 s. */
+async function holdTheOnlySlot(url: string): Promise<string> {
+  const headers = { origin: 'https://localhost', 'content-type': 'application/json' };
+  const basic = Buffer.from(`${SLOW_KEY}:${SECRET}`).toString('base64');
+  const token = await fetch(`${url}/v1/token`, { method: 'POST', headers: { ...headers, authorization: `Basic ${basic}` }, body: JSON.stringify({ grant_type: 'client_credentials' }) });
+  const { access_token: bearer } = (await token.json()) as { access_token: string };
+  const res = await fetch(`${url}/v1/duns-search/ip/203.0.113.1?view=standard`, { headers: { ...headers, authorization: `Bearer ${bearer}` } });
+  return res.text();
+}
+
 describe('quick fixes on lookup results', function () {
   this.timeout(90_000);
   let sb: RunningSandbox;
@@ -78,16 +88,18 @@ describe('quick fixes on lookup results', function () {
 
   it('on SC006, offers "Re-run after a pause", which re-runs with the same token', async function () {
     this.timeout(120_000);
-    // One call at a time, each taking 25 s: a second call is refused with SC006 until the client's
-    // bounded retries give up (at most about 18 s), and the result shows SC006.
+    // One call at a time, each taking 25 s, and another client of the customer holds that one slot:
+    // the extension's call is refused with SC006 until its bounded retries give up, and the result
+    // shows SC006. (Were the slow call the extension's own, its adaptive limiter would now wait for
+    // the slot instead of sending a call the service refuses.)
     const busy = await startSandboxWith({
       customers: [{ id: 'qf-c', concurrency: 1, responseDelayMs: 25_000, clients: [{ consumerKey: SLOW_KEY, consumerSecret: SECRET }] }],
     });
-    let slow: Thenable<unknown> | undefined;
+    let slow: Promise<unknown> | undefined;
     try {
       await pointAt(busy.url);
       await vscode.commands.executeCommand('bizdata.signIn', { interfaceId: 'a', consumerKey: SLOW_KEY, consumerSecret: SECRET });
-      slow = vscode.commands.executeCommand('bizdata.lookUpIp', { ip: '203.0.113.1' });
+      slow = holdTheOnlySlot(busy.url);
       await new Promise((r) => setTimeout(r, 1000));
       const refused = await vscode.commands.executeCommand<string>('bizdata.lookUpIp', { ip: '203.0.113.2' });
       assert.ok(refused, 'the refused lookup opened a result');

@@ -5,7 +5,6 @@ import { BizDataClient, type CallOptions } from '../../core/client';
 import type { CallResult, Credentials, CredentialsA, CredentialsB, InterfaceId, LookupQuery, OperationRequest, TokenStatus } from '../../core/model';
 import { errorMessage } from '../../core/errors';
 import { redact } from '../../core/redact';
-import { MemoryGuardStore, MemoryTokenStore } from '../../core/stores';
 import { INTERFACE_IDS, interfaceOf } from '../shared/interfaces';
 import { UserError } from '../shared/userError';
 import type { CodeCatalog } from '../state/codeCatalog';
@@ -13,7 +12,9 @@ import type { ContextKeys } from '../state/contextKeys';
 import { confirmRiskyAttempt } from './guardPrompt';
 import { notReadyFailure, readiness, type NotReady } from './readiness';
 import { CLIENT_SECTIONS, readConnectionSettings, type ConnectionSettings } from './settings';
-import { CredentialStore, globalStateGuardStore, SecretTokenStore } from './stores';
+import { accountKey } from '../../core/session';
+import { COORDINATOR_PASSWORD_KEY, openWindowSharing, type WindowSharing } from './sharing';
+import { CredentialStore } from './stores';
 
 /** A local sandbox attached to this window: its address and demo credentials (not secrets). */
 export interface SandboxProfile {
@@ -28,6 +29,7 @@ export class Connection implements vscode.Disposable {
   private readonly credentialStore: CredentialStore;
   private readonly disposables: vscode.Disposable[] = [];
   private client: BizDataClient | undefined;
+  private sharing: WindowSharing | undefined;
   private clientSubscription: { dispose(): void } | undefined;
   private sandboxProfile: SandboxProfile | undefined;
   private lastUsed: InterfaceId | undefined;
@@ -75,26 +77,35 @@ export class Connection implements vscode.Disposable {
     if (this.client) return this.client;
     const settings = this.settings();
     const sandbox = this.sandboxProfile !== undefined;
+    const log = (line: string): void => this.log.info(line);
+    // The budget and the learned limits are those of the account of the interface in use.
+    const account = async (): Promise<string | undefined> => {
+      const c = await this.credentials(await this.activeInterface());
+      return c ? accountKey(settings.endpoints, c) : undefined;
+    };
+    const sharing = openWindowSharing({ context: this.context, settings, sandbox, account, log });
     let client: BizDataClient;
     try {
       client = new BizDataClient({
         endpoints: settings.endpoints,
         credentials: (id) => this.credentials(id),
-        // The sandbox's tokens and guard counts stay in memory, apart from the user's real ones.
-        tokenStore: sandbox ? new MemoryTokenStore() : new SecretTokenStore(this.context.secrets),
-        guardStore: sandbox ? new MemoryGuardStore() : globalStateGuardStore(this.context.globalState),
-        limits: settings.limits,
+        tokenStore: sharing.tokenStore,
+        guardStore: sharing.guardStore,
+        locks: sharing.locks,
+        limiter: sharing.limiter,
         http: settings.http,
         codes: this.codes.current(),
-        log: (line) => this.log.info(line),
+        log,
       });
     } catch (err) {
+      sharing.dispose();
       // The client refuses only an unreadable CA file or a malformed proxy URL: settings to fix, not a
       // bug. A proxy URL may carry a password, so it never reaches the message (or the log).
       const reason = redact(errorMessage(err), [settings.http.proxyUrl]);
       throw new UserError(`The network settings cannot be used: ${reason} Check bizdata.network.caFile and bizdata.network.proxy.`);
     }
     this.client = client;
+    this.sharing = sharing;
     this.clientSubscription = client.onDidChangeStatus(() => this.fireChanged());
     return client;
   }
@@ -201,20 +212,33 @@ export class Connection implements vscode.Disposable {
     });
   }
 
+  /** Keeps the coordinator's password in SecretStorage (empty: removes it) and reconnects with it. */
+  async setCoordinatorPassword(password: string): Promise<void> {
+    if (password === '') await this.context.secrets.delete(COORDINATOR_PASSWORD_KEY);
+    else await this.context.secrets.store(COORDINATOR_PASSWORD_KEY, password);
+    this.resetClient();
+  }
+
   private resetClient(): void {
-    const old = this.client;
     this.clientSubscription?.dispose();
     this.clientSubscription = undefined;
-    this.client = undefined;
-    if (old) void old.dispose();
+    this.closeClient();
     this.fireChanged();
+  }
+
+  /** The client first (it may still release permits), then what it shared. */
+  private closeClient(): void {
+    const old = this.client;
+    const sharing = this.sharing;
+    this.client = undefined;
+    this.sharing = undefined;
+    if (old) void old.dispose().finally(() => sharing?.dispose());
+    else sharing?.dispose();
   }
 
   dispose(): void {
     this.clientSubscription?.dispose();
-    const old = this.client;
-    this.client = undefined;
-    if (old) void old.dispose();
+    this.closeClient();
     for (const d of this.disposables) d.dispose();
   }
 }

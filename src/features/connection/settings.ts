@@ -10,7 +10,10 @@ export interface SettingsReader {
 
 export interface ConnectionSettings {
   readonly endpoints: Endpoints;
+  /** Caps the adaptive limiter never exceeds; Infinity when the setting is 0 (auto). */
   readonly limits: { readonly qps: number; readonly concurrency: number };
+  /** `redis://HOST:PORT` or `rediss://…` when this window shares tokens, guard counts and the budget through Redis. */
+  readonly redisUrl?: string;
   readonly http: {
     readonly connectTimeoutMs: number;
     readonly bodyTimeoutMs: number;
@@ -33,7 +36,7 @@ const MB = 1024 * 1024;
 export const PARSE_IN_HOST_BYTES = 2 * MB;
 
 /** Sections whose change means the client must be rebuilt (VS Code's own proxy settings among them). */
-export const CLIENT_SECTIONS = ['bizdata.endpoints', 'bizdata.limits', 'bizdata.timeouts', 'bizdata.network', 'http.proxy', 'http.proxyStrictSSL', 'http.noProxy'] as const;
+export const CLIENT_SECTIONS = ['bizdata.endpoints', 'bizdata.limits', 'bizdata.timeouts', 'bizdata.network', 'bizdata.coordination', 'http.proxy', 'http.proxyStrictSSL', 'http.noProxy'] as const;
 
 export function readConnectionSettings(config: SettingsReader): ConnectionSettings {
   const text = (key: string, fallback: string): string => {
@@ -58,7 +61,8 @@ export function readConnectionSettings(config: SettingsReader): ConnectionSettin
       orgVersion: text('bizdata.endpoints.orgVersion', ORG_VERSION_B),
       aVersion: text('bizdata.endpoints.aVersion', VERSION_A),
     },
-    limits: { qps: positive('bizdata.limits.qps', 5), concurrency: positive('bizdata.limits.concurrency', 2) },
+    limits: { qps: positive('bizdata.limits.qps', Infinity), concurrency: Math.floor(positive('bizdata.limits.concurrency', Infinity)) },
+    redisUrl: optional('bizdata.coordination.redisUrl'),
     http: {
       connectTimeoutMs: positive('bizdata.timeouts.connectMs', 10_000),
       bodyTimeoutMs: positive('bizdata.timeouts.responseMs', 30_000),

@@ -1,10 +1,10 @@
 // Storage adapters for the core client. Secrets (credentials, tokens) live only in SecretStorage,
-// one key per interface; the lockout guard's failure counts are not secret and live in globalState
-// so they survive a restart (keyed by a hash, so not even the account name is written there).
+// one key per interface. The lockout guard's counts live in the state directory the command line
+// shares (sharing.ts); earlier versions kept them in globalState, and migrateGuardCounts moves them.
 import * as vscode from 'vscode';
 import type { Credentials, InterfaceId, StoredToken } from '../../core/model';
 import type { TokenStore } from '../../core/ports';
-import { PersistedGuardStore } from '../../core/stores';
+import type { FileGuardStore } from '../../core/fileStores';
 import { INTERFACE_IDS } from '../shared/interfaces';
 
 const CREDENTIAL_KEYS: Readonly<Record<InterfaceId, string>> = { a: 'bizdata.credentials.a', b: 'bizdata.credentials.b' };
@@ -98,15 +98,25 @@ export class SecretTokenStore implements TokenStore {
     await this.secrets.store(TOKEN_PREFIX + key, JSON.stringify(t));
   }
 
-  async delete(key: string): Promise<void> {
+  async delete(key: string, ifValue?: string): Promise<void> {
+    // Only the refused token: another window may have stored its replacement meanwhile.
+    if (ifValue !== undefined && (await this.get(key))?.value !== ifValue) return;
     await this.secrets.delete(TOKEN_PREFIX + key);
   }
 }
 
-/** Failure counts of the lockout guard in globalState (not secret; must survive a restart). */
-export function globalStateGuardStore(state: vscode.Memento): PersistedGuardStore {
-  return new PersistedGuardStore({
-    read: () => state.get<Record<string, number>>(GUARD_STATE_KEY) ?? {},
-    write: (counts) => Promise.resolve(state.update(GUARD_STATE_KEY, counts)),
-  });
+/**
+ * Moves the lockout guard's counts that earlier versions kept in globalState into the shared state
+ * directory, once: the larger count wins for each account, then the old record is removed. A failure
+ * to move them leaves them where they are for the next try, and never loses a count.
+ */
+export async function migrateGuardCounts(state: vscode.Memento, into: FileGuardStore): Promise<void> {
+  const old = state.get<Record<string, number>>(GUARD_STATE_KEY);
+  if (old === undefined) return;
+  try {
+    await into.merge(old);
+    await state.update(GUARD_STATE_KEY, undefined);
+  } catch {
+    // Kept in globalState; the next window or restart tries again.
+  }
 }

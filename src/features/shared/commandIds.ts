@@ -21,6 +21,7 @@ export const Commands = {
   deleteLookup: 'bizdata.deleteLookup',
   startSandbox: 'bizdata.startSandbox',
   stopSandbox: 'bizdata.stopSandbox',
+  setCoordinatorPassword: 'bizdata.setCoordinatorPassword',
   showLog: 'bizdata.showLog',
   newRequestFile: 'bizdata.newRequestFile',
   sendRequest: 'bizdata.sendRequest',
@@ -101,6 +102,7 @@ export interface CommandArgs {
   'bizdata.deleteLookup': [arg: LookupNode];
   'bizdata.startSandbox': [];
   'bizdata.stopSandbox': [];
+  'bizdata.setCoordinatorPassword': [];
   'bizdata.showLog': [];
   'bizdata.newRequestFile': [];
   'bizdata.sendRequest': [arg?: RequestTargetArgs];

@@ -11,6 +11,7 @@ export class TokenStatusBar implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly timer: ReturnType<typeof setInterval>;
   private renderCount = 0;
+  private latest: Promise<void> = Promise.resolve();
 
   constructor(private readonly services: Services) {
     this.item = vscode.window.createStatusBarItem('bizdata.status', vscode.StatusBarAlignment.Left, 50);
@@ -35,15 +36,24 @@ export class TokenStatusBar implements vscode.Disposable {
     };
   }
 
-  async update(): Promise<void> {
-    const ticket = ++this.renderCount;
+  /**
+   * Renders the current status. Resolves once the item shows a state read after the call: when a
+   * newer update overtakes this one, this one waits for that one instead of rendering older data.
+   */
+  update(): Promise<void> {
+    const rendering = this.render(++this.renderCount);
+    this.latest = rendering;
+    return rendering;
+  }
+
+  private async render(ticket: number): Promise<void> {
     const connection = this.services.connection;
     try {
       const id = await connection.activeInterface();
       const status = await connection.status(id);
       const signedIn = status.state !== 'signed-out';
       const limiter = signedIn ? connection.getClient().limiterState() : undefined;
-      if (ticket !== this.renderCount) return; // a newer update already rendered
+      if (ticket !== this.renderCount) return await this.latest; // a newer update renders newer data
       const now = Date.now();
       const sandbox = connection.sandbox !== undefined;
       this.item.text = statusBarText(status, now, sandbox);

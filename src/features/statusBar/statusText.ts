@@ -42,6 +42,7 @@ export function statusTooltipMarkdown(status: TokenStatus, limiter: LimiterState
   ];
   if (status.credentialFailures > 0) rows.push(['Failed sign-ins in a row', String(status.credentialFailures)]);
   if (limiter) rows.push(['Limiter', `${limiter.active} active, ${limiter.queued} queued (limit ${limiter.qps}/s, ${limiter.concurrency} at once)`]);
+  if (limiter?.learned) rows.push(['Limits', limitsText(limiter)]);
   if (status.lastError) rows.push(['Last error', safeLine(`${status.lastError.code ? `${status.lastError.code}: ` : ''}${status.lastError.text}`)]);
   const table = ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${escapeMarkdown(v)} |`)].join('\n');
   return `**Business Data token**\n\n${table}\n\nClick for actions.`;
@@ -49,4 +50,15 @@ export function statusTooltipMarkdown(status: TokenStatus, limiter: LimiterState
 
 function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_[\]|<>]/g, (c) => `\\${c}`);
+}
+
+/** "learned: 50/s, 5 at once" (or "finding: …" before the service first refused), with the caps when set. */
+export function limitsText(limiter: LimiterState): string {
+  const l = limiter.learned;
+  if (!l) return '';
+  const per = (n: number): string => String(Math.round(n * 10) / 10);
+  const caps = limiter.caps && (Number.isFinite(limiter.caps.qps) || Number.isFinite(limiter.caps.concurrency))
+    ? ` (caps: ${Number.isFinite(limiter.caps.qps) ? `${per(limiter.caps.qps)}/s` : 'auto'}, ${Number.isFinite(limiter.caps.concurrency) ? `${limiter.caps.concurrency} at once` : 'auto'})`
+    : '';
+  return `${l.exact ? 'learned' : 'finding'}: ${per(l.qps)}/s, ${l.concurrency} at once${caps}`;
 }

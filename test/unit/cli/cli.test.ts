@@ -104,8 +104,10 @@ describe('bizdata command line', () => {
     assert.match(third.stderr, /one more failure locks the account/);
     const user = (await sb.admin('GET', `users/${CANARY.user}`)) as { locked: boolean; failures: number };
     assert.deepEqual({ locked: user.locked, failures: user.failures }, { locked: false, failures: 2 });
-    // The count lives in one file, replaced atomically, under a hash: no account name, no secret.
-    assert.deepEqual(await readdir(dir), ['guard.json']);
+    // The count lives in one file, replaced atomically, under a hash: no account name, no secret;
+    // beside it only the folder of file locks, empty once every run has ended.
+    assert.deepEqual((await readdir(dir)).sort(), ['guard.json', 'locks']);
+    assert.deepEqual(await readdir(join(dir, 'locks')), []);
     const guardFile = await readFile(join(dir, 'guard.json'), 'utf8');
     assert.deepEqual(Object.values(JSON.parse(guardFile) as Record<string, number>), [2]);
     assertNoCanary([guardFile]);

@@ -1,22 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { RateLimiter } from '../../../src/core/limiter';
+import { drive } from './limiterLoad';
 
 describe('rate limiter', () => {
   it('never starts more than qps in a window nor more than concurrency at once', async () => {
     const l = new RateLimiter({ qps: 10, concurrency: 3 }, 200);
-    const starts: number[] = [];
-    let active = 0;
-    let peak = 0;
-    await Promise.all(
-      Array.from({ length: 25 }, async () => {
-        const permit = await l.acquire();
-        starts.push(Date.now());
-        peak = Math.max(peak, ++active);
-        await new Promise((r) => setTimeout(r, 5));
-        active--;
-        permit.release();
-      }),
-    );
+    const { starts, peak } = await drive(l, 25, 5);
     assert.ok(peak <= 3);
     for (let i = 10; i < starts.length; i++) assert.ok(starts[i] - starts[i - 10] >= 195, `window ${i}`);
     assert.deepEqual(l.state(), { qps: 10, concurrency: 3, active: 0, queued: 0 });

@@ -8,7 +8,17 @@ describe('connection settings', () => {
     assert.equal(s.endpoints.baseUrl, 'https://api.example.com');
     assert.equal(s.endpoints.authVersion, 'V2.0');
     assert.equal(s.endpoints.orgVersion, 'V4.0');
-    assert.equal(s.limits.qps, 5);
+    // bizdata.limits.* are caps; a value that is not a positive number is no cap: auto (the default).
+    assert.equal(s.limits.qps, Infinity);
+    assert.equal(s.limits.concurrency, Infinity);
+    assert.equal(s.redisUrl, undefined);
+  });
+
+  it('reads caps and the coordinator address', () => {
+    const values: Record<string, unknown> = { 'bizdata.limits.qps': 20, 'bizdata.limits.concurrency': 3, 'bizdata.coordination.redisUrl': ' redis://10.0.0.5:6379 ' };
+    const s = readConnectionSettings({ get: <T>(k: string) => values[k] as T | undefined });
+    assert.deepEqual(s.limits, { qps: 20, concurrency: 3 });
+    assert.equal(s.redisUrl, 'redis://10.0.0.5:6379');
   });
 
   it("reads Interface A's version segment and the request deadline", () => {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { TokenStatus } from '../../../src/core/model';
-import { statusAccessibilityLabel, statusBarText, statusTooltipMarkdown } from '../../../src/features/statusBar/statusText';
+import { limitsText, statusAccessibilityLabel, statusBarText, statusTooltipMarkdown } from '../../../src/features/statusBar/statusText';
 
 const HOUR = 3_600_000;
 const now = Date.UTC(2026, 0, 1, 12, 0, 0);
@@ -15,6 +15,14 @@ describe('token status text', () => {
     for (const part of ['Interface A', 'ab\\*\\*\\*\\*yz', 'Issued', '2026-01-01 12:00:00 UTC', 'Expires', 'Calls made | 3', '1 active, 0 queued']) {
       assert.ok(md.includes(part), `${part} missing from ${md}`);
     }
+  });
+
+  it('shows the limits the client learned, and the caps when set', () => {
+    const learned = { qps: 50, concurrency: 5, active: 0, queued: 0, caps: { qps: Infinity, concurrency: Infinity }, learned: { qps: 50, concurrency: 5, exact: true } };
+    assert.ok(statusTooltipMarkdown(valid, learned, now, false).includes('learned: 50/s, 5 at once'));
+    assert.equal(limitsText({ ...learned, caps: { qps: 100, concurrency: Infinity } }), 'learned: 50/s, 5 at once (caps: 100/s, auto)');
+    assert.equal(limitsText({ ...learned, learned: { qps: 20, concurrency: 4, exact: false } }), 'finding: 20/s, 4 at once');
+    assert.ok(!statusTooltipMarkdown(valid, { qps: 5, concurrency: 2, active: 0, queued: 0 }, now, false).includes('learned'));
   });
 
   it('names the interface by its letter in the bar and by its name for screen readers', () => {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TestBed, call, orgLookup, tokenB } from './helpers';
 
@@ -66,6 +66,15 @@ describe('bizdata sandbox (command line)', function () {
     assert.equal(await r.exit, 2);
     assert.match(r.stderr.join(''), /Cannot keep the sandbox state in .*state\.json: the folder .*missing-folder does not exist\. Create it, or choose another --state file\./);
     assert.deepEqual(r.stdout, []);
+  });
+
+  it('refuses a fixtures folder whose routes.json is wrong: exit code 2, the file and the entry named', async () => {
+    const fixtures = join(dir, 'bad-fixtures');
+    await mkdir(fixtures);
+    await writeFile(join(fixtures, 'routes.json'), JSON.stringify({ routes: [{ name: 'Odd', path: '/x', status: 700 }] }));
+    const r = bed.cli(['--port', '0', '--fixtures', fixtures]);
+    assert.equal(await r.exit, 2);
+    assert.match(r.stderr.join(''), /Invalid fixtures route in .*routes\.json at routes\[0\] \("Odd"\)\.status: must be an integer from 200 to 599/);
   });
 
   it('explains bad options and shows --help', async () => {

@@ -30,7 +30,7 @@ const config: SandboxConfig = {
   }],
 };
 
-describe('sandbox: persistence and secrecy', () => {
+describe('sandbox: store (store.ts): persistence and secrecy', () => {
   let dir: string;
   let statePath: string;
   const logs: string[] = [];
@@ -60,6 +60,9 @@ describe('sandbox: persistence and secrecy', () => {
     assert.equal((await tokenRequestWrong(first)).status, 401);
     await admin(first, 'POST', 'clock', { advanceSeconds: 3600 });
     await admin(first, 'POST', 'users/canary-user/password', { password: CANARY.changed });
+    const journal = await readFile(statePath, 'utf8');
+    assert.ok(journal.split('\n').length > 3, 'changes are journaled while the sandbox runs');
+    for (const secret of [...Object.values(CANARY), a, b]) assert.ok(!journal.includes(secret), `the journal leaks ${secret.slice(0, 12)}`);
     await first.close();
 
     const state = await readFile(statePath, 'utf8');

@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TestBed, ipLookup, orgLookup, tokenA, tokenB } from './helpers';
 
-describe('sandbox: data and fixtures (data.ts)', () => {
+describe('sandbox: fixtures folder (fixtures.ts, data.ts)', () => {
   const bed = new TestBed();
   afterEach(() => bed.cleanup());
 

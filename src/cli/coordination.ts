@@ -1,0 +1,121 @@
+// What the command line shares with other processes: by default the state directory of this machine
+// (guard counts and sign-in locks under file locks, learned limits, and tokens with --keep-token);
+// with --coordinator, Redis, for every process on every machine. Also the limits: caps from --qps and
+// --concurrency, `auto` (no cap) by default, and the adaptive limiter that finds the real ones.
+import type { Caps } from '../core/adaptive';
+import { adaptiveLimiter } from '../core/adaptiveControl';
+import { connectCoordinator, CoordinatorUrlError, type Coordinator } from '../core/coordination/coordinator';
+import { FileGuardStore, FileLimitsStore, FileLocks, FileTokenStore } from '../core/fileStores';
+import type { Endpoints, InterfaceId } from '../core/model';
+import { CoordinatorUnavailableError, type AccountLocks, type CredentialProvider, type GuardStore, type LearnedLimits, type Limiter, type LimitsStore, type TokenStore } from '../core/ports';
+import { accountKey, normaliseHost } from '../core/session';
+import { defaultStateDir } from '../core/stateDir';
+import { MemoryTokenStore } from '../core/stores';
+
+export const SHARING_OPTIONS = {
+  coordinator: { type: 'string' },
+  'keep-token': { type: 'boolean' },
+} as const;
+
+export const SHARING_HELP = `Limits and sharing:
+  --qps N|auto         cap on requests per second; auto finds the account's limit [BIZDATA_QPS, default auto]
+  --concurrency N|auto cap on requests in flight; auto finds it            [BIZDATA_CONCURRENCY, default auto]
+  --keep-token         keep the token between runs, in the state directory, readable by you alone
+  --coordinator URL    share tokens, guard counts and one rate budget with every process through
+                       Redis: redis://HOST:PORT or rediss://HOST:PORT      [BIZDATA_COORDINATOR]
+                       (password only from BIZDATA_COORDINATOR_PASSWORD, user from BIZDATA_COORDINATOR_USER)
+  The state directory (guard counts, learned limits, kept tokens) is $BIZDATA_STATE_DIR, else
+  $XDG_STATE_HOME/bizdata or ~/.local/state/bizdata: the extension uses the same one.
+`;
+
+export interface SharingValues {
+  readonly coordinator?: string;
+  readonly 'keep-token'?: boolean;
+  readonly qps?: string;
+  readonly concurrency?: string;
+}
+
+export interface Sharing {
+  readonly tokenStore: TokenStore;
+  readonly guardStore: GuardStore;
+  readonly locks: AccountLocks;
+  readonly limiter: Limiter;
+  /** What the account's limiter learned, as remembered (state directory or coordinator). */
+  learned(): Promise<LearnedLimits | undefined>;
+  close(): Promise<void>;
+}
+
+/** Thrown for a coordinator address or connection that cannot be used: exit 2, nothing sent. */
+export class SharingError extends Error {}
+
+/** `auto` (or nothing) is no cap; otherwise a positive number. */
+export function parseCap(label: string, value: string | undefined): number {
+  if (value === undefined || value.trim().toLowerCase() === 'auto') return Infinity;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new SharingError(`${label} must be a positive number or auto, not "${value}".`);
+  return n;
+}
+
+export function capsFrom(values: SharingValues, env: NodeJS.ProcessEnv): Caps {
+  return {
+    qps: parseCap('--qps', values.qps ?? (env.BIZDATA_QPS || undefined)),
+    concurrency: Math.floor(parseCap('--concurrency', values.concurrency ?? (env.BIZDATA_CONCURRENCY || undefined))),
+  };
+}
+
+/**
+ * Connects to the coordinator first (so an unreachable one stops the command before anything is
+ * sent), then builds the stores and the limiter of the account `needs` names.
+ */
+export async function openSharing(
+  values: SharingValues,
+  env: NodeJS.ProcessEnv,
+  endpoints: Endpoints,
+  /** The interface whose account the budget is of; 'any' (a request file): the service's host. */
+  needs: InterfaceId | 'any',
+  credentials: CredentialProvider,
+  log?: (line: string) => void,
+): Promise<Sharing> {
+  const caps = capsFrom(values, env);
+  const url = values.coordinator ?? (env.BIZDATA_COORDINATOR || undefined);
+  let coordinator: Coordinator | undefined;
+  if (url !== undefined) {
+    try {
+      coordinator = await connectCoordinator({ url, password: env.BIZDATA_COORDINATOR_PASSWORD || undefined, username: env.BIZDATA_COORDINATOR_USER || undefined });
+    } catch (err) {
+      if (err instanceof CoordinatorUrlError) throw new SharingError(err.message);
+      if (CoordinatorUnavailableError.is(err)) throw new SharingError(`${err.message} Nothing was sent to the service.`);
+      throw err;
+    }
+  }
+  const dir = defaultStateDir(env);
+  const account = async (): Promise<string | undefined> => {
+    if (needs === 'any') return `any|${normaliseHost(endpoints.legacyUrl || endpoints.authUrl)}`;
+    const c = await credentials(needs).catch(() => undefined);
+    return c ? accountKey(endpoints, c) : undefined;
+  };
+  const memory: LimitsStore = coordinator?.limits ?? new FileLimitsStore(dir);
+  const limiter = adaptiveLimiter({ caps, account, memory, shared: coordinator?.limiter(account), log });
+  return {
+    tokenStore: coordinator?.tokenStore ?? (values['keep-token'] === true ? new FileTokenStore(dir) : new MemoryTokenStore()),
+    guardStore: coordinator?.guardStore ?? new FileGuardStore(dir),
+    locks: coordinator?.locks ?? new FileLocks(dir),
+    limiter,
+    learned: async () => {
+      const a = await account();
+      return a === undefined ? undefined : memory.get(a);
+    },
+    close: async () => {
+      limiter.dispose();
+      await coordinator?.dispose();
+    },
+  };
+}
+
+/** Lookups a batch keeps going at once: the cap, or with `auto` enough for the limiter to find the account's concurrency. */
+export function batchWorkers(values: SharingValues, env: NodeJS.ProcessEnv): number {
+  const cap = capsFrom(values, env).concurrency;
+  return Number.isFinite(cap) ? cap : AUTO_BATCH_WORKERS;
+}
+
+const AUTO_BATCH_WORKERS = 64;

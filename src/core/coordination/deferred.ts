@@ -1,0 +1,50 @@
+// A coordinator that is still connecting, for hosts that build their client at once (the extension):
+// every operation waits for the connection, and fails with the coordinator's error if it never came.
+import type { AdaptiveState } from '../adaptive';
+import type { SharedState } from '../adaptiveControl';
+import type { Budget, StartResult } from '../budget';
+import type { Limits } from '../limiter';
+import type { AccountLocks, GuardStore, LimitsStore, TokenStore } from '../ports';
+import type { Coordinator } from './coordinator';
+
+export function deferredCoordinator(name: string, connecting: Promise<Coordinator>): Coordinator {
+  // Seen as handled here: each operation below reports the failure to its own caller.
+  connecting.catch(() => undefined);
+  const on = async <T>(use: (c: Coordinator) => Promise<T>): Promise<T> => use(await connecting);
+  const tokenStore: TokenStore = {
+    get: (k) => on((c) => c.tokenStore.get(k)),
+    set: (k, t) => on((c) => c.tokenStore.set(k, t)),
+    delete: (k, v) => on((c) => c.tokenStore.delete(k, v)),
+  };
+  const guardStore: GuardStore = {
+    read: (a) => on((c) => c.guardStore.read(a)),
+    begin: (a) => on((c) => c.guardStore.begin(a)),
+    end: (a, o) => on((c) => c.guardStore.end(a, o)),
+  };
+  const locks: AccountLocks = { withLock: (k, run, signal) => on((c) => c.locks.withLock(k, run, signal)) };
+  const limits: LimitsStore = { get: (a) => on((c) => c.limits.get(a)), set: (a, l) => on((c) => c.limits.set(a, l)) };
+  return {
+    name,
+    tokenStore,
+    guardStore,
+    locks,
+    limits,
+    limiter(account) {
+      const parts = connecting.then((c) => c.limiter(account));
+      parts.catch(() => undefined);
+      const budget: Budget = {
+        shared: true,
+        tryStart: async (l: Limits): Promise<StartResult> => (await parts).budget.tryStart(l),
+        end: (id, throttled) => void parts.then((p) => p.budget.end(id, throttled), () => undefined),
+        hold: (ms) => void parts.then((p) => p.budget.hold(ms), () => undefined),
+        dispose: () => void parts.then((p) => p.budget.dispose(), () => undefined),
+      };
+      const state = (a: string): SharedState => ({
+        load: async () => (await parts).state(a).load(),
+        swap: async (base: AdaptiveState | undefined, next: AdaptiveState) => (await parts).state(a).swap(base, next),
+      });
+      return { state, budget };
+    },
+    dispose: () => connecting.then((c) => c.dispose(), () => undefined),
+  };
+}

@@ -1,0 +1,153 @@
+// One QPS window and one concurrency count per account for every process, kept in Redis and changed
+// only by Lua scripts (atomic: two processes never both take the last slot), with Redis's own clock
+// so machines whose clocks differ still share one window. A pause after SC006 or 429 is a key every
+// acquire checks. Calls in flight hold a lease, so a process that dies gives its slots back.
+import type Redis from 'ioredis';
+import type { AdaptiveState } from '../adaptive';
+import { parseState } from '../adaptive';
+import type { SharedState } from '../adaptiveControl';
+import { SERVICE_WINDOW_MS, type Budget, type StartResult } from '../budget';
+import type { Limits } from '../limiter';
+import type { RedisKeys } from './redisKeys';
+
+const NOW = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
+
+/** KEYS window, accepted, active, pause, bucket; ARGV id, windowMs, serviceWindowMs, leaseMs, qps|'inf', concurrency. */
+const ACQUIRE = `${NOW}
+local held = redis.call('PTTL', KEYS[4])
+if held > 0 then return {0, 'pause', held} end
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
+local active = redis.call('ZCARD', KEYS[3])
+if active >= tonumber(ARGV[6]) then return {0, 'concurrency', -1} end
+local w = tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - w)
+if ARGV[5] ~= 'inf' then
+  local q = tonumber(ARGV[5])
+  local n = redis.call('ZCARD', KEYS[1])
+  if n >= q then
+    local i = n - math.ceil(q)
+    local e = redis.call('ZRANGE', KEYS[1], i, i, 'WITHSCORES')
+    return {0, 'qps', math.max(1, tonumber(e[2]) + w - now)}
+  end
+  -- Paced as budget.ts's Pacer: a bucket of a tenth of a second's calls, refilled at the rate.
+  local rate = q / w
+  local cap = math.max(1, q / 10)
+  local b = redis.call('HMGET', KEYS[5], 't', 'a')
+  local tokens = tonumber(b[1]) or cap
+  tokens = math.min(cap, tokens + (now - (tonumber(b[2]) or now)) * rate)
+  if tokens < 1 then return {0, 'qps', math.max(1, math.ceil((1 - tokens) / rate))} end
+  redis.call('HSET', KEYS[5], 't', tostring(tokens - 1), 'a', now)
+  redis.call('PEXPIRE', KEYS[5], w * 2)
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[3]))
+local recent = redis.call('ZCARD', KEYS[2])
+local lease = tonumber(ARGV[4])
+redis.call('ZADD', KEYS[1], now, ARGV[1])
+redis.call('PEXPIRE', KEYS[1], w * 2)
+redis.call('ZADD', KEYS[2], now, ARGV[1])
+redis.call('PEXPIRE', KEYS[2], w * 2)
+redis.call('ZADD', KEYS[3], now + lease, ARGV[1])
+redis.call('PEXPIRE', KEYS[3], lease * 2)
+return {1, recent, active + 1}`;
+
+/** KEYS active, accepted; ARGV id, throttled (1/0). */
+const END = `redis.call('ZREM', KEYS[1], ARGV[1])
+if ARGV[2] == '1' then redis.call('ZREM', KEYS[2], ARGV[1]) end
+return 1`;
+
+/** KEYS pause; ARGV ms: lengthens the hold, never shortens it. */
+const HOLD = `local left = redis.call('PTTL', KEYS[1])
+if left < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], '1', 'PX', ARGV[1]) end
+return 1`;
+
+/** KEYS state; ARGV base JSON ('' for none), next JSON, ttl seconds: compare and set; returns the state now. */
+const SWAP = `local cur = redis.call('GET', KEYS[1])
+if (cur == false and ARGV[1] == '') or cur == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+  return ARGV[2]
+end
+return cur`;
+
+interface BudgetCommands {
+  bizAcquire(w: string, a: string, act: string, p: string, bucket: string, id: string, windowMs: number, serviceMs: number, leaseMs: number, qps: string, conc: number): Promise<[number, number | string, number]>;
+  bizEnd(act: string, acc: string, id: string, throttled: string): Promise<number>;
+  bizHold(p: string, ms: number): Promise<number>;
+  bizSwap(k: string, base: string, next: string, ttl: number): Promise<string | null>;
+}
+
+export function defineBudgetScripts(redis: Redis): BudgetCommands {
+  redis.defineCommand('bizAcquire', { numberOfKeys: 5, lua: ACQUIRE });
+  redis.defineCommand('bizEnd', { numberOfKeys: 2, lua: END });
+  redis.defineCommand('bizHold', { numberOfKeys: 1, lua: HOLD });
+  redis.defineCommand('bizSwap', { numberOfKeys: 1, lua: SWAP });
+  return redis as unknown as BudgetCommands;
+}
+
+/** A call in flight longer than this (HTTP timeouts included) is taken to have died with its process. */
+const LEASE_MS = 120_000;
+/** The shared adaptive state outlives a run by a day; what is learned for good is in the limits store. */
+const STATE_TTL_S = 86_400;
+
+export class RedisBudget implements Budget {
+  readonly shared = true;
+  private keys: Promise<RedisKeys> | undefined;
+  private seq = 0;
+  private readonly prefix = `${process.pid}.${Math.random().toString(36).slice(2, 8)}.`;
+
+  constructor(
+    private readonly cmd: BudgetCommands,
+    private readonly keysFor: () => Promise<RedisKeys>,
+    private readonly windowMs: number,
+    /** Turns a Redis failure into the coordinator's error. */
+    private readonly guard: <T>(p: Promise<T>) => Promise<T>,
+  ) {}
+
+  async tryStart(limits: Limits): Promise<StartResult> {
+    const k = await (this.keys ??= this.keysFor());
+    const id = this.prefix + ++this.seq;
+    const qps = Number.isFinite(limits.qps) ? String(limits.qps) : 'inf';
+    const [ok, a, b] = await this.guard(this.cmd.bizAcquire(k.window, k.accepted, k.active, k.pause, k.bucket, id, this.windowMs, SERVICE_WINDOW_MS, LEASE_MS, qps, limits.concurrency));
+    if (ok === 1) return { ok: true, id, recent: Number(a), level: b };
+    return { ok: false, by: a as 'pause' | 'qps' | 'concurrency', waitMs: b };
+  }
+
+  end(id: string, throttled: boolean): void {
+    // Best effort: when the coordinator is gone, the lease runs out by itself.
+    void this.keys?.then((k) => this.cmd.bizEnd(k.active, k.accepted, id, throttled ? '1' : '0')).catch(() => undefined);
+  }
+
+  hold(ms: number): void {
+    void this.keys?.then((k) => this.cmd.bizHold(k.pause, Math.max(1, Math.round(ms)))).catch(() => undefined);
+  }
+
+  dispose(): void {}
+}
+
+/** The adaptive state of an account, compare-and-set in Redis. */
+export class RedisSharedState implements SharedState {
+  constructor(
+    private readonly redis: Redis,
+    private readonly cmd: BudgetCommands,
+    private readonly key: string,
+    private readonly guard: <T>(p: Promise<T>) => Promise<T>,
+  ) {}
+
+  async load(): Promise<AdaptiveState | undefined> {
+    return parse(await this.guard(this.redis.get(this.key)));
+  }
+
+  async swap(base: AdaptiveState | undefined, next: AdaptiveState): Promise<AdaptiveState> {
+    const now = await this.guard(this.cmd.bizSwap(this.key, base ? JSON.stringify(base) : '', JSON.stringify(next), STATE_TTL_S));
+    return parse(now) ?? next;
+  }
+}
+
+function parse(raw: string | null): AdaptiveState | undefined {
+  if (raw === null) return undefined;
+  try {
+    return parseState(JSON.parse(raw) as unknown);
+  } catch {
+    return undefined;
+  }
+}

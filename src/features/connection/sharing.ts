@@ -1,0 +1,90 @@
+// What this window's client shares: with the command line and other windows on this machine, the
+// state directory (guard counts under a file lock, sign-in locks, learned limits; tokens stay in
+// SecretStorage); with other machines, when bizdata.coordination.redisUrl is set, Redis (loaded only
+// then). The sandbox keeps everything in memory, apart from the user's real accounts.
+import * as vscode from 'vscode';
+import { adaptiveLimiter } from '../../core/adaptiveControl';
+import { connectCoordinator, CoordinatorUrlError, parseCoordinatorUrl, type Coordinator } from '../../core/coordination/coordinator';
+import { deferredCoordinator } from '../../core/coordination/deferred';
+import { FileGuardStore, FileLimitsStore, FileLocks } from '../../core/fileStores';
+import type { RateLimiter } from '../../core/limiter';
+import type { AccountLocks, GuardStore, TokenStore } from '../../core/ports';
+import { defaultStateDir } from '../../core/stateDir';
+import { MemoryGuardStore, MemoryTokenStore } from '../../core/stores';
+import { UserError } from '../shared/userError';
+import type { ConnectionSettings } from './settings';
+import { migrateGuardCounts, SecretTokenStore } from './stores';
+
+export const COORDINATOR_PASSWORD_KEY = 'bizdata.coordination.password';
+
+export interface WindowSharing {
+  readonly tokenStore: TokenStore;
+  readonly guardStore: GuardStore;
+  readonly locks?: AccountLocks;
+  readonly limiter: RateLimiter;
+  /** Disposes the limiter and closes the coordinator's connection. */
+  dispose(): void;
+}
+
+export interface SharingInputs {
+  readonly context: vscode.ExtensionContext;
+  readonly settings: ConnectionSettings;
+  readonly sandbox: boolean;
+  /** The account whose budget and learned limits these are: the interface in use. */
+  readonly account: () => Promise<string | undefined>;
+  readonly log: (line: string) => void;
+}
+
+/** The state directory this window shares with the command line (`BIZDATA_STATE_DIR` or the default). */
+export function stateDirectory(): string {
+  return defaultStateDir(process.env);
+}
+
+export function openWindowSharing(o: SharingInputs): WindowSharing {
+  const caps = o.settings.limits;
+  if (o.sandbox) {
+    const limiter = adaptiveLimiter({ caps, account: o.account, log: o.log });
+    return { tokenStore: new MemoryTokenStore(), guardStore: new MemoryGuardStore(), limiter, dispose: () => limiter.dispose() };
+  }
+  const coordinator = o.settings.redisUrl !== undefined ? connect(o.settings.redisUrl, o.context.secrets) : undefined;
+  const dir = stateDirectory();
+  const guard = new FileGuardStore(dir);
+  // The counts this extension kept in globalState before move to the shared directory, once.
+  const migrated = migrateGuardCounts(o.context.globalState, guard);
+  const limiter = adaptiveLimiter({ caps, account: o.account, memory: coordinator?.limits ?? new FileLimitsStore(dir), shared: coordinator?.limiter(o.account), log: o.log });
+  return {
+    tokenStore: coordinator?.tokenStore ?? new SecretTokenStore(o.context.secrets),
+    guardStore: coordinator?.guardStore ?? afterMigration(guard, migrated),
+    locks: coordinator?.locks ?? new FileLocks(dir),
+    limiter,
+    dispose: () => {
+      limiter.dispose();
+      void coordinator?.dispose();
+    },
+  };
+}
+
+/** Redis, connected in the background: calls wait for it, and fail naming it if it cannot be reached. */
+function connect(url: string, secrets: vscode.SecretStorage): Coordinator {
+  let name: string;
+  try {
+    name = parseCoordinatorUrl(url).name;
+  } catch (err) {
+    if (err instanceof CoordinatorUrlError) throw new UserError(`The setting bizdata.coordination.redisUrl cannot be used: ${err.message}`);
+    throw err;
+  }
+  const connecting = Promise.resolve(secrets.get(COORDINATOR_PASSWORD_KEY)).then((password) => connectCoordinator({ url, password }));
+  return deferredCoordinator(name, connecting);
+}
+
+function afterMigration(store: GuardStore, migrated: Promise<void>): GuardStore {
+  const after = async <T>(run: () => Promise<T>): Promise<T> => {
+    await migrated;
+    return run();
+  };
+  return {
+    read: (a) => after(() => store.read(a)),
+    begin: (a) => after(() => store.begin(a)),
+    end: (a, outcome) => after(() => store.end(a, outcome)),
+  };
+}
