@@ -10,6 +10,8 @@ import type { SandboxConfig } from '../../src/sandbox/config';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
 
 export const EXTENSION_ID = 'bizdata.bizdata-explorer';
+/** The extension's folder (the tests run from its out/test/integration). */
+export const EXTENSION_PATH = join(__dirname, '..', '..', '..');
 
 /** Activates the extension; the tests run in ExtensionMode.Test, so it returns the testing API. */
 export async function extensionApi(): Promise<ExtensionApi> {

@@ -34,6 +34,8 @@ export interface ConnectionSettings {
 const MB = 1024 * 1024;
 /** Above this, an answer is parsed off the extension host's thread (JSON.parse takes ~10 ms a MB). */
 export const PARSE_IN_HOST_BYTES = 2 * MB;
+/** VS Code hands no document longer than this (in characters) to extensions: no diagnostics, hovers or reads. */
+export const EXTENSION_DOCUMENT_LIMIT_CHARS = 50 * MB;
 
 /** Sections whose change means the client must be rebuilt (VS Code's own proxy settings among them). */
 export const CLIENT_SECTIONS = ['bizdata.endpoints', 'bizdata.limits', 'bizdata.timeouts', 'bizdata.network', 'bizdata.coordination', 'http.proxy', 'http.proxyStrictSSL', 'http.noProxy'] as const;

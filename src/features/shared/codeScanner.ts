@@ -19,8 +19,11 @@ export type TextSource = string | Iterable<string>;
 export type WorkerJob =
   /** Find the codes, described by this catalog (the built-in one plus the user's codes file). */
   | { readonly kind: 'scan'; readonly codes: readonly CodeInfo[] }
-  /** Parse it as JSON and send it back indented by two spaces, in slices cut at line ends. */
-  | { readonly kind: 'pretty' };
+  /**
+   * Parse it as JSON and send it back indented by two spaces, in slices cut at line ends; as it came
+   * when the indented text would be longer than `maxChars`.
+   */
+  | { readonly kind: 'pretty'; readonly maxChars: number };
 
 /** Messages to the worker. */
 export type WorkerRequest =
@@ -70,9 +73,12 @@ export class CodeScanner {
     return this.run(source, { kind: 'scan', codes: (options.book ?? BUILT_IN).entries }, options.signal) as Promise<CodeFinding[]>;
   }
 
-  /** The JSON text indented by two spaces, as slices cut at line ends; undefined when it is not JSON. */
-  prettyPrint(source: TextSource, signal?: AbortSignal): Promise<string[] | undefined> {
-    return this.run(source, { kind: 'pretty' }, signal) as Promise<string[] | undefined>;
+  /**
+   * The JSON text indented by two spaces, as slices cut at line ends, or as it came when indented it
+   * would be longer than `maxChars`; undefined when it is not JSON.
+   */
+  prettyPrint(source: TextSource, options: { readonly maxChars?: number; readonly signal?: AbortSignal } = {}): Promise<string[] | undefined> {
+    return this.run(source, { kind: 'pretty', maxChars: options.maxChars ?? Infinity }, options.signal) as Promise<string[] | undefined>;
   }
 
   /** Stops the worker; jobs in flight reject. */

@@ -44,7 +44,8 @@ function* run(id: number, text: string, job: WorkerJob): Generator<WorkerReply> 
     yield { id, pretty: false };
     return;
   }
-  for (const slice of lineSlicesOf(`${JSON.stringify(value, null, 2)}\n`)) yield { id, slice };
+  const pretty = `${JSON.stringify(value, null, 2)}\n`;
+  for (const slice of lineSlicesOf(pretty.length <= job.maxChars ? pretty : text)) yield { id, slice };
   yield { id, pretty: true };
 }
 

@@ -58,6 +58,15 @@ describe('CodeScanner', () => {
     assert.equal(await scanner.prettyPrint(`not json ${'x'.repeat(SLICE_CHARS)}`), undefined);
   });
 
+  it('keeps a JSON answer as it came when indenting it would pass the size an editor can take', async () => {
+    const scanner = worker();
+    const compact = JSON.stringify(JSON.parse(manyAnswers(6000)));
+    const kept = await scanner.prettyPrint(compact, { maxChars: compact.length + 10 });
+    assert.equal(kept?.join(''), compact);
+    const pretty = await scanner.prettyPrint(compact, { maxChars: compact.length * 3 });
+    assert.equal(pretty?.join(''), `${JSON.stringify(JSON.parse(compact), null, 2)}\n`);
+  });
+
   it('cuts slices at line ends where one is near, and anywhere in a line too long for one', () => {
     const lines = Array.from({ length: 40_000 }, (_, i) => `line ${i}`).join('\n');
     const cut = [...lineSlicesOf(lines)];
