@@ -12,7 +12,7 @@ const noVscode = {
 // Inside features, state/ and shared/ are the bottom; the services (connection/, sandbox/, log/) use
 // them; each UI folder uses those but never another UI folder's internals.
 const NO_COMMANDS = { group: ['**/commands/*'], message: 'src/features must not import src/commands: move what both need into src/features/shared or src/features/state.' };
-const UI_FOLDERS = ['batch', 'diagnostics', 'explorer', 'hovers', 'quickFixes', 'results', 'statusBar'];
+const UI_FOLDERS = ['batch', 'diagnostics', 'explorer', 'hovers', 'quickFixes', 'requestFiles', 'results', 'statusBar'];
 const SERVICE_FOLDERS = ['connection', 'sandbox', 'log'];
 const notFrom = (folders, why) => ({ group: folders.map((f) => `../${f}/*`), message: why });
 const featureLayers = [

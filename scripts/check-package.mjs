@@ -29,7 +29,7 @@ const entries = zipEntries(readFileSync(vsix));
 const files = new Map([...entries].filter(([name]) => name.startsWith('extension/')).map(([name, size]) => [name.slice('extension/'.length), size]));
 
 const problems = [];
-for (const required of ['dist/extension.js', 'dist/cli.js', 'dist/coordinator.js', 'dist/lockfile.js', 'package.json', 'LICENSE.txt']) {
+for (const required of ['dist/extension.js', 'dist/cli.js', 'dist/coordinator.js', 'dist/lockfile.js', 'dist/scanWorker.js', 'package.json', 'LICENSE.txt']) {
   if (!files.has(required)) problems.push(`missing ${required}`);
 }
 for (const f of files.keys()) {

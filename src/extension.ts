@@ -1,4 +1,5 @@
 // Composition root: build the services, hand them to each register… function, nothing else.
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { registerCommands } from './commands/registerCommands';
 import { createConnection } from './features/connection/registerConnection';
@@ -7,11 +8,15 @@ import { registerExplorer } from './features/explorer/registerExplorer';
 import { registerHovers } from './features/hovers/registerHovers';
 import { createLog } from './features/log/log';
 import { registerQuickFixes } from './features/quickFixes/registerQuickFixes';
+import { registerRequestFiles } from './features/requestFiles/registerRequestFiles';
 import { registerResults, ResultDocuments } from './features/results/resultDocuments';
 import { createSandbox } from './features/sandbox/registerSandbox';
 import type { Services } from './features/services';
+import { CodeScanner } from './features/shared/codeScanner';
+import { ChainedResponses } from './features/state/chainedResponses';
 import { CodeCatalog } from './features/state/codeCatalog';
 import { ContextKeys } from './features/state/contextKeys';
+import { FoundCodes } from './features/state/foundCodes';
 import { LookupModel } from './features/state/lookupModel';
 import { registerStatusBar } from './features/statusBar/statusBar';
 import { createTestingApi, type TestingApi } from './features/testingApi';
@@ -40,15 +45,21 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
   const lookups = new LookupModel(context.globalState);
   context.subscriptions.push(lookups);
   const results = new ResultDocuments(lookups);
-  const services: Services = { context, testMode, log, contextKeys, connection, results, lookups, sandbox };
+  const responses = new ChainedResponses();
+  // Large answers are scanned and pretty-printed on this worker, started on first use.
+  const scanner = new CodeScanner(context.asAbsolutePath(join('dist', 'scanWorker.js')));
+  context.subscriptions.push({ dispose: () => void scanner.dispose() });
+  const found = new FoundCodes();
+  const services: Services = { context, testMode, log, contextKeys, connection, results, lookups, responses, scanner, sandbox };
 
   registerResults(context, results);
   const statusBar = registerStatusBar(context, services);
   const views = registerExplorer(context, services);
   registerCommands(context, services);
-  registerDiagnostics(context, { log, codes });
-  registerHovers(context, { contextKeys, codes });
+  registerDiagnostics(context, { log, codes, scanner, found });
+  registerHovers(context, { contextKeys, codes, found });
   registerQuickFixes(context);
+  registerRequestFiles(context, { connection, responses });
 
   if (!testMode) return undefined;
   return { activationMs: performance.now() - started, testing: createTestingApi(context, services, statusBar, views) };

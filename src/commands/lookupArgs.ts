@@ -1,14 +1,13 @@
 // Turns the many ways a lookup command is invoked (Lookups view element, { resultUri }, a URI, or the
 // active result editor) into the lookup it refers to.
 import * as vscode from 'vscode';
-import type { LookupQuery } from '../core/model';
 import type { Services } from '../features/services';
 import { UserError } from '../features/shared/userError';
-import type { LookupEntry } from '../features/state/lookupModel';
+import type { HistoryQuery, LookupEntry } from '../features/state/lookupModel';
 import { field, isRecord, lookupNodeId, stringField } from './args';
 
 export interface LookupTarget {
-  readonly query: LookupQuery;
+  readonly query: HistoryQuery;
   /** The recorded lookup, when the target is a result (not a saved query). */
   readonly entry?: LookupEntry;
 }
@@ -23,7 +22,7 @@ export function resolveLookupTarget(services: Services, arg: unknown): LookupTar
   const savedQuery = field(field(arg, 'saved'), 'query');
   if (field(arg, 'type') === 'saved' && isRecord(savedQuery)) {
     // Saved queries are ours: the element comes from the Lookups view's own tree.
-    return { query: savedQuery as unknown as LookupQuery };
+    return { query: savedQuery as unknown as HistoryQuery };
   }
   const resultUri = stringField(arg, 'resultUri');
   let uri: vscode.Uri | undefined;

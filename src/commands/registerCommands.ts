@@ -7,13 +7,16 @@ import { Commands, type CommandId } from '../features/shared/commandIds';
 import { copyAsCurl } from './copyAsCurl';
 import { deleteLookup } from './deleteLookup';
 import { lookUpIp } from './lookUpIp';
+import { copyRequestAsCurl } from './copyRequestAsCurl';
 import { lookUpOrganization } from './lookUpOrganization';
+import { newRequestFile } from './newRequestFile';
 import { refreshToken } from './refreshToken';
 import { registerCommand, type CommandHandler } from './registerCommand';
 import { rerunLookup } from './rerunLookup';
 import { runBatchLookup } from './runBatchLookup';
 import { saveQuery } from './saveQuery';
 import { saveResponse } from './saveResponse';
+import { sendRequest } from './sendRequest';
 import { showTokenStatus } from './showTokenStatus';
 import { setCoordinatorPassword } from './setCoordinatorPassword';
 import { signIn } from './signIn';
@@ -39,6 +42,9 @@ export function registerCommands(context: vscode.ExtensionContext, services: Ser
     [Commands.stopSandbox]: () => stopLocalSandbox(services),
     [Commands.setCoordinatorPassword]: () => setCoordinatorPassword(services),
     [Commands.showLog]: () => services.log.show(true),
+    [Commands.newRequestFile]: () => newRequestFile(),
+    [Commands.sendRequest]: (arg) => sendRequest(services, arg),
+    [Commands.copyRequestAsCurl]: (arg) => copyRequestAsCurl(services, arg),
   } satisfies Record<CommandId, CommandHandler>;
   for (const id of Object.keys(handlers) as CommandId[]) registerCommand(context, services.log, id, handlers[id]);
 }

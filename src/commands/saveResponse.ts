@@ -1,22 +1,24 @@
-// "Business Data: Save Response": writes the result as <name>.response.json into the workspace.
+// "Business Data: Save Response": writes the result as <name>.response.json (.txt for an answer that is
+// not JSON) into the workspace.
 import * as vscode from 'vscode';
 import { renderEntry } from '../features/results/resultDocuments';
 import type { Services } from '../features/services';
 import { UserError } from '../features/shared/userError';
-import { resultBaseName } from '../features/state/resultUri';
+import { resultBaseName, resultExtension } from '../features/state/resultUri';
 import { resolveLookupTarget } from './lookupArgs';
 
 /** Returns the URI (string) of the written file, or undefined when the user cancelled. */
 export async function saveResponse(services: Services, arg?: unknown): Promise<string | undefined> {
   const target = resolveLookupTarget(services, arg);
   if (!target.entry) throw new UserError('Run this saved query first; then save its response.');
-  const fileName = `${resultBaseName(target.query)}.response.json`;
+  const extension = resultExtension(target.entry);
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   let uri: vscode.Uri | undefined;
   if (folder) {
-    uri = await freeName(folder, fileName);
+    uri = await freeName(folder, resultBaseName(target.query), `.response${extension}`);
   } else {
-    uri = await vscode.window.showSaveDialog({ title: 'Save Response', saveLabel: 'Save Response', filters: { JSON: ['json'] } });
+    const filters: Record<string, string[]> = extension === '.json' ? { JSON: ['json'] } : { Text: ['txt'] };
+    uri = await vscode.window.showSaveDialog({ title: 'Save Response', saveLabel: 'Save Response', filters });
     if (!uri) return undefined;
   }
   await vscode.workspace.fs.writeFile(uri, Buffer.from(renderEntry(target.entry), 'utf8'));
@@ -28,10 +30,10 @@ export async function saveResponse(services: Services, arg?: unknown): Promise<s
 }
 
 /** name.response.json, or name-2.response.json … when it exists already. */
-async function freeName(folder: vscode.Uri, fileName: string): Promise<vscode.Uri> {
-  const base = fileName.replace(/\.response\.json$/, '');
+async function freeName(folder: vscode.Uri, base: string, suffix: string): Promise<vscode.Uri> {
+  const fileName = `${base}${suffix}`;
   for (let i = 1; i < 1000; i++) {
-    const candidate = vscode.Uri.joinPath(folder, i === 1 ? fileName : `${base}-${i}.response.json`);
+    const candidate = vscode.Uri.joinPath(folder, i === 1 ? fileName : `${base}-${i}${suffix}`);
     try {
       await vscode.workspace.fs.stat(candidate);
     } catch {

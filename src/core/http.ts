@@ -19,6 +19,8 @@ export interface HttpOptions {
   readonly requestTimeoutMs?: number;
   /** Cap on the response body after decoding; larger answers fail instead of filling memory. */
   readonly maxBodyBytes?: number;
+  /** A 2xx answer to a `largeAsText` request larger than this stays unparsed text, for a host that parses it off its thread. */
+  readonly maxParseBytes?: number;
   /** PEM file of an extra certificate authority (corporate TLS inspection), added to the built-in ones. */
   readonly caFile?: string;
   /** http(s)://host:port of an HTTP proxy: CONNECT tunnels for https targets, absolute URIs for http (loopback) ones. */
@@ -38,6 +40,8 @@ export interface WireRequest {
   readonly path: string;
   readonly headers: Record<string, string>;
   readonly body?: string;
+  /** Another operation's request: a large 2xx answer may come back as text (HttpOptions.maxParseBytes). */
+  readonly largeAsText?: boolean;
 }
 
 export interface WireResponse {
@@ -97,12 +101,14 @@ export class HttpTransport {
   private readonly direct: Dispatcher | undefined;
   private readonly noProxy: readonly string[];
   private readonly maxBodyBytes: number;
+  private readonly maxParseBytes: number;
   private readonly requestTimeoutMs: number;
   /** Named in connection errors: a refused connection may be the proxy's, not the service's. */
   private readonly via: string;
 
   constructor(options: HttpOptions = {}) {
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.maxParseBytes = options.maxParseBytes ?? Number.POSITIVE_INFINITY;
     this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     // An extra CA is added to Node's built-in roots; passing `ca` alone would replace them.
     const ca = options.caFile ? [...rootCertificates, readCaFile(options.caFile)] : undefined;
@@ -170,6 +176,9 @@ export class HttpTransport {
       }
     }
     const text = raw.toString('utf8');
+    // Parsing 50 MB holds the thread for about half a second: an editor does it on a worker instead.
+    const large = req.largeAsText === true && res.statusCode >= 200 && res.statusCode < 300 && raw.length > this.maxParseBytes;
+    if (large) return { status: res.statusCode, headers: res.headers, json: undefined, text };
     let json: unknown;
     if (text.trim() !== '') {
       try {

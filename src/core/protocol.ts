@@ -41,10 +41,11 @@ function build(
   headers: Record<string, string>,
   shown: Record<string, string>,
   body?: string,
+  largeAsText?: true,
 ): Built {
   const sent = Object.assign({}, ACCEPT, headers);
   return {
-    wire: { method, origin: target.origin, path: target.path, headers: sent, body },
+    wire: { method, origin: target.origin, path: target.path, headers: sent, body, largeAsText },
     record: { method, url: target.origin + target.path, headers: Object.assign({}, sent, shown), body },
   };
 }
@@ -120,12 +121,13 @@ export function orgRequest(e: Endpoints, q: OrgQuery, token: string): Built {
 /**
  * Any other operation (a request file's): its own headers, plus the token as the interface wants it
  * (Bearer for A, raw for B) and the Origin Interface A requires. The URL was checked by checkOperation.
+ * Its answer may be large, so it may come back as text (HttpOptions.maxParseBytes).
  */
 export function operationRequest(e: Endpoints, r: OperationRequest, token: string): Built {
   const u = new URL(r.url);
   const auth = r.interfaceId === 'a' ? { authorization: `Bearer ${token}`, origin: e.origin } : { authorization: token };
   const shown = { authorization: r.interfaceId === 'a' ? `Bearer ${PLACEHOLDER.token}` : PLACEHOLDER.token };
-  return build(r.method, { origin: u.origin, path: `${u.pathname}${u.search}` }, Object.assign(lowerCased(r.headers), auth), shown, r.body);
+  return build(r.method, { origin: u.origin, path: `${u.pathname}${u.search}` }, Object.assign(lowerCased(r.headers), auth), shown, r.body, true);
 }
 
 function lowerCased(headers: Readonly<Record<string, string>>): Record<string, string> {

@@ -67,7 +67,8 @@ const VARIABLE = /^\s*@([A-Za-z_][\w.-]*)\s*=\s?(.*?)\s*$/;
 const META = /^\s*(?:#|\/\/)\s*@([A-Za-z]+)(?:\s*=?\s*(.*?))?\s*$/;
 const COMMENT = /^\s*(?:#|\/\/)/;
 const REQUEST_LINE = /^\s*(?:([A-Za-z]+)\s+)?(\S.*?)(?:\s+HTTP\/\d(?:\.\d)?)?\s*$/;
-const HEADER = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*:\s*(.*?)\s*$/;
+// Indented headers are read as httpYac reads them: Enter after an indented query line keeps the indent.
+const HEADER = /^\s*([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*:\s*(.*?)\s*$/;
 
 export function parseRequestFile(text: string): ParsedRequestFile {
   const lines = text.split(/\r?\n/);

@@ -54,7 +54,10 @@ export function unknownReferences(text: string, file: ParsedRequestFile, connect
   return out;
 }
 
-export type Resolved = { readonly ok: true; readonly request: OperationRequest } | { readonly ok: false; readonly line: number; readonly message: string };
+export type Resolved =
+  | { readonly ok: true; readonly request: OperationRequest }
+  /** `variable`: a value is missing or circular (a chained one until its request is sent); `interface`: no token fits the URL. */
+  | { readonly ok: false; readonly line: number; readonly message: string; readonly reason: 'variable' | 'interface' };
 
 /** The request with every variable replaced and its interface decided, or the first problem. */
 export function resolveRequest(file: ParsedRequestFile, r: ParsedRequest, ctx: VariableContext, endpoints: Endpoints): Resolved {
@@ -72,16 +75,18 @@ export function resolveRequest(file: ParsedRequestFile, r: ParsedRequest, ctx: V
     const body = r.body === undefined ? undefined : expand(r.body);
     const interfaceId = r.interfaceId ?? inferInterface(url, endpoints);
     if (interfaceId === undefined) {
-      return { ok: false, line: r.requestLine, message: `The request goes to no configured service host, so no token can be chosen for it. Start the URL with {{baseUrl}} (Interface A) or {{legacyUrl}} (Interface B), or add "# @interface a|b".` };
+      return { ok: false, line: r.requestLine, reason: 'interface', message: `The request goes to no configured service host, so no token can be chosen for it. Start the URL with {{baseUrl}} (Interface A) or {{legacyUrl}} (Interface B), or add "# @interface a|b".` };
     }
     return { ok: true, request: { interfaceId, method: r.method, url, headers, body } };
   } catch (err) {
-    if (!(err instanceof UnresolvedError)) throw err;
-    return { ok: false, line: r.requestLine, message: err.message };
+    if (!(err instanceof VariableError)) throw err;
+    return { ok: false, line: r.requestLine, reason: 'variable', message: err.message };
   }
 }
 
-class UnresolvedError extends Error {
+class VariableError extends Error {}
+
+class UnresolvedError extends VariableError {
   constructor(name: string) {
     const chain = CHAIN.exec(name);
     super(
@@ -100,7 +105,7 @@ function lookUp(raw: string, fileVars: ReadonlyMap<string, string>, ctx: Variabl
   if (raw === '$isoTimestamp') return new Date().toISOString();
   const fileValue = fileVars.get(raw);
   if (fileValue !== undefined) {
-    if (seen.includes(raw)) throw new Error(`The variables ${[...seen, raw].join(' → ')} refer to each other in a circle; break the circle.`);
+    if (seen.includes(raw)) throw new VariableError(`The variables ${[...seen, raw].join(' → ')} refer to each other in a circle; break the circle.`);
     return expand(fileValue, [...seen, raw]);
   }
   if (Object.hasOwn(ctx.connection, raw)) return ctx.connection[raw];

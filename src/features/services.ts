@@ -3,6 +3,8 @@ import type * as vscode from 'vscode';
 import type { Connection } from './connection/connection';
 import type { ResultDocuments } from './results/resultDocuments';
 import type { SandboxService } from './sandbox/sandboxService';
+import type { CodeScanner } from './shared/codeScanner';
+import type { ChainedResponses } from './state/chainedResponses';
 import type { ContextKeys } from './state/contextKeys';
 import type { LookupModel } from './state/lookupModel';
 
@@ -19,6 +21,10 @@ export interface Services {
   readonly results: ResultDocuments;
   /** Saved queries and recent history shown in the Lookups view. */
   readonly lookups: LookupModel;
+  /** Responses of named requests, per request file, for the requests that chain on them. */
+  readonly responses: ChainedResponses;
+  /** The worker that scans and pretty-prints large answers off the extension host's thread. */
+  readonly scanner: CodeScanner;
   /** The local sandbox started from this window, if any. */
   readonly sandbox: SandboxService;
 }

@@ -42,6 +42,11 @@ async function answerInput(page, value) {
   await page.keyboard.press('Enter');
 }
 
+/** Presses the keys one after the other, as a person types them. */
+async function press(page, ...keys) {
+  for (const key of keys) await page.keyboard.press(key);
+}
+
 /** The hover widget that shows `text`, once visible and done fading in (for the screenshots). */
 async function hoverWith(page, text) {
   const hover = page.locator('.monaco-hover, .workbench-hover', { hasText: text }).first();
@@ -139,5 +144,37 @@ describe('Business Data in the browser workbench', function () {
     assert.match(text, /SC001/);
     assert.match(text, /Generate a new token once/);
     await page.screenshot({ path: join(screenshots, 'hover.png') });
+  });
+
+  it('writes a request file, sends it, and explains the code in the answer on hover', async function () {
+    await runCommand(page, 'Business Data: New Request File');
+    const file = page.locator('.editor-group-container.active .monaco-editor');
+    await file.locator('.view-lines', { hasText: 'ipLookup' }).waitFor({ timeout: UI_TIMEOUT });
+    // Start from an empty file, as a person writing their own request would.
+    await file.locator('.view-lines').click();
+    await press(page, 'ControlOrMeta+A', 'Delete');
+    await page.keyboard.insertText('# Organizations of our customers\n\n### Find an organization\n# @name orgSearch\n');
+    // Completion offers the operations the specification shows; pick the organization search.
+    await page.keyboard.press('Control+Space');
+    const suggestion = page.locator('.suggest-widget .monaco-list-row', { hasText: 'organizations' }).first();
+    await suggestion.waitFor({ timeout: UI_TIMEOUT });
+    await suggestion.click();
+    await page.keyboard.press('Escape');
+    await file.locator('.view-lines', { hasText: 'CountryISOAlpha2Code=GB' }).waitFor({ timeout: UI_TIMEOUT });
+    await press(page, 'ControlOrMeta+End', 'Enter');
+    await page.keyboard.insertText('Accept: application/json');
+    await press(page, 'Escape');
+    const send = page.locator('.codelens-decoration a', { hasText: 'Send (Interface B)' }).first();
+    await send.waitFor({ timeout: UI_TIMEOUT });
+    await send.click();
+    // The answer opens beside the file; its result code explains itself on hover.
+    const code = page.locator('.editor-group-container .view-line span', { hasText: /^"CM000"$/ }).first();
+    await code.waitFor({ timeout: UI_TIMEOUT });
+    // The file and its answer side by side need the whole width.
+    if (await page.locator('.part.sidebar').isVisible()) await runCommand(page, 'View: Close Primary Side Bar');
+    await code.hover();
+    const hover = await hoverWith(page, 'The call succeeded.');
+    assert.match((await hover.textContent()) ?? '', /CM000/);
+    await page.screenshot({ path: join(screenshots, 'request-file.png') });
   });
 });

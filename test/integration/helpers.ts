@@ -10,6 +10,8 @@ import type { SandboxConfig } from '../../src/sandbox/config';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
 
 export const EXTENSION_ID = 'bizdata.bizdata-explorer';
+/** The extension's folder (the tests run from its out/test/integration). */
+export const EXTENSION_PATH = join(__dirname, '..', '..', '..');
 
 /** Activates the extension; the tests run in ExtensionMode.Test, so it returns the testing API. */
 export async function extensionApi(): Promise<ExtensionApi> {
@@ -147,6 +149,13 @@ export function dataRootOf(path: string): string {
   return i >= 0 ? parts.slice(0, i + 1).join('/') : path;
 }
 
+/** Signs in to both interfaces with the canaries (in test mode Sign In takes them as arguments). */
+export async function signInToBoth(c: Canaries): Promise<void> {
+  const a = await vscode.commands.executeCommand('bizdata.signIn', { interfaceId: 'a', consumerKey: c.key, consumerSecret: c.secret });
+  const b = await vscode.commands.executeCommand('bizdata.signIn', { interfaceId: 'b', user: c.user, password: c.password });
+  if (a !== 'valid' || b !== 'valid') throw new Error(`sign-in gave ${String(a)} for A and ${String(b)} for B`);
+}
+
 /** Both interfaces signed out. */
 export async function signOutEverywhere(): Promise<void> {
   for (const interfaceId of ['a', 'b']) await vscode.commands.executeCommand('bizdata.signOut', { interfaceId });
@@ -174,6 +183,14 @@ export function useTestSandbox(c: Canaries): () => RunningSandbox {
     if (!sb) throw new Error('the test sandbox is not running');
     return sb;
   };
+}
+
+/** `useTestSandbox` with both interfaces signed in with fresh canaries before the suite's tests. */
+export function useSignedInTestSandbox(): { readonly c: Canaries; readonly sandbox: () => RunningSandbox } {
+  const c = canaries();
+  const sandbox = useTestSandbox(c);
+  before(() => signInToBoth(c));
+  return { c, sandbox };
 }
 
 export async function closeAllEditors(): Promise<void> {
@@ -239,4 +256,29 @@ export function answerErrorMessages(answer: (message: ShownMessage) => string | 
     return Promise.resolve(answer(record));
   };
   return { shown, restore: () => (win.showErrorMessage = original) };
+}
+
+/** Shape of every token the sandbox issues: found anywhere outside SecretStorage, a token leaked. */
+export const SANDBOX_TOKEN = /sbx\.[A-Za-z0-9_-]{20,}/;
+
+/**
+ * A request file in the workspace folder (`<unique>.bizdata.http`, so its language comes from the file
+ * name as for a user), opened in an editor. `dispose()` closes nothing and deletes the file.
+ */
+export async function openRequestFile(content: string): Promise<{ readonly document: vscode.TextDocument; dispose(): Promise<void> }> {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  if (!folder) throw new Error('the integration tests run with a workspace folder');
+  const uri = vscode.Uri.joinPath(folder, `requests-${randomUUID()}.bizdata.http`);
+  await vscode.workspace.fs.writeFile(uri, Buffer.from(content, 'utf8'));
+  const document = await vscode.workspace.openTextDocument(uri);
+  await vscode.window.showTextDocument(document, { preview: false });
+  return { document, dispose: () => Promise.resolve(vscode.workspace.fs.delete(uri)) };
+}
+
+/** Runs the CodeLens above the request on `line` whose title starts with `title`, as a click would. */
+export async function runCodeLens<T>(document: vscode.TextDocument, line: number, title: string): Promise<T> {
+  const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', document.uri);
+  const lens = lenses.find((l) => l.range.start.line === line && l.command?.title.includes(title));
+  if (!lens?.command) throw new Error(`no "${title}" CodeLens on line ${line + 1}: ${JSON.stringify(lenses.map((l) => [l.range.start.line, l.command?.title]))}`);
+  return vscode.commands.executeCommand<T>(lens.command.command, ...(lens.command.arguments ?? []));
 }

@@ -1,17 +1,11 @@
 // Lookups by command with arguments open the expected JSON editor; history, curl, save, re-run.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { admin, canaries, extensionApi, stats, useTestSandbox } from './helpers';
+import { admin, extensionApi, stats, useSignedInTestSandbox } from './helpers';
 
 describe('lookups and results', function () {
   this.timeout(60_000);
-  const c = canaries();
-  const sandbox = useTestSandbox(c);
-
-  before(async () => {
-    assert.equal(await vscode.commands.executeCommand('bizdata.signIn', { interfaceId: 'a', consumerKey: c.key, consumerSecret: c.secret }), 'valid');
-    assert.equal(await vscode.commands.executeCommand('bizdata.signIn', { interfaceId: 'b', user: c.user, password: c.password }), 'valid');
-  });
+  const { c, sandbox } = useSignedInTestSandbox();
 
   it('looks up an IP address from an argument object and opens a read-only JSON result', async () => {
     const uri = await vscode.commands.executeCommand<string>('bizdata.lookUpIp', { ip: '203.0.113.7', view: 'standard' });

@@ -2,7 +2,7 @@
 // (rebuilt when settings change), sign-in state, and the lockout-guard prompt every call goes through.
 import * as vscode from 'vscode';
 import { BizDataClient, type CallOptions } from '../../core/client';
-import type { CallResult, Credentials, CredentialsA, CredentialsB, InterfaceId, LookupQuery, TokenStatus } from '../../core/model';
+import type { CallResult, Credentials, CredentialsA, CredentialsB, InterfaceId, LookupQuery, OperationRequest, TokenStatus } from '../../core/model';
 import { errorMessage } from '../../core/errors';
 import { redact } from '../../core/redact';
 import { INTERFACE_IDS, interfaceOf } from '../shared/interfaces';
@@ -171,6 +171,11 @@ export class Connection implements vscode.Disposable {
   lookup(query: LookupQuery, options: CallOptions = {}): Promise<CallResult> {
     const id = interfaceOf(query);
     return this.guarded(id, (o) => this.getClient().lookup(query, o), options);
+  }
+
+  /** Sends a request file's request with the interface's token, under the same guard as a lookup. */
+  send(request: OperationRequest, options: CallOptions = {}): Promise<CallResult> {
+    return this.guarded(request.interfaceId, (o) => this.getClient().send(request, o), options);
   }
 
   refreshToken(id: InterfaceId, options: CallOptions = {}): Promise<CallResult> {

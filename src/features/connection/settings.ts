@@ -18,6 +18,10 @@ export interface ConnectionSettings {
     readonly connectTimeoutMs: number;
     readonly bodyTimeoutMs: number;
     readonly requestTimeoutMs: number;
+    /** bizdata.network.maxResponseMB: a larger answer is discarded with a message. */
+    readonly maxBodyBytes: number;
+    /** A request file's answer larger than this is parsed on the code scanner's worker, not in the extension host. */
+    readonly maxParseBytes: number;
     readonly proxyUrl?: string;
     readonly caFile?: string;
     /** From VS Code's http.noProxy, when its http.proxy is the one in use. */
@@ -26,6 +30,12 @@ export interface ConnectionSettings {
     readonly proxyStrictSSL?: boolean;
   };
 }
+
+const MB = 1024 * 1024;
+/** Above this, an answer is parsed off the extension host's thread (JSON.parse takes ~10 ms a MB). */
+export const PARSE_IN_HOST_BYTES = 2 * MB;
+/** VS Code hands no document longer than this (in characters) to extensions: no diagnostics, hovers or reads. */
+export const EXTENSION_DOCUMENT_LIMIT_CHARS = 50 * MB;
 
 /** Sections whose change means the client must be rebuilt (VS Code's own proxy settings among them). */
 export const CLIENT_SECTIONS = ['bizdata.endpoints', 'bizdata.limits', 'bizdata.timeouts', 'bizdata.network', 'bizdata.coordination', 'http.proxy', 'http.proxyStrictSSL', 'http.noProxy'] as const;
@@ -59,6 +69,8 @@ export function readConnectionSettings(config: SettingsReader): ConnectionSettin
       connectTimeoutMs: positive('bizdata.timeouts.connectMs', 10_000),
       bodyTimeoutMs: positive('bizdata.timeouts.responseMs', 30_000),
       requestTimeoutMs: positive('bizdata.timeouts.requestMs', DEFAULT_REQUEST_TIMEOUT_MS),
+      maxBodyBytes: Math.round(positive('bizdata.network.maxResponseMB', 100) * MB),
+      maxParseBytes: PARSE_IN_HOST_BYTES,
       caFile: optional('bizdata.network.caFile'),
       ...proxySettings(config, optional('bizdata.network.proxy')),
     },

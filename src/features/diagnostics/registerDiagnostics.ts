@@ -1,9 +1,21 @@
 // Attaches code diagnostics to result documents and to JSON files that hold service responses.
-// The finding logic is plain (findCodes.ts); this file only adapts it to VS Code.
+// The finding logic is plain (findCodes.ts); this file only adapts it to VS Code. A large document is
+// read range by range and scanned on the worker (codeScanner.ts), so the editor never waits for it.
 import * as vscode from 'vscode';
-import { CODE_DOCUMENTS, DIAGNOSTIC_SOURCE } from '../shared/codeDocuments';
+import { errorMessage } from '../../core/errors';
+import { CODE_DOCUMENTS, DIAGNOSTIC_SOURCE, documentLength, documentSlices, INLINE_SCAN_CHARS } from '../shared/codeDocuments';
+import { ScanCancelledError, type CodeScanner } from '../shared/codeScanner';
 import { findCodes, mayHoldCodes, type CodeFinding } from '../shared/findCodes';
 import type { CodeCatalog } from '../state/codeCatalog';
+import type { FoundCodes } from '../state/foundCodes';
+
+export interface DiagnosticsDeps {
+  readonly log?: vscode.LogOutputChannel;
+  readonly codes: CodeCatalog;
+  readonly scanner: CodeScanner;
+  /** Where the findings of large documents are kept for the hovers. */
+  readonly found: FoundCodes;
+}
 
 const DEBOUNCE_MS = 300;
 /** Extra wait per MB: scanning takes ~15 ms per MB, so big files are rescanned after longer pauses in typing. */
@@ -22,7 +34,7 @@ interface DiagnosticsSettings {
 
 function readSettings(): DiagnosticsSettings {
   const config = vscode.workspace.getConfiguration('bizdata.diagnostics');
-  const maxMb = config.get<number>('maxFileSizeMB', 16);
+  const maxMb = config.get<number>('maxFileSizeMB', 128);
   return { enabled: config.get<boolean>('enabled', true), maxChars: Math.max(0, maxMb) * 1024 * 1024 };
 }
 
@@ -55,9 +67,11 @@ function isInTab(uri: vscode.Uri): boolean {
 }
 
 /** Registers the diagnostics collection and the listeners that keep it current. */
-export function registerDiagnostics(context: vscode.ExtensionContext, deps: { readonly log?: vscode.LogOutputChannel; readonly codes: CodeCatalog }): vscode.DiagnosticCollection {
+export function registerDiagnostics(context: vscode.ExtensionContext, deps: DiagnosticsDeps): vscode.DiagnosticCollection {
   const collection = vscode.languages.createDiagnosticCollection('bizdata');
   const timers = new Map<string, NodeJS.Timeout>();
+  /** Scans on the worker, by document: a newer one (or a close) cancels the older. */
+  const scans = new Map<string, AbortController>();
   let settings = readSettings();
 
   const cancelPending = (uri: vscode.Uri): void => {
@@ -65,33 +79,54 @@ export function registerDiagnostics(context: vscode.ExtensionContext, deps: { re
     const timer = timers.get(key);
     if (timer) clearTimeout(timer);
     timers.delete(key);
+    scans.get(key)?.abort();
+    scans.delete(key);
+  };
+
+  const show = (document: vscode.TextDocument, findings: readonly CodeFinding[]): void => {
+    collection.set(document.uri, findings.map((f) => toDiagnostic(document, f)).filter((d): d is vscode.Diagnostic => d !== undefined));
+  };
+
+  const clear = (uri: vscode.Uri): void => {
+    collection.delete(uri);
+    deps.found.delete(uri.toString());
   };
 
   const update = (document: vscode.TextDocument): void => {
     cancelPending(document.uri);
-    if (document.isClosed || !settings.enabled || !appliesTo(document)) {
-      collection.delete(document.uri);
-      return;
-    }
-    const text = document.getText();
-    if (text.length > settings.maxChars) {
-      collection.delete(document.uri);
+    if (document.isClosed || !settings.enabled || !appliesTo(document)) return clear(document.uri);
+    const length = documentLength(document);
+    if (length > settings.maxChars) {
+      clear(document.uri);
       deps.log?.info(`Diagnostics skipped for ${document.uri.toString(true)}: larger than bizdata.diagnostics.maxFileSizeMB.`);
       return;
     }
-    if (!mayHoldCodes(text)) {
-      collection.delete(document.uri);
-      return;
+    if (length > INLINE_SCAN_CHARS) return void scanLarge(document);
+    const text = document.getText();
+    if (!mayHoldCodes(text)) return clear(document.uri);
+    show(document, findCodes(text, deps.codes.current()));
+  };
+
+  const scanLarge = async (document: vscode.TextDocument): Promise<void> => {
+    const key = document.uri.toString();
+    const abort = new AbortController();
+    scans.set(key, abort);
+    const version = document.version;
+    try {
+      const findings = await deps.scanner.scan(documentSlices(document), { book: deps.codes.current(), signal: abort.signal });
+      if (abort.signal.aborted || document.isClosed || document.version !== version) return;
+      show(document, findings);
+      deps.found.set(key, version, findings);
+    } catch (err) {
+      if (!(err instanceof ScanCancelledError)) deps.log?.warn(`Diagnostics of ${document.uri.toString(true)} failed: ${errorMessage(err)}`);
+    } finally {
+      if (scans.get(key) === abort) scans.delete(key);
     }
-    const diagnostics = findCodes(text, deps.codes.current())
-      .map((f) => toDiagnostic(document, f))
-      .filter((d): d is vscode.Diagnostic => d !== undefined);
-    collection.set(document.uri, diagnostics);
   };
 
   const forget = (uri: vscode.Uri): void => {
     cancelPending(uri);
-    collection.delete(uri);
+    clear(uri);
   };
 
   const schedule = (document: vscode.TextDocument, delayMs: number): void => {
@@ -105,7 +140,8 @@ export function registerDiagnostics(context: vscode.ExtensionContext, deps: { re
 
   context.subscriptions.push(
     collection,
-    { dispose: () => timers.forEach((t) => clearTimeout(t)) },
+    { dispose: () => [...timers.values()].forEach((t) => clearTimeout(t)) },
+    { dispose: () => [...scans.values()].forEach((a) => a.abort()) },
     vscode.workspace.onDidOpenTextDocument((d) => schedule(d, 0)),
     vscode.workspace.onDidChangeTextDocument((e) => {
       // The length from the last line's end offset: cheaper than getText() on every keystroke.

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { safeLine } from '../../core/sanitize';
 import { describeCode } from '../../core/codes';
 import { commandOf, Commands } from '../shared/commandIds';
-import { queryLabel, type LookupModel, type LookupNode } from '../state/lookupModel';
+import { queryKindLabel, queryLabel, type HistoryQuery, type LookupModel, type LookupNode } from '../state/lookupModel';
 import { toResultUri } from '../state/resultUri';
 
 export const LOOKUP_CONTEXT = { history: 'bizdata.lookup.history', saved: 'bizdata.lookup.saved' } as const;
@@ -47,10 +47,10 @@ export class LookupsTreeProvider implements vscode.TreeDataProvider<LookupNode>,
         const q = element.saved.query;
         const item = new vscode.TreeItem(queryLabel(q), vscode.TreeItemCollapsibleState.None);
         item.id = `saved:${element.saved.id}`;
-        item.description = q.kind === 'ip' ? 'IP address' : 'organization';
+        item.description = queryKindLabel(q);
         item.iconPath = new vscode.ThemeIcon('bookmark');
         item.contextValue = LOOKUP_CONTEXT.saved;
-        item.tooltip = `Saved ${q.kind === 'ip' ? 'IP address' : 'organization'} lookup. Click to run it.`;
+        item.tooltip = `Saved ${queryKindLabel(q)}${q.kind === 'request' ? '' : ' lookup'}. Click to run it.${requestLine(q)}`;
         item.command = commandOf(Commands.rerunLookup, 'Run', element);
         return item;
       }
@@ -75,12 +75,21 @@ function historyItem(node: Extract<LookupNode, { type: 'history' }>): vscode.Tre
   item.contextValue = LOOKUP_CONTEXT.history;
   const info = e.code ? describeCode(e.code) : undefined;
   const md = new vscode.MarkdownString();
-  md.appendMarkdown(`**${e.query.kind === 'ip' ? 'IP address' : 'Organization'} lookup**\n\n`);
-  md.appendText(`${queryLabel(e.query)}\n`);
+  md.appendMarkdown(`**${e.query.kind === 'request' ? 'Request' : `${capitalised(queryKindLabel(e.query))} lookup`}**\n\n`);
+  md.appendText(`${queryLabel(e.query)}${requestLine(e.query)}\n`);
   md.appendMarkdown(`\n| | |\n|---|---|\n| Status | ${e.status ?? '—'} |\n| Result code | ${code.replace(/[|\\`*_[\]<>]/g, '\\$&')} |\n| Duration | ${Math.round(e.durationMs)} ms |\n| When | ${new Date(e.at).toISOString()} |\n`);
   if (!e.ok && e.text) md.appendText(`\n${safeLine(`${e.text} ${e.advice ?? ''}`)}`);
   else if (info) md.appendText(`\n${info.code}: ${info.text} ${info.action}`);
   item.tooltip = md;
-  item.command = { command: 'vscode.open', title: 'Open', arguments: [toResultUri(e.id, e.query), { preview: true }] };
+  item.command = { command: 'vscode.open', title: 'Open', arguments: [toResultUri(e), { preview: true }] };
   return item;
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** A request's method and URL (never a token: the client adds it when sending). */
+function requestLine(q: HistoryQuery): string {
+  return q.kind === 'request' ? `\n${safeLine(`${q.request.method} ${q.request.url}`)}` : '';
 }

@@ -1,32 +1,55 @@
-// Runs one lookup with a cancellable progress notification, records it in the history, opens its
-// result document and, on failure, says what went wrong with the catalog's words and next actions.
+// Runs one lookup, or one request of a request file, with a cancellable progress notification,
+// records it in the history, opens its result document and, on failure, says what went wrong with the
+// catalog's words and next actions.
 import * as vscode from 'vscode';
 import { safeLine } from '../../core/sanitize';
-import type { CallFailure, LookupQuery } from '../../core/model';
+import type { CallFailure, CallResult } from '../../core/model';
 import { offerToGetReady } from '../connection/readinessOffer';
 import type { Services } from '../services';
 import { Commands, executeCommand } from '../shared/commandIds';
 import { interfaceOf } from '../shared/interfaces';
 import { rerunArgs, rerunFixFor } from '../shared/rerunFixes';
-import { queryLabel, type LookupEntry } from '../state/lookupModel';
+import { queryLabel, type HistoryQuery, type LookupEntry } from '../state/lookupModel';
 import { toResultUri } from '../state/resultUri';
+import { readyAnswer } from './largeAnswers';
 
 export interface LookUpOptions {
   readonly forceNewToken?: boolean;
   /** Wait this long first (quick fix "Re-run after a pause"); cancellable. */
   readonly pauseMs?: number;
+  /** Where the result opens (default: the active group, not as a preview). */
+  readonly show?: vscode.TextDocumentShowOptions;
 }
 
 const SHOW_LOG = 'Show Log';
 
 /** Returns the URI (string) of the opened result document, or undefined when nothing was opened. */
-export async function lookUpAndShow(services: Services, query: LookupQuery, options: LookUpOptions = {}): Promise<string | undefined> {
+export async function lookUpAndShow(services: Services, query: HistoryQuery, options: LookUpOptions = {}): Promise<string | undefined> {
+  return (await callAndShow(services, query, options)).uri;
+}
+
+export interface Shown {
+  /** The opened result document, when there was something to show. */
+  readonly uri?: string;
+  /** What the call returned (after removing any secret the answer echoed); undefined when nothing was sent. */
+  readonly result?: CallResult;
+  /** The history entry it became, when there was something to show. */
+  readonly entry?: LookupEntry;
+}
+
+function titleOf(query: HistoryQuery): string {
+  if (query.kind === 'request') return `Sending ${queryLabel(query)}`;
+  return query.kind === 'ip' ? `Looking up IP address ${query.ip}` : `Looking up organization ${queryLabel(query)}`;
+}
+
+/** lookUpAndShow, also returning the call's result (request files chain on it). */
+export async function callAndShow(services: Services, query: HistoryQuery, options: LookUpOptions = {}): Promise<Shown> {
   const notReady = await services.connection.readiness(interfaceOf(query));
   if (notReady) {
     void offerToGetReady(notReady);
-    return undefined;
+    return {};
   }
-  const title = query.kind === 'ip' ? `Looking up IP address ${query.ip}` : `Looking up organization ${queryLabel(query)}`;
+  const title = titleOf(query);
   const outcome = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title, cancellable: true },
     async (progress, token) => {
@@ -39,23 +62,30 @@ export async function lookUpAndShow(services: Services, query: LookupQuery, opti
           if (abort.signal.aborted) return undefined;
           progress.report({ message: 'retrying' });
         }
-        return await services.connection.lookup(query, { signal: abort.signal, forceNewToken: options.forceNewToken });
+        const o = { signal: abort.signal, forceNewToken: options.forceNewToken };
+        if (query.kind !== 'request') return { result: await services.connection.lookup(query, o), json: false };
+        const result = await services.connection.send(query.request, o);
+        // Another operation's answer could echo what was sent (the history never keeps a secret), and
+        // may be large: pretty-printed on the worker.
+        progress.report({ message: 'reading the answer' });
+        return await readyAnswer(result, { scanner: services.scanner, redact: (t) => services.connection.getClient().redact(t) });
       } finally {
         subscription.dispose();
       }
     },
   );
-  if (!outcome) return undefined;
-  if (!outcome.ok && outcome.kind === 'cancelled') return undefined;
-  if (!outcome.ok && outcome.body === undefined) {
-    // Nothing came back to show (bad input, network): a message is the whole answer.
-    void showFailure(outcome, undefined);
-    return undefined;
+  if (!outcome) return {};
+  const { result, json } = outcome;
+  if (!result.ok && result.kind === 'cancelled') return {};
+  if (!result.ok && result.body === undefined) {
+    // Nothing came back to show (bad input, another host, network): a message is the whole answer.
+    void showFailure(result, undefined);
+    return { result };
   }
-  const entry = services.lookups.add(query, outcome);
-  const uri = await services.results.open(entry);
-  if (!outcome.ok) void showFailure(outcome, entry);
-  return uri.toString();
+  const entry = services.lookups.add(query, result, { textIsJson: json });
+  const uri = await services.results.open(entry, options.show);
+  if (!result.ok) void showFailure(result, entry);
+  return { uri: uri.toString(), result, entry };
 }
 
 function pause(ms: number, signal: AbortSignal): Promise<void> {
@@ -79,6 +109,6 @@ async function showFailure(failure: CallFailure, entry: LookupEntry | undefined)
   const actions: string[] = fix ? [fix.title] : [];
   if (failure.kind === 'network' || failure.kind === 'api') actions.push(SHOW_LOG);
   const choice = await vscode.window.showErrorMessage(safeLine(`Business Data: ${text}`), ...actions);
-  if (fix && entry && choice === fix.title) await executeCommand(Commands.rerunLookup, rerunArgs(toResultUri(entry.id, entry.query).toString(), fix));
+  if (fix && entry && choice === fix.title) await executeCommand(Commands.rerunLookup, rerunArgs(toResultUri(entry).toString(), fix));
   else if (choice === SHOW_LOG) await executeCommand(Commands.showLog);
 }

@@ -1,8 +1,9 @@
 // The read-only `bizdata-result:` documents: the provider that renders each lookup as JSON, and the
 // way back from a document to the lookup behind it. The lookups themselves live in the LookupModel.
 import * as vscode from 'vscode';
+import { EXTENSION_DOCUMENT_LIMIT_CHARS } from '../connection/settings';
 import type { LookupEntry, LookupModel } from '../state/lookupModel';
-import { fromResultUri, RESULT_SCHEME, toResultUri } from '../state/resultUri';
+import { fromResultUri, RESULT_SCHEME, resultExtension, toResultUri } from '../state/resultUri';
 
 export class ResultDocuments implements vscode.TextDocumentContentProvider {
   constructor(private readonly lookups: LookupModel) {}
@@ -22,11 +23,20 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider {
     return renderEntry(entry);
   }
 
-  /** Opens the entry's read-only JSON editor and returns its URI. */
+  /** Opens the entry's read-only editor (JSON, or plain text for an answer that is not JSON) and returns its URI. */
   async open(entry: LookupEntry, options: vscode.TextDocumentShowOptions = { preview: false }): Promise<vscode.Uri> {
-    const uri = toResultUri(entry.id, entry.query);
+    const uri = toResultUri(entry);
+    if ((entry.responseText?.length ?? 0) > EXTENSION_DOCUMENT_LIMIT_CHARS) {
+      // The editor can show it; VS Code keeps it from extensions, so no code in it can be marked.
+      await vscode.commands.executeCommand('vscode.open', uri, options);
+      void vscode.window.showWarningMessage(
+        `Business Data: the answer is ${Math.round((entry.responseText?.length ?? 0) / 1e6)} MB, more than VS Code lets extensions read (50 MB): it is shown, but its result codes are not marked or explained. Use Save Response to keep it as a file.`,
+      );
+      return uri;
+    }
+    const language = resultExtension(entry) === '.json' ? 'json' : 'plaintext';
     let doc = await vscode.workspace.openTextDocument(uri);
-    if (doc.languageId !== 'json') doc = await vscode.languages.setTextDocumentLanguage(doc, 'json');
+    if (doc.languageId !== language) doc = await vscode.languages.setTextDocumentLanguage(doc, language);
     await vscode.window.showTextDocument(doc, options);
     return uri;
   }
@@ -36,8 +46,9 @@ export function registerResults(context: vscode.ExtensionContext, results: Resul
   context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, results));
 }
 
-/** The document text: the response body as the service sent it, pretty-printed. */
+/** The document text: the response body as the service sent it, pretty-printed when JSON. */
 export function renderEntry(entry: LookupEntry): string {
+  if (entry.responseText !== undefined) return entry.responseText;
   if (entry.body !== undefined) return pretty(entry.body);
   if (!entry.ok) {
     return pretty({ error: { kind: entry.kind, code: entry.code, status: entry.status, text: entry.text, advice: entry.advice } });

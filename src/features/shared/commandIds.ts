@@ -23,6 +23,9 @@ export const Commands = {
   stopSandbox: 'bizdata.stopSandbox',
   setCoordinatorPassword: 'bizdata.setCoordinatorPassword',
   showLog: 'bizdata.showLog',
+  newRequestFile: 'bizdata.newRequestFile',
+  sendRequest: 'bizdata.sendRequest',
+  copyRequestAsCurl: 'bizdata.copyRequestAsCurl',
 } as const satisfies Readonly<Record<string, `bizdata.${string}`>>;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -69,6 +72,17 @@ export interface RunBatchLookupArgs {
   readonly file: string | vscode.Uri;
 }
 
+/**
+ * A request of a request file: the document (default: the active editor's) and the request by its
+ * name, or by a line inside it (default: the cursor's). The CodeLenses pass `{ uri, line }`.
+ */
+export interface RequestTargetArgs {
+  readonly uri?: string;
+  /** 0-based line anywhere in the request's block. */
+  readonly line?: number;
+  readonly name?: string;
+}
+
 /** The lookup a command acts on: a Lookups view element, a result document, or (omitted) the active editor's. */
 export type LookupTargetArg = LookupNode | ResultArgs | vscode.Uri;
 
@@ -90,6 +104,9 @@ export interface CommandArgs {
   'bizdata.stopSandbox': [];
   'bizdata.setCoordinatorPassword': [];
   'bizdata.showLog': [];
+  'bizdata.newRequestFile': [];
+  'bizdata.sendRequest': [arg?: RequestTargetArgs];
+  'bizdata.copyRequestAsCurl': [arg?: RequestTargetArgs];
 }
 
 /** Runs one of this extension's commands with arguments of the shape it takes. */

@@ -1,6 +1,7 @@
 // The two interfaces of the service, spelled once: their ids, the names sentences use, the labels of
 // pickers and views, the letter of the status bar. Plain TypeScript (unit-tested in plain Node).
-import type { InterfaceId, LookupQuery } from '../../core/model';
+import type { InterfaceId } from '../../core/model';
+import type { HistoryQuery } from '../state/lookupModel';
 
 export interface InterfaceInfo {
   readonly id: InterfaceId;
@@ -41,8 +42,9 @@ export const INTERFACES: Readonly<Record<InterfaceId, InterfaceInfo>> = {
   },
 };
 
-/** The interface a lookup calls: IP addresses on A, organizations on B. */
-export function interfaceOf(query: LookupQuery): InterfaceId {
+/** The interface a lookup calls: IP addresses on A, organizations on B, a request the one it names. */
+export function interfaceOf(query: HistoryQuery): InterfaceId {
+  if (query.kind === 'request') return query.request.interfaceId;
   return query.kind === 'ip' ? 'a' : 'b';
 }
 

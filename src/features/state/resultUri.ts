@@ -1,11 +1,17 @@
-// Addresses of read-only result documents: bizdata-result:/<entry id>/<name>.json
+// Addresses of read-only result documents: bizdata-result:/<entry id>/<name>.json, or .txt for a
+// request's answer that is not JSON (so it opens in a plain editor).
 import * as vscode from 'vscode';
-import type { LookupQuery } from '../../core/model';
+import type { HistoryQuery, LookupEntry } from './lookupModel';
 
 export const RESULT_SCHEME = 'bizdata-result';
 
-export function toResultUri(entryId: string, query: LookupQuery): vscode.Uri {
-  return vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${entryId}/${resultBaseName(query)}.json` });
+export function toResultUri(entry: Pick<LookupEntry, 'id' | 'query' | 'responseText' | 'responseIsJson'>): vscode.Uri {
+  return vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${entry.id}/${resultBaseName(entry.query)}${resultExtension(entry)}` });
+}
+
+/** `.txt` for an answer that is not JSON, else `.json`. */
+export function resultExtension(entry: Pick<LookupEntry, 'responseText' | 'responseIsJson'>): '.json' | '.txt' {
+  return entry.responseText !== undefined && entry.responseIsJson !== true ? '.txt' : '.json';
 }
 
 /** The lookup entry id behind a result URI, or undefined when the URI is not one of ours. */
@@ -15,8 +21,13 @@ export function fromResultUri(uri: vscode.Uri): string | undefined {
   return match?.[1];
 }
 
-/** File-name-safe base name for a query: ip-203.0.113.7, org-GB-Acme-Ltd. */
-export function resultBaseName(query: LookupQuery): string {
-  const raw = query.kind === 'ip' ? `ip-${query.ip}` : `org-${query.country}-${query.name}`;
+/** File-name-safe base name for a query: ip-203.0.113.7, org-GB-Acme-Ltd, request-orgSearch. */
+export function resultBaseName(query: HistoryQuery): string {
+  const raw =
+    query.kind === 'ip'
+      ? `ip-${query.ip}`
+      : query.kind === 'org'
+        ? `org-${query.country}-${query.name}`
+        : `request-${query.name ?? `${query.request.method}-${URL.canParse(query.request.url) ? new URL(query.request.url).pathname : ''}`}`;
   return raw.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/-+/g, '-').replace(/^-|-$/g, '').slice(0, 80);
 }

@@ -259,6 +259,19 @@ describe('core client against the sandbox', () => {
       assert.equal((await sb.stats()).requests, before, 'nothing was sent');
     });
 
+    it('gives a large answer of another operation back as text when asked to (a host parses it elsewhere), never a lookup\'s', async () => {
+      const big = { items: Array.from({ length: 200 }, (_, i) => ({ i, name: `item ${i}` })) };
+      await t.client.dispose();
+      t = testClient(sb.url, { http: { maxParseBytes: 1024 } });
+      await sb.admin('POST', 'faults', { type: 'respond', path: '/v1/duns-search/ip/', status: 200, body: big, count: 2 });
+      const sent = ok(await t.client.send({ interfaceId: 'a', method: 'GET', url: `${sb.url}/v1/duns-search/ip/203.0.113.7`, headers: {} }));
+      assert.equal(sent.body, undefined);
+      assert.deepEqual(JSON.parse(sent.text ?? ''), big, 'the text is the answer as sent');
+      const looked = ok(await t.client.lookupIp({ ip: '203.0.113.7' }));
+      assert.deepEqual(looked.body, big, 'a lookup is always parsed');
+      assert.equal(looked.text, undefined);
+    });
+
     it('replaces an expired token once for a request file too', async () => {
       ok(await t.client.send({ interfaceId: 'a', method: 'GET', url: `${sb.url}/v1/duns-search/ip/203.0.113.7`, headers: {} }));
       await sb.admin('POST', 'clock', { advanceSeconds: 86_400 + 60 });

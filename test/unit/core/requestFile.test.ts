@@ -48,6 +48,12 @@ describe('request file parser', () => {
     assert.deepEqual(f.requests[0].headers.map((h) => h.name), ['Accept']);
   });
 
+  it('reads a header indented like the query lines above it, as httpYac does (Enter keeps the indent)', () => {
+    const f = parseRequestFile(['GET https://api.example.com/v1/search', '    ?q=acme', '    Accept: application/json', '    Authorization: Bearer x'].join('\n'));
+    assert.deepEqual(f.requests[0].headers.map((h) => [h.name, h.value, h.span.start]), [['Accept', 'application/json', 4], ['Authorization', 'Bearer x', 4]]);
+    assert.deepEqual(f.problems.map((p) => [p.code, p.span.line]), [['credential-header', 3]]);
+  });
+
   it('reads # @interface and refuses an unknown one', () => {
     const f = parseRequestFile(['# @interface B', 'GET https://x.example.com/a', '###', '# @interface c', 'GET https://x.example.com/b'].join('\n'));
     assert.equal(f.requests[0].interfaceId, 'b');

@@ -38,7 +38,17 @@ describe('request file variables', () => {
     const unsent = resolveFirst('GET {{baseUrl}}/v1/{{login.response.body.$.id}}', SPLIT);
     assert.ok(!unsent.ok);
     assert.match(unsent.message, /send the request named "login" first/);
-    assert.throws(() => resolveFirst('@a = {{b}}\n@b = {{a}}\nGET {{baseUrl}}/v1/{{a}}', SPLIT), /refer to each other in a circle/);
+    assert.equal(undef.reason, 'variable');
+    assert.equal(unsent.reason, 'variable');
+    // A circle is a problem of the file like the others, reported on the request, never thrown.
+    const circle = resolveFirst('@a = {{b}}\n@b = {{a}}\nGET {{baseUrl}}/v1/{{a}}', SPLIT);
+    assert.ok(!circle.ok);
+    assert.equal(circle.reason, 'variable');
+    assert.equal(circle.line, 2);
+    assert.match(circle.message, /a → b → a refer to each other in a circle/);
+    const nowhere = resolveFirst('GET https://elsewhere.example.net/v1/x', SPLIT);
+    assert.ok(!nowhere.ok);
+    assert.equal(nowhere.reason, 'interface');
   });
 
   it('lists unknown references with their place, knowing names of the file', () => {

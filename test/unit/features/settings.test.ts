@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { readConnectionSettings } from '../../../src/features/connection/settings';
+import { PARSE_IN_HOST_BYTES, readConnectionSettings } from '../../../src/features/connection/settings';
 
 describe('connection settings', () => {
   it('reads defaults and trims trailing slashes', () => {
@@ -27,6 +27,14 @@ describe('connection settings', () => {
     assert.equal(read({}).http.requestTimeoutMs, 60_000);
     const s = read({ 'bizdata.endpoints.aVersion': 'v2', 'bizdata.timeouts.requestMs': 5000 });
     assert.deepEqual([s.endpoints.aVersion, s.http.requestTimeoutMs], ['v2', 5000]);
+  });
+
+  it('accepts answers up to bizdata.network.maxResponseMB, and leaves large ones for the worker to parse', () => {
+    const read = (values: Record<string, unknown>) => readConnectionSettings({ get: <T>(k: string) => values[k] as T | undefined }).http;
+    assert.equal(read({}).maxBodyBytes, 100 * 1024 * 1024);
+    assert.equal(read({ 'bizdata.network.maxResponseMB': 0.5 }).maxBodyBytes, 512 * 1024);
+    assert.equal(read({ 'bizdata.network.maxResponseMB': -3 }).maxBodyBytes, 100 * 1024 * 1024);
+    assert.equal(read({}).maxParseBytes, PARSE_IN_HOST_BYTES);
   });
 
   it("uses VS Code's http.proxy, http.noProxy and http.proxyStrictSSL only when bizdata.network.proxy is empty", () => {

@@ -19,9 +19,9 @@ describe('Get started walkthrough', () => {
   const nls = JSON.parse(readFileSync(join(root, 'package.nls.json'), 'utf8')) as Record<string, string>;
   const walkthrough = manifest.contributes.walkthroughs.find((w) => w.id === 'bizdata.getStarted');
 
-  it('has the four steps in order: connect, look up an IP, open a response, hover a code', () => {
+  it('has the five steps in order: connect, look up an IP, open a response, hover a code, send a request file', () => {
     assert.ok(walkthrough);
-    assert.deepEqual(walkthrough.steps.map((s) => s.id), ['connect', 'lookUpIp', 'openResponse', 'hoverCode']);
+    assert.deepEqual(walkthrough.steps.map((s) => s.id), ['connect', 'lookUpIp', 'openResponse', 'hoverCode', 'requestFile']);
   });
 
   it('points at existing pages and texts, and completes on real commands and context keys', () => {

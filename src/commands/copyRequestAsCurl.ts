@@ -1,0 +1,22 @@
+// "Business Data: Copy Request as curl" (and the CodeLens): a request of a request file as the client
+// would send it, with <TOKEN> where the token goes. Refused, like sending, for a host that is not one
+// of the service's: a pasted token must not go elsewhere either.
+import { PLACEHOLDER } from '../core/curl';
+import { operationRequest } from '../core/protocol';
+import { checkOperation } from '../core/queries';
+import { prepareRequest } from '../features/requestFiles/prepareRequest';
+import type { Services } from '../features/services';
+import { UserError } from '../features/shared/userError';
+import { copyCurl } from './copyAsCurl';
+import { placeOf } from './sendRequest';
+import { resolveRequestTarget } from './requestTarget';
+
+export async function copyRequestAsCurl(services: Services, arg?: unknown): Promise<string> {
+  const target = await resolveRequestTarget(arg);
+  const endpoints = services.connection.settings().endpoints;
+  const prepared = prepareRequest(target.file, target.request, endpoints, services.responses.of(target.document.uri.toString()));
+  if (!prepared.ok) throw new UserError(`${placeOf(target, prepared.line)}: ${prepared.message}`);
+  const problem = checkOperation(prepared.request, endpoints);
+  if (problem) throw new UserError(`${placeOf(target, target.request.requestLine)}: ${problem}`);
+  return copyCurl(operationRequest(endpoints, prepared.request, PLACEHOLDER.token).record);
+}

@@ -1,0 +1,32 @@
+// Turns the ways a request command is invoked ({ uri, line } from a CodeLens, { uri, name } from a
+// keybinding or another extension, nothing from the palette) into the document and its request.
+import * as vscode from 'vscode';
+import { parseRequestFile, type ParsedRequest, type ParsedRequestFile } from '../core/requestFile';
+import { findRequest } from '../features/requestFiles/prepareRequest';
+import { UserError } from '../features/shared/userError';
+import { field, stringField } from './args';
+
+export interface RequestTarget {
+  readonly document: vscode.TextDocument;
+  readonly file: ParsedRequestFile;
+  readonly request: ParsedRequest;
+}
+
+export async function resolveRequestTarget(arg: unknown): Promise<RequestTarget> {
+  const uri = stringField(arg, 'uri');
+  const editor = vscode.window.activeTextEditor;
+  const document = uri !== undefined ? await vscode.workspace.openTextDocument(vscode.Uri.parse(uri)) : editor?.document;
+  if (!document) throw new UserError('Open a request file (*.bizdata.http) and put the cursor in a request first.');
+  const file = parseRequestFile(document.getText());
+  const name = stringField(arg, 'name');
+  const givenLine = field(arg, 'line');
+  const line = typeof givenLine === 'number' ? givenLine : editor?.document === document ? editor.selection.active.line : undefined;
+  const request = findRequest(file, { name, line });
+  if (request) return { document, file, request };
+  if (name !== undefined) throw new UserError(`No request named "${name}" in ${vscode.workspace.asRelativePath(document.uri)}.`);
+  throw new UserError(
+    file.requests.length === 0
+      ? 'This file holds no request yet. Write one as "GET {{baseUrl}}/v1/…", or run "Business Data: New Request File" for examples.'
+      : 'Put the cursor in a request (between its ### lines), or use the Send link above it.',
+  );
+}

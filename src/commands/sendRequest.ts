@@ -1,0 +1,49 @@
+// "Business Data: Send Request" (and the Send CodeLens): one request of a request file, sent with the
+// signed-in account's token through the connection's guarded path (readiness offer, lockout prompt),
+// its answer opened and kept in the history; a named request's answer is remembered for the requests
+// of the same document that chain on it.
+import * as vscode from 'vscode';
+import { offerToGetReady } from '../features/connection/readinessOffer';
+import type { NotReady } from '../features/connection/readiness';
+import { prepareRequest } from '../features/requestFiles/prepareRequest';
+import { callAndShow } from '../features/results/lookUpAndShow';
+import type { Services } from '../features/services';
+import { INTERFACE_IDS } from '../features/shared/interfaces';
+import { chainedFrom } from '../features/state/chainedResponses';
+import { UserError } from '../features/shared/userError';
+import { resolveRequestTarget, type RequestTarget } from './requestTarget';
+
+/** Returns the URI (string) of the opened result document, or undefined when nothing was opened. */
+export async function sendRequest(services: Services, arg?: unknown): Promise<string | undefined> {
+  const target = await resolveRequestTarget(arg);
+  const key = target.document.uri.toString();
+  const prepared = prepareRequest(target.file, target.request, services.connection.settings().endpoints, services.responses.of(key));
+  if (!prepared.ok) {
+    // No service address to recognise the host by: the user has not connected anywhere yet.
+    const notReady = prepared.reason === 'interface' ? await notReadyAnywhere(services) : undefined;
+    if (notReady) {
+      void offerToGetReady(notReady);
+      return undefined;
+    }
+    throw new UserError(`${placeOf(target, prepared.line)}: ${prepared.message}`);
+  }
+  const name = target.request.name;
+  // Beside the file, as a preview: the next Send replaces it, and the file stays in view.
+  const shown = await callAndShow(services, { kind: 'request', request: prepared.request, name }, { show: { viewColumn: vscode.ViewColumn.Beside, preview: true } });
+  const result = shown.result;
+  if (result?.ok && name !== undefined) services.responses.remember(key, name, chainedFrom(result, shown.entry?.responseIsJson === true));
+  return shown.uri;
+}
+
+/** "file.bizdata.http:12", as the problems view writes places. */
+export function placeOf(target: RequestTarget, line: number): string {
+  return `${vscode.workspace.asRelativePath(target.document.uri)}:${line + 1}`;
+}
+
+/** Why neither interface can be called, or undefined when one can. */
+async function notReadyAnywhere(services: Services): Promise<NotReady | undefined> {
+  const reasons: Array<NotReady | undefined> = [];
+  for (const id of INTERFACE_IDS) reasons.push(await services.connection.readiness(id));
+  if (reasons.some((r) => r === undefined)) return undefined;
+  return reasons.find((r) => r?.kind === 'missingSetting') ?? { kind: 'signedOut' };
+}

@@ -1,0 +1,45 @@
+// Everything wrong with a request file, as plain data with line spans: the parser's problems, unknown
+// variables, and requests the client would refuse (another host, a bad header) — so a file that
+// would send the token elsewhere says so before anyone clicks Send. Plain TypeScript (Node-tested).
+import type { Endpoints, OperationRequest } from '../../core/model';
+import { checkOperation, MANAGED_HEADERS } from '../../core/queries';
+import { parseRequestFile, type LineSpan, type ParsedRequestFile, type ProblemCode } from '../../core/requestFile';
+import { connectionVariables, resolveRequest, unknownReferences } from '../../core/requestVariables';
+
+export type RequestProblemCode = ProblemCode | 'operation';
+
+export interface RequestProblem {
+  readonly span: LineSpan;
+  readonly message: string;
+  readonly severity: 'error' | 'warning';
+  readonly code: RequestProblemCode;
+}
+
+/** The problems of a request file's text against the active connection's endpoints. */
+export function requestFileProblems(text: string, endpoints: Endpoints, parsed: ParsedRequestFile = parseRequestFile(text)): RequestProblem[] {
+  const connection = connectionVariables(endpoints);
+  const problems: RequestProblem[] = [...parsed.problems, ...unknownReferences(text, parsed, connection)];
+  // Without any address the readiness offer says what to set; every request would be "elsewhere".
+  if (endpoints.authUrl === '' && endpoints.baseUrl === '' && endpoints.legacyUrl === '') return sorted(problems);
+  const lines = text.split(/\r?\n/);
+  for (const r of parsed.requests) {
+    const resolved = resolveRequest(parsed, r, { connection, responses: new Map() }, endpoints);
+    // A missing value is reported where it is written (or, for a chained one, is there once its request is sent).
+    if (!resolved.ok && resolved.reason === 'variable') continue;
+    const message = resolved.ok ? checkOperation(withoutManagedHeaders(resolved.request), endpoints) : resolved.message;
+    if (message === undefined) continue;
+    const line = lines[r.requestLine] ?? '';
+    const start = Math.max(0, line.search(/\S/));
+    problems.push({ span: { line: r.requestLine, start, end: Math.max(start + 1, line.trimEnd().length) }, message, severity: 'error', code: 'operation' });
+  }
+  return sorted(problems);
+}
+
+/** The request as the client will send it: the file's own credential headers are dropped (and warned about). */
+export function withoutManagedHeaders(r: OperationRequest): OperationRequest {
+  return { ...r, headers: Object.fromEntries(Object.entries(r.headers).filter(([k]) => !MANAGED_HEADERS.has(k.toLowerCase()))) };
+}
+
+function sorted(problems: RequestProblem[]): RequestProblem[] {
+  return problems.sort((a, b) => a.span.line - b.span.line || a.span.start - b.span.start);
+}

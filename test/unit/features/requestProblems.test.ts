@@ -1,0 +1,95 @@
+// What a request file says is wrong before anything is sent, and how one of its requests is made
+// ready to send: the file's credential headers dropped, variables replaced, chained values used.
+import * as assert from 'node:assert/strict';
+import type { Endpoints } from '../../../src/core/model';
+import { parseRequestFile } from '../../../src/core/requestFile';
+import { findRequest, likelyInterface, prepareRequest } from '../../../src/features/requestFiles/prepareRequest';
+import { REQUEST_FILE_TEMPLATE } from '../../../src/features/requestFiles/requestFileTemplate';
+import { requestFileProblems } from '../../../src/features/requestFiles/requestProblems';
+import { ChainedResponses } from '../../../src/features/state/chainedResponses';
+
+const SPLIT: Endpoints = { authUrl: 'https://auth.example.com', baseUrl: 'https://plus.example.com', legacyUrl: 'https://direct.example.com', origin: 'https://app.example.com', authVersion: 'V2.0', orgVersion: 'V4.0' };
+const NONE: Endpoints = { ...SPLIT, authUrl: '', baseUrl: '', legacyUrl: '' };
+
+describe('request file problems', () => {
+  it('finds nothing wrong with the New Request File template', () => {
+    assert.deepEqual(requestFileProblems(REQUEST_FILE_TEMPLATE, SPLIT), []);
+    const file = parseRequestFile(REQUEST_FILE_TEMPLATE);
+    assert.deepEqual(file.requests.map((r) => r.name), ['ipLookup', 'orgSearch', 'Chained: the organization the IP lookup above found (send ipLookup first)']);
+  });
+
+  it('reports a request to another host on its request line, naming the hosts the token may go to', () => {
+    const text = ['### stolen', '# @interface a', 'GET https://collector.example.net/v1/x', '', '### fine', 'GET {{baseUrl}}/v1/y'].join('\n');
+    const problems = requestFileProblems(text, SPLIT);
+    assert.equal(problems.length, 1);
+    const [p] = problems;
+    assert.deepEqual([p.code, p.severity, p.span.line, p.span.start, p.span.end], ['operation', 'error', 2, 0, 38]);
+    assert.match(p.message, /collector\.example\.net, which is not a service host of Interface A \(auth\.example\.com, plus\.example\.com\)/);
+    assert.match(requestFileProblems('GET https://collector.example.net/v1/x', SPLIT)[0].message, /no configured service host/);
+  });
+
+  it('warns about a credential header once (the parser), not again as an operation problem', () => {
+    const problems = requestFileProblems(['GET {{baseUrl}}/v1/x', 'Authorization: Bearer abc', 'x-svc-pwd: secret'].join('\n'), SPLIT);
+    assert.deepEqual(problems.map((p) => [p.code, p.severity, p.span.line]), [['credential-header', 'warning', 1], ['credential-header', 'warning', 2]]);
+  });
+
+  it('reports unknown variables where they are written, and leaves chained ones to the Send', () => {
+    const text = ['# @name first', 'GET {{baseUrl}}/v1/{{typo}}', '###', 'GET {{baseUrl}}/v1/{{first.response.body.$.id}}'].join('\n');
+    assert.deepEqual(requestFileProblems(text, SPLIT).map((p) => [p.code, p.span.line]), [['unknown-variable', 1]]);
+  });
+
+  it('says nothing about hosts before any service address is set (the readiness offer does)', () => {
+    assert.deepEqual(requestFileProblems('GET {{baseUrl}}/v1/x', NONE), []);
+  });
+});
+
+describe('preparing a request to send', () => {
+  const text = ['# @name first', 'POST {{legacyUrl}}/V4.0/things', 'Authorization: Bearer pasted', 'X-Trace: t1', '', '{"a": 1}', '###', 'GET {{legacyUrl}}/V4.0/things/{{first.response.body.$.id}}', '###', 'GET {{baseUrl}}/v1/x HTTP/9', 'not a header'].join('\n');
+  const file = parseRequestFile(text);
+
+  it('finds a request by a line in its block, by name, or as the only one', () => {
+    assert.equal(findRequest(file, { line: 3 })?.index, 0);
+    assert.equal(findRequest(file, { line: 7 })?.index, 1);
+    assert.equal(findRequest(file, { line: 6 }), undefined, 'the separator belongs to no request');
+    assert.equal(findRequest(file, { name: 'first' })?.index, 0);
+    assert.equal(findRequest(file, {}), undefined, 'no line and several requests: none');
+    const one = parseRequestFile('GET {{baseUrl}}/v1/x');
+    assert.equal(findRequest(one, {})?.index, 0);
+  });
+
+  it('drops the credential header the file wrote, and keeps the others', () => {
+    const p = prepareRequest(file, file.requests[0], SPLIT, new Map());
+    assert.ok(p.ok);
+    assert.deepEqual(p.request, { interfaceId: 'b', method: 'POST', url: 'https://direct.example.com/V4.0/things', headers: { 'X-Trace': 't1' }, body: '{"a": 1}' });
+  });
+
+  it('uses the document\'s remembered responses for chained values, and says which request to send first', () => {
+    const chain = new ChainedResponses();
+    const uri = 'untitled:Untitled-1';
+    const before = prepareRequest(file, file.requests[1], SPLIT, chain.of(uri));
+    assert.ok(!before.ok);
+    assert.equal(before.reason, 'variable');
+    assert.match(before.message, /send the request named "first" first/);
+    chain.remember(uri, 'first', { body: { id: 'x-7' }, headers: {} });
+    const after = prepareRequest(file, file.requests[1], SPLIT, chain.of(uri));
+    assert.ok(after.ok);
+    assert.equal(after.request.url, 'https://direct.example.com/V4.0/things/x-7');
+    assert.equal(chain.of('untitled:Untitled-2').size, 0, 'responses belong to their document');
+    chain.forget(uri);
+    assert.equal(chain.of(uri).size, 0);
+  });
+
+  it('tells the interface of a request before it is sent, also with chained values and a shared host', () => {
+    const local: Endpoints = { ...SPLIT, authUrl: 'http://127.0.0.1:8080', baseUrl: 'http://127.0.0.1:8080', legacyUrl: 'http://127.0.0.1:8080' };
+    const f = parseRequestFile(['@host = {{baseUrl}}', '###', 'GET {{host}}/{{aVersion}}/x/{{a.response.body.$.id}}', '###', 'GET {{legacyUrl}}/{{orgVersion}}/y', '###', '# @interface a', 'GET {{legacyUrl}}/z', '###', 'GET https://elsewhere.example.net/v1/x'].join('\n'));
+    assert.deepEqual(f.requests.map((r) => likelyInterface(f, r, local)), ['a', 'b', 'a', undefined]);
+    assert.deepEqual(f.requests.map((r) => likelyInterface(f, r, SPLIT)), ['a', 'b', 'a', undefined]);
+  });
+
+  it('refuses a request whose own lines have an error, naming the line', () => {
+    const p = prepareRequest(file, file.requests[2], SPLIT, new Map());
+    assert.ok(!p.ok);
+    assert.deepEqual([p.reason, p.line], ['problem', 10]);
+    assert.match(p.message, /not a header/);
+  });
+});
