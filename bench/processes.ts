@@ -25,13 +25,22 @@ export interface CustomerStats {
   resultCodes: Record<string, number>;
 }
 
-/** A sandbox in a child process, so its work does not share the event loop of what is measured. `calls` stays empty unless `timeCalls`. */
-export async function startSandboxProcess(dir: string, name: string, customer: { qps: number; concurrency: number; responseDelayMs?: number }, timeCalls = true): Promise<BenchSandbox> {
+/**
+ * A sandbox in a child process, so its work does not share the event loop of what is measured. `calls`
+ * stays empty unless `timeCalls`; `port` 0 takes a free one.
+ */
+export async function startSandboxProcess(
+  dir: string,
+  name: string,
+  customer: { qps: number; concurrency: number; responseDelayMs?: number },
+  timeCalls = true,
+  port = 0,
+): Promise<BenchSandbox> {
   const config = join(dir, `${name}.json`);
   const adminKey = `bench-admin-${name}`;
   const { a, b } = DEMO_CREDENTIALS;
   await writeFile(config, JSON.stringify({ customers: [{ id: 'bench', ...customer, clients: [{ consumerKey: a.consumerKey, consumerSecret: a.consumerSecret }], users: [{ user: b.user, password: b.password }] }] }));
-  const child = spawn(process.execPath, [CLI, 'sandbox', '--port', '0', '--config', config, '--admin-key', adminKey], { stdio: ['ignore', 'pipe', timeCalls ? 'pipe' : 'ignore'] });
+  const child = spawn(process.execPath, [CLI, 'sandbox', '--port', String(port), '--config', config, '--admin-key', adminKey], { stdio: ['ignore', 'pipe', timeCalls ? 'pipe' : 'ignore'] });
   const calls: Array<{ at: number; code: string }> = [];
   // "<iso> GET /v1/duns-search/ip/… <status> <code|-> <ms>ms", written when the answer is sent.
   if (child.stderr) createInterface({ input: child.stderr }).on('line', (line) => {

@@ -46,8 +46,9 @@ export interface Observation {
 export const START = { qps: 5, concurrency: 2 } as const;
 export const RAMP_MS = 150;
 const PROBE_BASE_MS = 1000;
-const PROBE_LEARNED_MS = 8000;
 const PROBE_MAX_MS = 30_000;
+// A limit learned before was found at a refusal: probed as rarely as one refused many times.
+const PROBE_LEARNED_MS = PROBE_MAX_MS;
 
 /** Just under a rate the service was seen to take: a window of calls here never lands as one call too many there. */
 export function settle(qps: number): number {
@@ -58,13 +59,18 @@ export function capped(s: Pick<AdaptiveState, LimitName>, caps: Caps): { qps: nu
   return { qps: Math.min(s.qps, caps.qps), concurrency: Math.max(1, Math.floor(Math.min(s.concurrency, caps.concurrency))) };
 }
 
-/** Where a limiter starts: what was learned before (exact values are trusted and probed rarely), else safe values. */
+/**
+ * Where a limiter starts: what was learned before (exact values are trusted and probed rarely), else
+ * safe values. A learned rate is the most calls the service took within its window less the drift
+ * (SERVICE_WINDOW_MS), and the limiter counts a longer window: held to it as it is, calls keep under
+ * the limit without the margin taken after a refusal.
+ */
 export function startState(caps: Caps, learned: LearnedLimits | undefined, now: number): AdaptiveState {
   const from = learned ?? { ...START, exact: false };
   const exact = learned?.exact === true;
   const probe = (): Probe => ({ at: now + (exact ? PROBE_LEARNED_MS : RAMP_MS), step: 1, intervalMs: exact ? PROBE_LEARNED_MS : PROBE_BASE_MS });
   return {
-    ...capped({ qps: exact ? settle(from.qps) : from.qps, concurrency: from.concurrency }, caps),
+    ...capped({ qps: from.qps, concurrency: from.concurrency }, caps),
     ramp: { qps: !exact, concurrency: !exact },
     grownAt: now,
     okQps: exact ? from.qps : 0,

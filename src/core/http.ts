@@ -112,7 +112,7 @@ export class HttpTransport {
     this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     // An extra CA is added to Node's built-in roots; passing `ca` alone would replace them.
     const ca = options.caFile ? [...rootCertificates, readCaFile(options.caFile)] : undefined;
-    // rejectUnauthorized set explicitly: left out, Node would read NODE_TLS_REJECT_UNAUTHORIZED=0 and stop verifying.
+    // rejectUnauthorized set explicitly: left out, Node would let an environment variable turn verification off.
     const connect = { timeout: options.connectTimeoutMs ?? 10_000, rejectUnauthorized: true, ...(ca ? { ca } : {}) };
     const common = {
       connect,
@@ -126,7 +126,8 @@ export class HttpTransport {
       if (proxyError) throw new Error(proxyError);
       // Host only: a proxy URL may carry user:password.
       this.via = ` through the proxy ${new URL(options.proxyUrl).host}`;
-      const proxyTls = options.proxyStrictSSL === false ? { ...connect, rejectUnauthorized: false } : connect;
+      // The service's certificate is always verified; only an https proxy's own may be exempt (VS Code's http.proxyStrictSSL).
+      const proxyTls = { ...connect, rejectUnauthorized: options.proxyStrictSSL !== false };
       this.dispatcher = proxyAgent({ ...common, uri: options.proxyUrl, requestTls: connect, proxyTls });
     } else {
       this.via = '';
