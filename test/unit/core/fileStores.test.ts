@@ -68,7 +68,14 @@ describe('state directory stores', () => {
     );
     for (let i = 0; i < order.length; i += 2) assert.equal(order[i][0], order[i + 1][0], `interleaved: ${order.join(' ')}`);
     const ac = new AbortController();
-    const held = locks.withLock(ACCOUNT, () => new Promise((r) => setTimeout(r, 300)));
+    // The second sign-in starts once the first holds the lock: it waits, and its cancellation ends the wait.
+    let taken!: () => void;
+    const holding = new Promise<void>((r) => (taken = r));
+    const held = locks.withLock(ACCOUNT, () => {
+      taken();
+      return new Promise((r) => setTimeout(r, 300));
+    });
+    await holding;
     const waiting = locks.withLock(ACCOUNT, async () => 'ran', ac.signal);
     setTimeout(() => ac.abort(), 50);
     await assert.rejects(waiting, /cancelled/);
