@@ -47,8 +47,7 @@ export const START = { qps: 5, concurrency: 2 } as const;
 export const RAMP_MS = 150;
 const PROBE_BASE_MS = 1000;
 const PROBE_MAX_MS = 30_000;
-// A limit learned before was found at a refusal: probed as rarely as one refused many times.
-const PROBE_LEARNED_MS = PROBE_MAX_MS;
+const PROBE_LEARNED_MS = 8000;
 
 /** Just under a rate the service was seen to take: a window of calls here never lands as one call too many there. */
 export function settle(qps: number): number {
@@ -91,7 +90,8 @@ export function onBlocked(s: AdaptiveState, by: LimitName, now: number, caps: Ca
     const doubled = Math.min(cap, by === 'qps' ? current * 2 : Math.ceil(current * 2));
     return { ...s, [by]: doubled, grownAt: now, probe: { ...s.probe, [by]: { ...p, at: now + RAMP_MS } } };
   }
-  const proven = by === 'qps' ? settle(s.okQps) : s.okConcurrency;
+  // The rate the service took, as a learned start uses it: the limiter's window is margin enough.
+  const proven = by === 'qps' ? s.okQps : s.okConcurrency;
   // Below what the service accepted before: back there in one step (the cubic curve's steep part).
   // Beyond it: one small step, larger each time the last one held (leaving the plateau).
   const recovering = current < proven;

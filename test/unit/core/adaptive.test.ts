@@ -37,14 +37,16 @@ describe('adaptive limits (the reducer)', () => {
     assert.deepEqual(estimate(s), { qps: 50, concurrency: s.okConcurrency || 1, exact: true }, 'the limit found');
     assert.equal(onBlocked(s, 'qps', t + 500, AUTO), undefined, 'no probe right after the refusal');
     const probed = onBlocked(s, 'qps', t + 1000, AUTO) as AdaptiveState;
-    assert.equal(probed.qps, 50, 'one small step above');
+    assert.equal(probed.qps, 50, 'back to the rate the service took');
     const above = onBlocked(probed, 'qps', t + 2000, AUTO) as AdaptiveState;
-    assert.equal(above.qps, 52, 'a larger step once the last one held');
-    // Refused just above: back under, and the next probe waits twice as long.
-    const again = onThrottled(above, { recent: 50, level: 1 }, t + 2000);
+    assert.equal(above.qps, 51, 'one small step above');
+    const further = onBlocked(above, 'qps', t + 3000, AUTO) as AdaptiveState;
+    assert.equal(further.qps, 53, 'a larger step once the last one held');
+    // Refused above: back under, and the next probe waits twice as long.
+    const again = onThrottled(further, { recent: 50, level: 1 }, t + 3000);
     assert.equal(again.qps, 49);
-    assert.equal(onBlocked(again, 'qps', t + 3500, AUTO), undefined);
-    assert.equal(onBlocked(again, 'qps', t + 4000, AUTO)?.qps, 50);
+    assert.equal(onBlocked(again, 'qps', t + 4500, AUTO), undefined);
+    assert.equal(onBlocked(again, 'qps', t + 5000, AUTO)?.qps, 50);
   });
 
   it('blames concurrency for a refusal below the rate already accepted, and the rate when the call was alone', () => {
@@ -53,9 +55,9 @@ describe('adaptive limits (the reducer)', () => {
     assert.deepEqual(capped(s, AUTO), { qps: 50, concurrency: 5 });
     s = onThrottled(s, { recent: 30, level: 1 }, 200);
     assert.equal(s.qps, 30, 'alone: the rate refused');
-    // A refusal below the rate accepted before passes: back to just under the proven rate soon.
+    // A refusal below the rate accepted before passes: back soon, to one less than that rate.
     const back = onBlocked(s, 'qps', 200 + 1000, AUTO) as AdaptiveState;
-    assert.equal(back.qps, settle(49));
+    assert.equal(back.qps, 49);
   });
 
   it('starts from exact learned limits at once, and remembers only what is not held down by a cap', () => {
