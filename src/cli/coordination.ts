@@ -106,7 +106,8 @@ export async function openSharing(
       return a === undefined ? undefined : memory.get(a);
     },
     close: async () => {
-      limiter.dispose();
+      // What the limiter learned last goes to the store before the coordinator's connection closes.
+      await limiter.close();
       await coordinator?.dispose();
     },
   };

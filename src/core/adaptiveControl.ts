@@ -78,6 +78,10 @@ class AdaptiveControl implements Control {
     this.sync = undefined;
   }
 
+  saved(): Promise<void> {
+    return this.saving;
+  }
+
   private async load(): Promise<void> {
     try {
       this.account = await this.o.account();

@@ -35,6 +35,8 @@ export interface Control {
   ended(seen: { recent: number; level: number }, throttled: boolean): void;
   describe(): Pick<LimiterState, 'caps' | 'learned'>;
   dispose(): void;
+  /** Resolves once what was learned is stored; never rejects. */
+  saved(): Promise<void>;
 }
 
 /** Limits that never change. */
@@ -60,6 +62,10 @@ export class FixedControl implements Control {
     return {};
   }
   dispose(): void {}
+
+  saved(): Promise<void> {
+    return Promise.resolve();
+  }
 }
 
 export class LimiterDisposedError extends Error {
@@ -125,6 +131,11 @@ export class RateLimiter implements Limiter {
     this.waiters.failAll(new LimiterDisposedError());
     this.control.dispose();
     this.budget.dispose();
+  }
+
+  async close(): Promise<void> {
+    this.dispose();
+    await this.control.saved();
   }
 
   /** The service's Retry-After, else a growing, jittered delay; every caller (every process, when shared) is held. */

@@ -106,4 +106,6 @@ export interface Limiter {
   acquire(signal?: AbortSignal): Promise<Permit>;
   state(): LimiterState;
   dispose(): void;
+  /** Disposes it, then resolves once what it learned is stored (a process about to exit waits for this). */
+  close(): Promise<void>;
 }

@@ -58,8 +58,8 @@ export function openWindowSharing(o: SharingInputs): WindowSharing {
     locks: coordinator?.locks ?? new FileLocks(dir),
     limiter,
     dispose: () => {
-      limiter.dispose();
-      void coordinator?.dispose();
+      // What the limiter learned last goes to the store before the coordinator's connection closes.
+      void limiter.close().finally(() => coordinator?.dispose());
     },
   };
 }

@@ -9,6 +9,7 @@ import { adaptiveLimiter } from '../../../src/core/adaptiveControl';
 import { runBatch, type BatchLine } from '../../../src/core/batch';
 import { FileLimitsStore } from '../../../src/core/fileStores';
 import type { LookupQuery } from '../../../src/core/model';
+import type { LearnedLimits, LimitsStore } from '../../../src/core/ports';
 import { accountKey } from '../../../src/core/session';
 import { endpointsFor, GOOD, sandbox, testClient, type Sandbox } from './harness';
 import { drive } from './limiterLoad';
@@ -34,6 +35,24 @@ describe('adaptive limiter', () => {
     l.dispose();
     assert.ok(peak <= 2, `peak ${peak}`);
     for (let i = 12; i < starts.length; i++) assert.ok(starts[i] - starts[i - 12] >= 1000, `13 starts within ${starts[i] - starts[i - 12]} ms`);
+  });
+
+  it('close() resolves only once what it learned is stored, so a process that exits then loses nothing', async () => {
+    const stored: LearnedLimits[] = [];
+    const memory: LimitsStore = {
+      get: async () => undefined,
+      set: async (_account, limits) => {
+        await new Promise((r) => setTimeout(r, 200));
+        stored.push(limits);
+      },
+    };
+    const l = adaptiveLimiter({ caps: { qps: Infinity, concurrency: Infinity }, account: async () => 'a|loopback|x', memory });
+    const permit = await l.acquire();
+    // The service refuses the call for the rate: the first refusal makes the limits exact, worth remembering.
+    permit.release({});
+    await l.close();
+    assert.equal(stored.length, 1, 'stored before close() resolved');
+    assert.equal(stored[0].exact, true);
   });
 
   it('finds a sandbox limit it was not told after SC006, keeps SC006 from the caller, and the next run starts from it', async () => {
