@@ -51,13 +51,15 @@ export class Pacer {
 interface Start {
   readonly at: number;
   readonly id: string;
-  throttled: boolean;
 }
 
 /** The budget of one process: start times of the last window and the calls in flight. */
 export class LocalBudget implements Budget {
   readonly shared = false;
+  /** In start order. */
   private readonly starts: Start[] = [];
+  /** The throttled ones among them (few): `recent` leaves them out without walking the window. */
+  private readonly throttled = new Set<Start>();
   private readonly byId = new Map<string, Start>();
   private active = 0;
   private heldUntil = 0;
@@ -74,7 +76,11 @@ export class LocalBudget implements Budget {
     const now = this.now();
     if (now < this.heldUntil) return { ok: false, by: 'pause', waitMs: this.heldUntil - now };
     if (this.active >= limits.concurrency) return { ok: false, by: 'concurrency', waitMs: -1 };
-    while (this.starts.length > 0 && this.starts[0].at <= now - this.windowMs) this.byId.delete((this.starts.shift() as Start).id);
+    while (this.starts.length > 0 && this.starts[0].at <= now - this.windowMs) {
+      const gone = this.starts.shift() as Start;
+      this.byId.delete(gone.id);
+      this.throttled.delete(gone);
+    }
     if (Number.isFinite(limits.qps) && this.starts.length >= limits.qps) {
       // The oldest start that must leave the window before one more fits.
       const blocker = this.starts[this.starts.length - Math.ceil(limits.qps)] ?? this.starts[0];
@@ -82,9 +88,11 @@ export class LocalBudget implements Budget {
     }
     const paced = this.pacer.take(limits.qps, this.windowMs, now);
     if (paced > 0) return { ok: false, by: 'qps', waitMs: paced };
-    let recent = 0;
-    for (let i = this.starts.length - 1; i >= 0 && this.starts[i].at > now - SERVICE_WINDOW_MS; i--) if (!this.starts[i].throttled) recent++;
-    const start: Start = { at: now, id: String(++this.seq), throttled: false };
+    // Accepted starts within the service's window: found by halving, not by walking a second of calls.
+    const since = now - SERVICE_WINDOW_MS;
+    let recent = this.starts.length - firstAfter(this.starts, since);
+    for (const t of this.throttled) if (t.at > since) recent--;
+    const start: Start = { at: now, id: String(++this.seq) };
     this.starts.push(start);
     this.byId.set(start.id, start);
     this.active++;
@@ -94,7 +102,7 @@ export class LocalBudget implements Budget {
   end(id: string, throttled: boolean): void {
     this.active = Math.max(0, this.active - 1);
     const start = this.byId.get(id);
-    if (start && throttled) start.throttled = true;
+    if (start && throttled) this.throttled.add(start);
   }
 
   hold(ms: number): void {
@@ -103,6 +111,19 @@ export class LocalBudget implements Budget {
 
   dispose(): void {
     this.starts.length = 0;
+    this.throttled.clear();
     this.byId.clear();
   }
+}
+
+/** The index of the first start later than `t` (starts are in time order). */
+function firstAfter(starts: readonly Start[], t: number): number {
+  let lo = 0;
+  let hi = starts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (starts[mid].at > t) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
