@@ -14,7 +14,7 @@ import { request } from 'undici';
 import { runBatch, type BatchLine } from '../src/core/batch';
 import { BizDataClient } from '../src/core/client';
 import type { LookupQuery } from '../src/core/model';
-import { MemoryGuardStore, MemoryTokenStore } from '../src/core/stores';
+import { MemoryGuardStore, MemoryTokenStore } from '../src/core/storage/stores';
 import { DEMO_CREDENTIALS } from '../src/sandbox/defaults';
 import { startSandboxProcess, type BenchSandbox } from './processes';
 

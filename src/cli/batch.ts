@@ -2,7 +2,8 @@
 import { parseBatchInput, runBatch } from '../core/batch';
 import { stat } from 'node:fs/promises';
 import { safeLine } from '../core/sanitize';
-import { CONNECTION_HELP, CONNECTION_OPTIONS, EXIT, exitCodeFor, makeClient, parse, printJson, readInputFile, UsageError, type CliIo } from './common';
+import { CONNECTION_HELP, CONNECTION_OPTIONS, exitCodeFor, makeClient, parse, printJson, readInputFile } from './common';
+import { EXIT, UsageError, type CliIo } from './io';
 import { batchWorkers } from './coordination';
 
 export const BATCH_HELP = `Usage: bizdata batch FILE --out RESULTS.jsonl [--qps N] [--concurrency N] [connection options]

@@ -2,11 +2,12 @@
 // the client's and the editor's, one line per finding in the form compilers use.
 import { parse as parseJson, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { readFile } from 'node:fs/promises';
-import type { CodeBook } from '../core/codes';
-import { lineColumns, locateCodes, type CodeLocation } from '../core/locateCodes';
-import { explainLine } from '../core/recognise';
+import type { CodeBook } from '../core/codes/codes';
+import { lineColumns, locateCodes, type CodeLocation } from '../core/codes/locateCodes';
+import { explainLine } from '../core/codes/recognise';
 import { safeJson, safeLine } from '../core/sanitize';
-import { codesFrom, EXIT, parse, UsageError, type CliIo } from './common';
+import { codesFrom, parse } from './common';
+import { EXIT, UsageError, type CliIo } from './io';
 
 export const CHECK_HELP = `Usage: bizdata check FILE... [--json] [--codes FILE]
 

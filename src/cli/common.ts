@@ -4,9 +4,9 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { BizDataClient } from '../core/client';
 import type { CredentialProvider } from '../core/ports';
-import { BUILT_IN, type CodeBook } from '../core/codes';
-import { loadCodeBook } from '../core/codesFile';
-import { DEFAULT_REQUEST_TIMEOUT_MS } from '../core/http';
+import { BUILT_IN, type CodeBook } from '../core/codes/codes';
+import { loadCodeBook } from '../core/codes/codesFile';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../core/http/http';
 import { safeJson, safeLine, safeText } from '../core/sanitize';
 import { AUTH_VERSION_B, ORG_VERSION_B, VERSION_A } from '../core/constants';
 import type { CallFailure, Endpoints, FailureKind, InterfaceId } from '../core/model';
@@ -16,18 +16,7 @@ import { userInfoProblem } from './addresses';
 import { openSharing, SHARING_HELP, SHARING_OPTIONS, SharingError } from './coordination';
 import { credentialsFromEnvOrPrompt } from './credentials';
 import { errorMessage } from '../core/errors';
-
-/** The process's streams and environment, passed in so commands hold no global state. */
-export interface CliIo {
-  readonly env: NodeJS.ProcessEnv;
-  readonly stdout: NodeJS.WriteStream;
-  readonly stderr: NodeJS.WriteStream;
-  readonly stdin: NodeJS.ReadStream;
-}
-
-export const EXIT = { ok: 0, other: 1, usage: 2, auth: 3, limit: 4 } as const;
-
-export class UsageError extends Error {}
+import { EXIT, UsageError, type CliIo } from './io';
 
 // ---- Real-world answers and hostile networks (issue 9): the request deadline, Interface A's version
 // segment and the user's codes file. Kept as one block so other additions to this file merge apart.

@@ -2,15 +2,16 @@
 // (guard counts and sign-in locks under file locks, learned limits, and tokens with --keep-token);
 // with --coordinator, Redis, for every process on every machine. Also the limits: caps from --qps and
 // --concurrency, `auto` (no cap) by default, and the adaptive limiter that finds the real ones.
-import type { Caps } from '../core/adaptive';
-import { adaptiveLimiter } from '../core/adaptiveControl';
-import { connectCoordinator, CoordinatorUrlError, type Coordinator } from '../core/coordination/coordinator';
-import { FileGuardStore, FileLimitsStore, FileLocks, FileTokenStore } from '../core/fileStores';
+import type { Caps } from '../core/limits/adaptive';
+import { adaptiveLimiter } from '../core/limits/adaptiveControl';
+import { connectCoordinator } from '../core/coordination/connect';
+import { CoordinatorUrlError, type Coordinator } from '../core/coordination/coordinator';
+import { FileGuardStore, FileLimitsStore, FileLocks, FileTokenStore } from '../core/storage/fileStores';
 import type { Endpoints, InterfaceId } from '../core/model';
 import { CoordinatorUnavailableError, type AccountLocks, type CredentialProvider, type GuardStore, type LearnedLimits, type Limiter, type LimitsStore, type TokenStore } from '../core/ports';
-import { accountKey, normaliseHost } from '../core/session';
-import { defaultStateDir } from '../core/stateDir';
-import { MemoryTokenStore } from '../core/stores';
+import { accountKey, normaliseHost } from '../core/accounts/session';
+import { defaultStateDir } from '../core/storage/stateDir';
+import { MemoryTokenStore } from '../core/storage/stores';
 
 export const SHARING_OPTIONS = {
   coordinator: { type: 'string' },

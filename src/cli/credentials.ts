@@ -2,7 +2,7 @@
 // for secrets), never flags. Moved out of common.ts to keep it under 300 lines.
 import type { Credentials, InterfaceId } from '../core/model';
 import type { CredentialProvider } from '../core/ports';
-import { UsageError, type CliIo } from './common';
+import { UsageError, type CliIo } from './io';
 import { promptHidden, promptVisible } from './prompt';
 
 /** Environment first; otherwise ask once on a terminal. Memoised so concurrent calls ask once. */

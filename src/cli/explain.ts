@@ -1,7 +1,8 @@
 // `bizdata explain CODE`: the catalog's entry for a code, or a plain "not in the catalog".
-import type { CodeInfo, Recovery } from '../core/codes';
+import type { CodeInfo, Recovery } from '../core/codes/codeInfo';
 import { safeJson, safeLine } from '../core/sanitize';
-import { codesFrom, EXIT, parse, UsageError, type CliIo } from './common';
+import { codesFrom, parse } from './common';
+import { EXIT, UsageError, type CliIo } from './io';
 
 export const EXPLAIN_HELP = `Usage: bizdata explain CODE [--json] [--codes FILE]
 

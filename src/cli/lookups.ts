@@ -1,6 +1,7 @@
 // `bizdata ip` and `bizdata org`: one lookup, the JSON body on stdout.
 import type { LookupQuery } from '../core/model';
-import { CONNECTION_HELP, CONNECTION_OPTIONS, EXIT, makeClient, parse, printFailure, printJson, UsageError, type CliIo } from './common';
+import { CONNECTION_HELP, CONNECTION_OPTIONS, makeClient, parse, printFailure, printJson } from './common';
+import { EXIT, UsageError, type CliIo } from './io';
 
 export const IP_HELP = `Usage: bizdata ip ADDRESS [--view standard] [connection options]
 

@@ -1,7 +1,7 @@
 // Entry point of the `bizdata` command line.
 import { runSandboxCommand } from './sandbox';
 import { runBatchCommand } from './batch';
-import { EXIT, UsageError, type CliIo } from './common';
+import { EXIT, UsageError, type CliIo } from './io';
 import { runLookupCommand } from './lookups';
 import { runSendCommand } from './send';
 import { runToken } from './token';

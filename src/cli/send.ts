@@ -1,10 +1,11 @@
 // `bizdata send FILE [--name NAME]...`: the requests of a request file (`.bizdata.http`), sent with the
 // managed token through the same client as every other command, each response printed as it comes.
-import { MANAGED_HEADERS } from '../core/queries';
+import { MANAGED_HEADERS } from '../core/requests/queries';
 import { safeLine, safeText } from '../core/sanitize';
-import { parseRequestFile, type ParsedRequest } from '../core/requestFile';
-import { connectionVariables, resolveRequest, unknownReferences, type ChainedResponse } from '../core/requestVariables';
-import { CONNECTION_HELP, CONNECTION_OPTIONS, EXIT, makeClient, parse, readInputFile, printFailure, printJson, UsageError, type CliIo } from './common';
+import { parseRequestFile, type ParsedRequest } from '../core/requests/requestFile';
+import { connectionVariables, resolveRequest, unknownReferences, type ChainedResponse } from '../core/requests/requestVariables';
+import { CONNECTION_HELP, CONNECTION_OPTIONS, makeClient, parse, readInputFile, printFailure, printJson } from './common';
+import { EXIT, UsageError, type CliIo } from './io';
 
 export const SEND_HELP = `Usage: bizdata send FILE [--name NAME]... [connection options]
 

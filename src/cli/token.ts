@@ -1,6 +1,7 @@
 // `bizdata token`: gets a token and shows its status; the token itself only with --reveal.
 import type { InterfaceId } from '../core/model';
-import { CONNECTION_HELP, CONNECTION_OPTIONS, EXIT, makeClient, parse, printFailure, printJson, UsageError, type CliIo } from './common';
+import { CONNECTION_HELP, CONNECTION_OPTIONS, makeClient, parse, printFailure, printJson } from './common';
+import { EXIT, UsageError, type CliIo } from './io';
 
 export const TOKEN_HELP = `Usage: bizdata token [--interface a|b] [--reveal] [connection options]
 

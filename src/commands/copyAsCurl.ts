@@ -1,6 +1,6 @@
 // "Business Data: Copy as curl": the request behind a result, with placeholders for every credential.
 import * as vscode from 'vscode';
-import { toCurl } from '../core/curl';
+import { toCurl } from '../core/http/curl';
 import type { RequestRecord } from '../core/model';
 import type { Services } from '../features/services';
 import { UserError } from '../features/shared/userError';

@@ -1,9 +1,9 @@
 // "Business Data: Copy Request as curl" (and the CodeLens): a request of a request file as the client
 // would send it, with <TOKEN> where the token goes. Refused, like sending, for a host that is not one
 // of the service's: a pasted token must not go elsewhere either.
-import { PLACEHOLDER } from '../core/curl';
-import { operationRequest } from '../core/protocol';
-import { checkOperation } from '../core/queries';
+import { PLACEHOLDER } from '../core/http/curl';
+import { operationRequest } from '../core/protocol/protocol';
+import { checkOperation } from '../core/requests/queries';
 import { prepareRequest } from '../features/requestFiles/prepareRequest';
 import type { Services } from '../features/services';
 import { UserError } from '../features/shared/userError';

@@ -2,7 +2,7 @@
 // tests); it returns the URI (string) of the opened result document.
 import * as vscode from 'vscode';
 import { DEFAULT_VIEW } from '../core/constants';
-import { checkIp } from '../core/validate';
+import { checkIp } from '../core/protocol/validate';
 import { lookUpAndShow } from '../features/results/lookUpAndShow';
 import type { Services } from '../features/services';
 import { INTERFACES } from '../features/shared/interfaces';

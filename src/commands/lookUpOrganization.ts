@@ -2,8 +2,8 @@
 // With { country, name, territory, matchType } it skips the prompts and returns the result URI.
 import * as vscode from 'vscode';
 import { DEFAULT_MATCH_TYPE } from '../core/constants';
-import { COUNTRIES, findCountry } from '../core/countries';
-import { checkCountry, checkName, checkOptionalText } from '../core/validate';
+import { COUNTRIES, findCountry } from '../core/protocol/countries';
+import { checkCountry, checkName, checkOptionalText } from '../core/protocol/validate';
 import { lookUpAndShow } from '../features/results/lookUpAndShow';
 import type { Services } from '../features/services';
 import { INTERFACES } from '../features/shared/interfaces';

@@ -1,7 +1,7 @@
 // Turns the ways a request command is invoked ({ uri, line } from a CodeLens, { uri, name } from a
 // keybinding or another extension, nothing from the palette) into the document and its request.
 import * as vscode from 'vscode';
-import { parseRequestFile, type ParsedRequest, type ParsedRequestFile } from '../core/requestFile';
+import { parseRequestFile, type ParsedRequest, type ParsedRequestFile } from '../core/requests/requestFile';
 import { findRequest } from '../features/requestFiles/prepareRequest';
 import { UserError } from '../features/shared/userError';
 import { field, stringField } from './args';

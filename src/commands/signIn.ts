@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { safeLine } from '../core/sanitize';
 import type { Credentials, InterfaceId, TokenState } from '../core/model';
-import { checkHeaderValue } from '../core/validate';
+import { checkHeaderValue } from '../core/protocol/validate';
 import type { Services } from '../features/services';
 import { Commands, executeCommand, type SignInArgs } from '../features/shared/commandIds';
 import { INTERFACE_IDS, INTERFACES } from '../features/shared/interfaces';

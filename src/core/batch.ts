@@ -4,7 +4,7 @@
 import { open, readFile } from 'node:fs/promises';
 import type { CallFailure, CallResult, FailureKind, LookupQuery } from './model';
 import { DEFAULT_MATCH_TYPE, DEFAULT_VIEW } from './constants';
-import { checkLookup } from './queries';
+import { checkLookup } from './requests/queries';
 import { safeJson } from './sanitize';
 
 export interface BatchProblem {

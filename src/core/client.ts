@@ -1,24 +1,25 @@
 // The client of both interfaces, as a small facade over parts with one job each: sessions (which
 // account), the token cache (one token per account, shared sign-in), the lockout guard, the exchange
 // (send under the limiter, SC006 retries), failure classification and the status tracker.
-import { SUCCESS_CODE, type CodeBook } from './codes';
+import { SUCCESS_CODE, type CodeBook } from './codes/codes';
 import { DEFAULT_LIMITS } from './constants';
 import { errorMessage } from './errors';
-import { Exchange } from './exchange';
-import { failure, isSuccess, needsNewToken, notTheAnswer, responseFailure } from './failures';
-import { LockoutGuard } from './guard';
-import { flatHeaders, HttpTransport, type HttpOptions } from './http';
-import { RateLimiter, type Limits } from './limiter';
+import { Exchange } from './exchange/exchange';
+import { failure, isSuccess, needsNewToken, notTheAnswer, responseFailure } from './exchange/failures';
+import { LockoutGuard } from './accounts/guard';
+import { flatHeaders, HttpTransport, type HttpOptions } from './http/http';
+import type { Limits } from './limits/budget';
+import { RateLimiter } from './limits/limiter';
 import type { CallFailure, CallResult, Endpoints, InterfaceId, IpQuery, LimiterState, LookupQuery, OperationRequest, OrgQuery, TokenStatus } from './model';
 import { CoordinatorUnavailableError, type AccountLocks, type CredentialProvider, type GuardStore, type Limiter, type TokenStore } from './ports';
-import { ipRequest, operationRequest, orgRequest, type Built } from './protocol';
-import { checkCredentials, checkLookup, checkOperation } from './queries';
+import { ipRequest, operationRequest, orgRequest, type Built } from './protocol/protocol';
+import { checkCredentials, checkLookup, checkOperation } from './requests/queries';
 import { SecretRegistry } from './redact';
-import { checkEndpoints, Sessions, type Session } from './session';
+import { checkEndpoints, Sessions, type Session } from './accounts/session';
 import { StatusTracker } from './statusTracker';
-import { DEFAULT_RETRY_POLICY, type RetryOptions } from './retry';
-import { MemoryLocks } from './stores';
-import { TokenCache, withoutReach } from './tokens';
+import { DEFAULT_RETRY_POLICY, type RetryOptions } from './http/retry';
+import { MemoryLocks } from './storage/stores';
+import { TokenCache, withoutReach } from './accounts/tokens';
 
 export interface ClientOptions {
   readonly endpoints: Endpoints;

@@ -3,12 +3,12 @@
 import type { IncomingMessage } from 'node:http';
 import { hasControlCharacters } from './config';
 import type { SandboxContext } from './context';
+import { ADMIN_PREFIX } from './endpoints';
 import { FaultInputError } from './faults';
 import { type Answer, ErrorAnswer, MAX_BODY_BYTES, headerText, jsonAnswer, readBody } from './http';
 import { sameText } from './secrets';
 import { MAX_CLOCK_OFFSET_SECONDS } from './stateFile';
 
-export const ADMIN_PREFIX = '/_sandbox/';
 export const ADMIN_HEADER = 'x-sandbox-admin';
 export const INVALIDATION_REASONS = ['release-update', 'disaster-recovery', 'contract-expiration'] as const;
 

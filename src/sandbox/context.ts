@@ -1,5 +1,5 @@
 // What every handler of one sandbox instance shares.
-import { describeCode } from '../core/codes';
+import { describeCode } from '../core/codes/codes';
 import type { BoundedCache } from './cache';
 import type { Fixtures } from './fixtures';
 import type { FaultSet } from './faults';

@@ -2,7 +2,7 @@
 // The same IP or name always gives the same record, so tests and demos are repeatable.
 import { createHash } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
-import { findCountry } from '../core/countries';
+import { findCountry } from '../core/protocol/countries';
 
 const FIRST = ['Amber', 'Cobalt', 'Juniper', 'Silverline', 'Harborview', 'Quartz', 'Maplecrest', 'Orchid', 'Granite', 'Lumen', 'Tidewater', 'Foxglove'];
 const SECOND = ['Ledger', 'Works', 'Forge', 'Analytics', 'Logistics', 'Foods', 'Textiles', 'Robotics', 'Outfitters', 'Systems', 'Ceramics', 'Freight'];

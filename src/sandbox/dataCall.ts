@@ -3,7 +3,7 @@
 // (SC004, SC005, SC006), the customer's delay, then the answer. The interfaces differ only in how
 // they read the token and how they word a refusal, which a DataCallSide supplies.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SUCCESS_CODE } from '../core/codes';
+import { SUCCESS_CODE } from '../core/codes/codes';
 import type { SandboxContext } from './context';
 import { respondFault } from './faults';
 import { type Answer, ErrorAnswer } from './http';

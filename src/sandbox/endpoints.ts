@@ -1,7 +1,8 @@
 // The paths of the sandbox's own endpoints, in one place for the router and the fixtures routes.
 import { ORG_VERSION_B } from '../core/constants';
-import { ADMIN_PREFIX } from './admin';
 
+/** The sandbox's own control endpoints (faults, clock, unlock), never the service's. */
+export const ADMIN_PREFIX = '/_sandbox/';
 export const TOKEN_PATH = '/v1/token';
 export const IP_PREFIX = '/v1/duns-search/ip/';
 export const AUTH_PATH = /^\/Authentication(?:\/([^/]*))?\/?$/;

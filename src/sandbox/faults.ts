@@ -3,7 +3,6 @@
 // comes after the request's usual authentication (credentials or token, account, input, limits),
 // so the client's whole path runs as it would, and then answers exactly what the fault says.
 import type { IncomingMessage } from 'node:http';
-import type { SandboxContext } from './context';
 import type { Customer } from './customers';
 import { type Answer, checkHeaders, exactAnswer, pathOf } from './http';
 
@@ -127,11 +126,17 @@ export class FaultSet {
   }
 }
 
+/** What a respond fault needs of the sandbox: its faults, and the statistics that count the answer. */
+export interface FaultContext {
+  readonly faults: FaultSet;
+  readonly store: { noteCode(customer: Customer | undefined, code: string): void };
+}
+
 /**
  * Where a request passed its usual checks: the answer of a respond fault that applies to it, if any
  * (counted in the customer's statistics as `fault:respond`), instead of the usual one.
  */
-export function respondFault(ctx: SandboxContext, req: IncomingMessage, customer?: Customer): Answer | undefined {
+export function respondFault(ctx: FaultContext, req: IncomingMessage, customer?: Customer): Answer | undefined {
   if (ctx.faults.size === 0) return undefined;
   const fault = ctx.faults.take(pathOf(req.url), 'answer');
   if (fault === undefined) return undefined;

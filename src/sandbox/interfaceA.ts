@@ -1,8 +1,8 @@
 // Interface A: OAuth 2.0 client-credentials token endpoint and the bearer IP lookup.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SUCCESS_CODE, TOKEN_EXPIRED_A } from '../core/codes';
+import { SUCCESS_CODE, TOKEN_EXPIRED_A } from '../core/codes/codes';
 import { DEFAULT_VIEW } from '../core/constants';
-import { checkIp } from '../core/validate';
+import { checkIp } from '../core/protocol/validate';
 import { CUSTOMER_CODE_DETAIL, type SandboxContext, codeText } from './context';
 import { type DataCallSide, dataCall } from './dataCall';
 import { ipCandidates, ipSlug } from './data';

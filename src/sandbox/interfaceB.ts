@@ -1,9 +1,9 @@
 // Interface B: user/password authentication (V2.0) and the organizations lookup (V4.0).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SUCCESS_CODE } from '../core/codes';
+import { SUCCESS_CODE } from '../core/codes/codes';
 import { AUTH_VERSION_B, DEFAULT_MATCH_TYPE } from '../core/constants';
-import type { TransactionDetail } from '../core/protocol';
-import { checkCountry, checkName, checkOptionalText } from '../core/validate';
+import type { TransactionDetail } from '../core/protocol/protocol';
+import { checkCountry, checkName, checkOptionalText } from '../core/protocol/validate';
 import { CUSTOMER_CODE_DETAIL, type SandboxContext, codeText } from './context';
 import { type DataCallSide, dataCall } from './dataCall';
 import { nameSlug, orgCandidates } from './data';

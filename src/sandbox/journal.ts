@@ -7,7 +7,7 @@
 // Hand-written: an embedded database would do this, but those that run on Node 20 without native
 // install scripts (node:sqlite needs Node 22) keep data in memory or rewrite whole files.
 import { type FileHandle, open } from 'node:fs/promises';
-import { writeFileAtomic } from '../core/atomicFile';
+import { writeFileAtomic } from '../core/storage/atomicFile';
 import { errorMessage } from '../core/errors';
 import { stateFileProblem } from './stateFile';
 

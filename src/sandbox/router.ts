@@ -2,14 +2,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { AUTH_VERSION_B, DEFAULT_VIEW, ORG_VERSION_B } from '../core/constants';
-import { ADMIN_PREFIX, handleAdmin } from './admin';
+import { handleAdmin } from './admin';
 import type { SandboxContext } from './context';
 import { type Answer, ErrorAnswer, jsonAnswer } from './http';
 import { type Fault, respondFault } from './faults';
 import { handleIpLookup, handleToken } from './interfaceA';
 import { handleAuthentication, handleOrganizations } from './interfaceB';
-import { findRoute, handleRoute } from './routes';
-import { AUTH_PATH, IP_PREFIX, ORG_PATH, TOKEN_PATH } from './endpoints';
+import { handleRoute } from './routeAnswer';
+import { findRoute } from './routes';
+import { ADMIN_PREFIX, AUTH_PATH, IP_PREFIX, ORG_PATH, TOKEN_PATH } from './endpoints';
 
 const NOT_FOUND_HELP =
   `Endpoints: POST /v1/token, GET /v1/duns-search/ip/{ip}?view=${DEFAULT_VIEW}, POST /Authentication/${AUTH_VERSION_B}/, GET /${ORG_VERSION_B}/organizations, and the admin API under /_sandbox/.`;

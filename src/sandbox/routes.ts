@@ -2,18 +2,12 @@
 // start. A route's answer is a data call like the built-in ones: the token of its interface (paths
 // under /v1/ take Interface A's bearer token, all others Interface B's raw token), the account,
 // SC004/SC005/SC006, the customer's delay and every fault apply before it.
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { SUCCESS_CODE } from '../core/codes';
 import { errorMessage } from '../core/errors';
 import { SandboxSetupError } from './config';
-import type { SandboxContext } from './context';
-import { dataCall, varying } from './dataCall';
 import { INTERFACE_A_PREFIX, isBuiltInPath } from './endpoints';
-import { type Answer, ErrorAnswer, MAX_BODY_BYTES, acceptsGzip, checkHeaders, exactAnswer, readBody } from './http';
-import { SIDE_A, errorA } from './interfaceA';
-import { matchError, sideB } from './interfaceB';
+import { checkHeaders, exactAnswer } from './http';
 
 export const ROUTES_FILE = 'routes.json';
 export const ROUTE_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -47,27 +41,6 @@ export function findRoute(routes: readonly Route[], method: string, path: string
   const ordered = [...candidates].sort((x, y) => rank(y) - rank(x));
   const route = ordered.find((r) => r.method === method);
   return route !== undefined ? { route } : { allow: [...new Set(ordered.map((r) => r.method))] };
-}
-
-/** Answers a request with its route, as a data call of the route's interface. */
-export async function handleRoute(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, route: Route): Promise<Answer> {
-  if (req.method !== 'GET' && req.method !== 'DELETE') {
-    // The body plays no part in the answer, but it is read (and bounded) as the service would.
-    try {
-      await readBody(req, MAX_BODY_BYTES, () => (route.interfaceId === 'a'
-        ? errorA(413, 'invalid_request', 'The request body is larger than 64 KiB.')
-        : matchError(ctx, 413, 'invalid_request', 'The request body is larger than 64 KiB.', route.wrapper)));
-    } catch (err) {
-      if (err instanceof ErrorAnswer) return varying(err.answer());
-      throw err;
-    }
-  }
-  const side = route.interfaceId === 'a' ? SIDE_A : sideB(route.wrapper);
-  return dataCall(ctx, req, res, side, () => () => {
-    const answer = exactAnswer(route.status, route.headers, route.body, route.status < 300 ? SUCCESS_CODE : `http:${route.status}`);
-    const gzip = acceptsGzip(req) && route.headers['content-encoding'] === undefined && route.body.length > 0;
-    return { ...answer, gzip };
-  });
 }
 
 /** Reads DIR/routes.json when there is one; each mistake is refused naming the file and the route. */

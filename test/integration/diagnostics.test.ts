@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { allCodes } from '../../src/core/codes';
+import { allCodes } from '../../src/core/codes/codes';
 import { activateExtension, closeAllEditors, openJson, ourDiagnostics, responseWith, waitFor } from './helpers';
 
 async function setDiagnosticsSetting(name: string, value: unknown): Promise<void> {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { allCodes } from '../../src/core/codes';
+import { allCodes } from '../../src/core/codes/codes';
 import { activateExtension, closeAllEditors, openJson, positionOf, responseWith } from './helpers';
 
 function hoverText(hovers: vscode.Hover[]): string {

@@ -1,9 +1,9 @@
 // The coordinator: what several processes, on one machine or many, share through Redis (tokens,
 // sign-in locks, guard counts, one rate budget and the limits it learned). This module holds no Redis
-// code: the client for it (ioredis) lives in redisCoordinator.ts, loaded only when a coordinator is
-// configured, which the bundles keep in a file of its own (dist/coordinator.js).
-import type { SharedState } from '../adaptiveControl';
-import type { Budget } from '../budget';
+// code: the client for it (ioredis) lives in redisCoordinator.ts, loaded by connect.ts only when a
+// coordinator is configured, which the bundles keep in a file of its own (dist/coordinator.js).
+import type { SharedState } from '../limits/adaptiveControl';
+import type { Budget } from '../limits/budget';
 import type { AccountLocks, GuardStore, LimitsStore, TokenStore } from '../ports';
 
 export interface Coordinator {
@@ -58,12 +58,4 @@ export function parseCoordinatorUrl(url: string): CoordinatorAddress {
   const port = u.port === '' ? 6379 : Number(u.port);
   const host = u.hostname.replace(/^\[(.*)\]$/, '$1');
   return { name: `${u.protocol}//${u.host}${db ? `/${db}` : ''}`, host, port, db: db ? Number(db) : 0, tls: u.protocol === 'rediss:' };
-}
-
-/** Connects, or throws CoordinatorUnavailableError naming the coordinator when it cannot be reached. */
-export async function connectCoordinator(o: CoordinatorOptions): Promise<Coordinator> {
-  const address = parseCoordinatorUrl(o.url);
-  // A separate bundle in the packaged extension and command line (see esbuild.mjs).
-  const { connectRedis } = await import('./redisCoordinator.js');
-  return connectRedis(address, o);
 }

@@ -1,9 +1,9 @@
 // A coordinator that is still connecting, for hosts that build their client at once (the extension):
 // every operation waits for the connection, and fails with the coordinator's error if it never came.
-import type { AdaptiveState } from '../adaptive';
-import type { SharedState } from '../adaptiveControl';
-import type { Budget, StartResult } from '../budget';
-import type { Limits } from '../limiter';
+import type { AdaptiveState } from '../limits/adaptive';
+import type { SharedState } from '../limits/adaptiveControl';
+import type { Budget, StartResult } from '../limits/budget';
+import type { Limits } from '../limits/budget';
 import type { AccountLocks, GuardStore, LimitsStore, TokenStore } from '../ports';
 import type { Coordinator } from './coordinator';
 

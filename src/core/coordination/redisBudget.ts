@@ -3,11 +3,11 @@
 // so machines whose clocks differ still share one window. A pause after SC006 or 429 is a key every
 // acquire checks. Calls in flight hold a lease, so a process that dies gives its slots back.
 import type Redis from 'ioredis';
-import type { AdaptiveState } from '../adaptive';
-import { parseState } from '../adaptive';
-import type { SharedState } from '../adaptiveControl';
-import { SERVICE_WINDOW_MS, type Budget, type StartResult } from '../budget';
-import type { Limits } from '../limiter';
+import type { AdaptiveState } from '../limits/adaptive';
+import { parseState } from '../limits/adaptive';
+import type { SharedState } from '../limits/adaptiveControl';
+import { SERVICE_WINDOW_MS, type Budget, type StartResult } from '../limits/budget';
+import type { Limits } from '../limits/budget';
 import type { RedisKeys } from './redisKeys';
 
 const NOW = `local t = redis.call('TIME')

@@ -12,7 +12,7 @@ import type { ContextKeys } from '../state/contextKeys';
 import { confirmRiskyAttempt } from './guardPrompt';
 import { notReadyFailure, readiness, type NotReady } from './readiness';
 import { CLIENT_SECTIONS, readConnectionSettings, type ConnectionSettings } from './settings';
-import { accountKey } from '../../core/session';
+import { accountKey } from '../../core/accounts/session';
 import { COORDINATOR_PASSWORD_KEY, openWindowSharing, type WindowSharing } from './sharing';
 import { CredentialStore } from './stores';
 

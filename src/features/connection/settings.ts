@@ -1,6 +1,6 @@
 // Reads the `bizdata.*` settings into plain client options. Never holds a credential.
 import { AUTH_VERSION_B, ORG_VERSION_B, VERSION_A } from '../../core/constants';
-import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../core/http';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../core/http/http';
 import type { Endpoints } from '../../core/model';
 
 /** The subset of vscode.WorkspaceConfiguration this module needs (keeps it testable). */

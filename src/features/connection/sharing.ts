@@ -3,14 +3,15 @@
 // SecretStorage); with other machines, when bizdata.coordination.redisUrl is set, Redis (loaded only
 // then). The sandbox keeps everything in memory, apart from the user's real accounts.
 import * as vscode from 'vscode';
-import { adaptiveLimiter } from '../../core/adaptiveControl';
-import { connectCoordinator, CoordinatorUrlError, parseCoordinatorUrl, type Coordinator } from '../../core/coordination/coordinator';
+import { adaptiveLimiter } from '../../core/limits/adaptiveControl';
+import { connectCoordinator } from '../../core/coordination/connect';
+import { CoordinatorUrlError, parseCoordinatorUrl, type Coordinator } from '../../core/coordination/coordinator';
 import { deferredCoordinator } from '../../core/coordination/deferred';
-import { FileGuardStore, FileLimitsStore, FileLocks } from '../../core/fileStores';
-import type { RateLimiter } from '../../core/limiter';
+import { FileGuardStore, FileLimitsStore, FileLocks } from '../../core/storage/fileStores';
+import type { RateLimiter } from '../../core/limits/limiter';
 import type { AccountLocks, GuardStore, TokenStore } from '../../core/ports';
-import { defaultStateDir } from '../../core/stateDir';
-import { MemoryGuardStore, MemoryTokenStore } from '../../core/stores';
+import { defaultStateDir } from '../../core/storage/stateDir';
+import { MemoryGuardStore, MemoryTokenStore } from '../../core/storage/stores';
 import { UserError } from '../shared/userError';
 import type { ConnectionSettings } from './settings';
 import { migrateGuardCounts, SecretTokenStore } from './stores';

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { Credentials, InterfaceId, StoredToken } from '../../core/model';
 import type { TokenStore } from '../../core/ports';
-import type { FileGuardStore } from '../../core/fileStores';
+import type { FileGuardStore } from '../../core/storage/fileStores';
 import { INTERFACE_IDS } from '../shared/interfaces';
 
 const CREDENTIAL_KEYS: Readonly<Record<InterfaceId, string>> = { a: 'bizdata.credentials.a', b: 'bizdata.credentials.b' };

@@ -1,7 +1,7 @@
 // Renders the LookupModel: a "Saved" group and a "History" group. Menus match the contextValues.
 import * as vscode from 'vscode';
 import { safeLine } from '../../core/sanitize';
-import { describeCode } from '../../core/codes';
+import { describeCode } from '../../core/codes/codes';
 import { commandOf, Commands } from '../shared/commandIds';
 import { queryKindLabel, queryLabel, type HistoryQuery, type LookupModel, type LookupNode } from '../state/lookupModel';
 import { toResultUri } from '../state/resultUri';

@@ -1,5 +1,5 @@
 // Markdown for a hover on a code value. Plain TypeScript so it is tested in plain Node.
-import type { CodeShape } from '../../core/recognise';
+import type { CodeShape } from '../../core/codes/recognise';
 import { safeLine } from '../../core/sanitize';
 import type { CodeFinding } from '../shared/findCodes';
 import { INTERFACES } from '../shared/interfaces';

@@ -2,8 +2,8 @@
 // replaced (chained ones from the document's earlier responses), its interface decided, and the
 // file's credential headers dropped. Plain TypeScript (unit-tested in plain Node).
 import type { Endpoints, InterfaceId, OperationRequest } from '../../core/model';
-import type { ParsedRequest, ParsedRequestFile } from '../../core/requestFile';
-import { connectionVariables, inferInterface, resolveRequest, type ChainedResponse } from '../../core/requestVariables';
+import type { ParsedRequest, ParsedRequestFile } from '../../core/requests/requestFile';
+import { connectionVariables, inferInterface, resolveRequest, type ChainedResponse } from '../../core/requests/requestVariables';
 import { withoutManagedHeaders } from './requestProblems';
 
 export type Prepared =

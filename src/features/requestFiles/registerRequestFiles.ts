@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { Connection } from '../connection/connection';
 import type { ChainedResponses } from '../state/chainedResponses';
-import { connectionVariables } from '../../core/requestVariables';
+import { connectionVariables } from '../../core/requests/requestVariables';
 import { safeLine } from '../../core/sanitize';
 import { credentialHeaderFixes } from './credentialHeaderFix';
 import { RequestCodeLenses } from './requestCodeLenses';

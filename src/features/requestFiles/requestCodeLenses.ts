@@ -2,7 +2,7 @@
 // goes with it when the file or the host decides it.
 import * as vscode from 'vscode';
 import type { Endpoints } from '../../core/model';
-import { parseRequestFile } from '../../core/requestFile';
+import { parseRequestFile } from '../../core/requests/requestFile';
 import { commandOf, Commands } from '../shared/commandIds';
 import { INTERFACES } from '../shared/interfaces';
 import { likelyInterface } from './prepareRequest';

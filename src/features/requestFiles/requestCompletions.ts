@@ -1,10 +1,10 @@
 // Completion in request files, as plain data: what to offer at a line and column, and which columns
 // it replaces. The adapter (registerRequestFiles.ts) turns suggestions into CompletionItems.
 // Plain TypeScript (unit-tested in plain Node).
-import { COUNTRIES } from '../../core/countries';
-import { MANAGED_HEADERS } from '../../core/queries';
-import { HTTP_METHODS, parseRequestFile, type ParsedRequest, type ParsedRequestFile } from '../../core/requestFile';
-import { SYSTEM_VARIABLES } from '../../core/requestVariables';
+import { COUNTRIES } from '../../core/protocol/countries';
+import { MANAGED_HEADERS } from '../../core/requests/queries';
+import { HTTP_METHODS, parseRequestFile, type ParsedRequest, type ParsedRequestFile } from '../../core/requests/requestFile';
+import { SYSTEM_VARIABLES } from '../../core/requests/requestVariables';
 import { KNOWN_OPERATIONS, operationOf, REQUEST_HEADERS, type QueryParameter } from './knownOperations';
 
 export type SuggestionKind = 'variable' | 'method' | 'request' | 'path' | 'parameter' | 'value' | 'header' | 'meta';

@@ -2,9 +2,9 @@
 // variables, and requests the client would refuse (another host, a bad header) — so a file that
 // would send the token elsewhere says so before anyone clicks Send. Plain TypeScript (Node-tested).
 import type { Endpoints, OperationRequest } from '../../core/model';
-import { checkOperation, MANAGED_HEADERS } from '../../core/queries';
-import { parseRequestFile, type LineSpan, type ParsedRequestFile, type ProblemCode } from '../../core/requestFile';
-import { connectionVariables, resolveRequest, unknownReferences } from '../../core/requestVariables';
+import { checkOperation, MANAGED_HEADERS } from '../../core/requests/queries';
+import { parseRequestFile, type LineSpan, type ParsedRequestFile, type ProblemCode } from '../../core/requests/requestFile';
+import { connectionVariables, resolveRequest, unknownReferences } from '../../core/requests/requestVariables';
 
 export type RequestProblemCode = ProblemCode | 'operation';
 

@@ -4,7 +4,8 @@
 // the same finder as everything else and sends back only the findings, or the pretty text in slices.
 // Plain Node (no `vscode`): the benchmark drives it as the extension does.
 import { Worker } from 'node:worker_threads';
-import { BUILT_IN, type CodeBook, type CodeInfo } from '../../core/codes';
+import type { CodeInfo } from '../../core/codes/codeInfo';
+import { BUILT_IN, type CodeBook } from '../../core/codes/codes';
 import type { CodeFinding } from './findCodes';
 
 /** Characters per slice: small enough that posting one takes well under a millisecond. */

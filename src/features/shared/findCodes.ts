@@ -1,9 +1,9 @@
 // Result codes in JSON text for the editor: the core's one recogniser (locateCodes, the same rules as
 // the client, the batch and `bizdata check`), plus how each finding is shown. Plain TypeScript (no
 // `vscode` import) so it is tested in plain Node; the extension turns findings into diagnostics and hovers.
-import { BUILT_IN, type CodeBook } from '../../core/codes';
-import { codeAt as locateAt, locateCodes, mayHoldCodes, type CodeLocation } from '../../core/locateCodes';
-import { explainLine } from '../../core/recognise';
+import { BUILT_IN, type CodeBook } from '../../core/codes/codes';
+import { codeAt as locateAt, locateCodes, mayHoldCodes, type CodeLocation } from '../../core/codes/locateCodes';
+import { explainLine } from '../../core/codes/recognise';
 import { safeLine } from '../../core/sanitize';
 
 export { mayHoldCodes };

@@ -1,6 +1,6 @@
 // Which re-run a code calls for, decided by the catalog's recovery: the quick fixes on result
 // documents and the buttons of a failed lookup's message both offer it. Plain TypeScript.
-import { describeCode } from '../../core/codes';
+import { describeCode } from '../../core/codes/codes';
 import type { RerunLookupArgs } from './commandIds';
 
 /** How long "Re-run after a pause" waits: the spec says wait and retry with the same token. */

@@ -4,7 +4,7 @@
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import { CodeBook } from '../../core/codes';
+import { CodeBook } from '../../core/codes/codes';
 import { errorMessage } from '../../core/errors';
 import { lineSlicesOf, type WorkerJob, type WorkerReply, type WorkerRequest } from './codeScanner';
 import { findCodes } from './findCodes';

@@ -2,7 +2,7 @@
 // the same document chain on them (`{{NAME.response.body.$.a}}`). Never persisted: answers may be
 // large, and a chained value belongs to this session's sends. Plain TypeScript.
 import type { CallSuccess } from '../../core/model';
-import type { ChainedResponse } from '../../core/requestVariables';
+import type { ChainedResponse } from '../../core/requests/requestVariables';
 
 /**
  * What later requests chain on from an answer. A large JSON answer is kept as text (it was never

@@ -4,8 +4,8 @@
 // entry, and the built-in catalog is used meanwhile.
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import * as vscode from 'vscode';
-import { BUILT_IN, type CodeBook } from '../../core/codes';
-import { loadCodeBook } from '../../core/codesFile';
+import { BUILT_IN, type CodeBook } from '../../core/codes/codes';
+import { loadCodeBook } from '../../core/codes/codesFile';
 import { errorMessage } from '../../core/errors';
 import { safeLine } from '../../core/sanitize';
 

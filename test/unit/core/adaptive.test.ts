@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { capped, estimate, onAccepted, onBlocked, onThrottled, RAMP_MS, settle, START, startState, toLearned, type AdaptiveState, type Caps } from '../../../src/core/adaptive';
+import { capped, estimate, onAccepted, onBlocked, onThrottled, RAMP_MS, settle, START, startState, toLearned, type AdaptiveState, type Caps } from '../../../src/core/limits/adaptive';
 
 const AUTO: Caps = { qps: Infinity, concurrency: Infinity };
 

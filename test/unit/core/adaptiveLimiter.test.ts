@@ -5,12 +5,12 @@ import { getEventListeners } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { adaptiveLimiter } from '../../../src/core/adaptiveControl';
+import { adaptiveLimiter } from '../../../src/core/limits/adaptiveControl';
 import { runBatch, type BatchLine } from '../../../src/core/batch';
-import { FileLimitsStore } from '../../../src/core/fileStores';
+import { FileLimitsStore } from '../../../src/core/storage/fileStores';
 import type { LookupQuery } from '../../../src/core/model';
 import type { LearnedLimits, LimitsStore } from '../../../src/core/ports';
-import { accountKey } from '../../../src/core/session';
+import { accountKey } from '../../../src/core/accounts/session';
 import { endpointsFor, GOOD, sandbox, testClient, type Sandbox } from './harness';
 import { drive } from './limiterLoad';
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { TokenStatus } from '../../../src/core/model';
-import { PLACEHOLDER } from '../../../src/core/curl';
+import { PLACEHOLDER } from '../../../src/core/http/curl';
 import { CANARY, failed, ok, sandbox, testClient, type Sandbox, type TestClient } from './harness';
 
 

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { allCodes, describeCode, isSecurityCode } from '../../../src/core/codes';
+import { allCodes, describeCode, isSecurityCode } from '../../../src/core/codes/codes';
 
 describe('result code catalog', () => {
   it('holds every code the specification names, with its own texts', () => {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { toCurl, PLACEHOLDER } from '../../../src/core/curl';
+import { toCurl, PLACEHOLDER } from '../../../src/core/http/curl';
 
 describe('copy as curl', () => {
   const record = {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { isCredentialFailure, isSuccess, kindOf, needsNewToken, notTheAnswer } from '../../../src/core/failures';
-import { recogniseBody } from '../../../src/core/recognise';
+import { isCredentialFailure, isSuccess, kindOf, needsNewToken, notTheAnswer } from '../../../src/core/exchange/failures';
+import { recogniseBody } from '../../../src/core/codes/recognise';
 
 const res = (status: number, json: unknown, text = '') => ({ status, json, text, headers: {} });
 const tr = (code: string, extra: Record<string, string> = {}) => ({ MatchResponse: { TransactionResult: { ResultID: code, SeverityText: 'Error', ...extra } } });

@@ -5,12 +5,12 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { defaultStateDir } from '../../../src/core/stateDir';
-import { FileGuardStore, FileLocks, FileTokenStore } from '../../../src/core/fileStores';
-import { normaliseHost } from '../../../src/core/session';
+import { defaultStateDir } from '../../../src/core/storage/stateDir';
+import { FileGuardStore, FileLocks, FileTokenStore } from '../../../src/core/storage/fileStores';
+import { normaliseHost } from '../../../src/core/accounts/session';
 import { assertNoCanary, CANARY } from './harness';
 
-const STORES = resolve(__dirname, '../../../src/core/fileStores.js');
+const STORES = resolve(__dirname, '../../../src/core/storage/fileStores.js');
 const ACCOUNT = `b|loopback:8080|${CANARY.user}`;
 
 /** Another process: `n` attempts begun and settled as failures on the same account. */

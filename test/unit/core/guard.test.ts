@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { Credentials } from '../../../src/core/model';
-import { accountKey } from '../../../src/core/session';
+import { accountKey } from '../../../src/core/accounts/session';
 import { CANARY, endpointsFor, failed, sandbox, testClient, type Sandbox, type TestClient } from './harness';
 
 const ORG = { country: 'US', name: 'Example Corp' } as const;

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { request } from 'undici';
 import { BizDataClient, type ClientOptions } from '../../../src/core/client';
 import type { CallFailure, CallResult, CallSuccess, Credentials, Endpoints, InterfaceId } from '../../../src/core/model';
-import { MemoryGuardStore, MemoryTokenStore } from '../../../src/core/stores';
+import { MemoryGuardStore, MemoryTokenStore } from '../../../src/core/storage/stores';
 import { startSandbox } from '../../../src/sandbox/server';
 import type { CustomerStats, SandboxStats } from '../../../src/sandbox/store';
 

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { checkServiceUrl } from '../../../src/core/http';
+import { checkServiceUrl } from '../../../src/core/http/http';
 
 describe('service URLs', () => {
   it('allows https anywhere and plain http only to loopback', () => {

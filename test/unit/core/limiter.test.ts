@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { RateLimiter } from '../../../src/core/limiter';
+import { RateLimiter } from '../../../src/core/limits/limiter';
 import { drive } from './limiterLoad';
 
 describe('rate limiter', () => {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { codeAt, lineColumns, locateCodes } from '../../../src/core/locateCodes';
+import { codeAt, lineColumns, locateCodes } from '../../../src/core/codes/locateCodes';
 
 const at = (text: string, f: { offset: number; length: number }): string => text.slice(f.offset, f.offset + f.length);
 

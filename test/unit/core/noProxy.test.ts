@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { bypassesProxy } from '../../../src/core/noProxy';
+import { bypassesProxy } from '../../../src/core/http/noProxy';
 
 describe('noProxy (VS Code http.noProxy)', () => {
   it('matches hosts, domains with their subdomains, ports and *', () => {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { readTokenA, readTokenB, newTransactionDetail } from '../../../src/core/protocol';
+import { readTokenA, readTokenB, newTransactionDetail } from '../../../src/core/protocol/protocol';
 
 describe('protocol readers', () => {
   const res = (status: number, json: unknown, headers: Record<string, string> = {}) => ({ status, json, headers, text: '' });

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { LookupQuery } from '../../../src/core/model';
-import { toCurl } from '../../../src/core/curl';
+import { toCurl } from '../../../src/core/http/curl';
 import { assertNoCanary, CANARY, endpointsFor, sandbox, testClient, type Sandbox, type TestClient } from './harness';
 
 const BAD: ReadonlyArray<readonly [string, LookupQuery]> = [

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { CodeBook, describeCode } from '../../../src/core/codes';
-import { explainLine, recogniseBody } from '../../../src/core/recognise';
+import { CodeBook, describeCode } from '../../../src/core/codes/codes';
+import { explainLine, recogniseBody } from '../../../src/core/codes/recognise';
 
 // Every answer shape of shared/docs/real-world-answers.md, as the service documents it.
 describe('recogniser: parsed bodies', () => {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { PLACEHOLDER } from '../../../src/core/curl';
+import { PLACEHOLDER } from '../../../src/core/http/curl';
 import { keyFingerprint, maskAccount, redact, REDACTED } from '../../../src/core/redact';
 
 describe('redaction', () => {

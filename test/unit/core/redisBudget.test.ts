@@ -1,8 +1,9 @@
 // Limiters of one account on separate coordinator connections (as separate processes would have)
 // spend one budget in a real redis-server: one window, one concurrency count, one pause.
 import * as assert from 'node:assert/strict';
-import { adaptiveLimiter } from '../../../src/core/adaptiveControl';
-import { connectCoordinator, type Coordinator } from '../../../src/core/coordination/coordinator';
+import { adaptiveLimiter } from '../../../src/core/limits/adaptiveControl';
+import { connectCoordinator } from '../../../src/core/coordination/connect';
+import type { Coordinator } from '../../../src/core/coordination/coordinator';
 import type { Limiter } from '../../../src/core/ports';
 import { startRedis, type RedisServer } from '../redisServer';
 import { drive } from './limiterLoad';

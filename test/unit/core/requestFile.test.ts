@@ -2,7 +2,7 @@
 // documentation (separators with titles, @name in both comment styles, file variables, query
 // continuation lines, headers then a blank line then the body).
 import * as assert from 'node:assert/strict';
-import { parseRequestFile } from '../../../src/core/requestFile';
+import { parseRequestFile } from '../../../src/core/requests/requestFile';
 
 describe('request file parser', () => {
   it('reads several requests separated by ###, with titles, names, headers and bodies', () => {

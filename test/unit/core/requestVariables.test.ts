@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { Endpoints } from '../../../src/core/model';
-import { parseRequestFile } from '../../../src/core/requestFile';
-import { connectionVariables, inferInterface, jsonPath, resolveRequest, unknownReferences, type ChainedResponse } from '../../../src/core/requestVariables';
+import { parseRequestFile } from '../../../src/core/requests/requestFile';
+import { connectionVariables, inferInterface, jsonPath, resolveRequest, unknownReferences, type ChainedResponse } from '../../../src/core/requests/requestVariables';
 
 const SPLIT: Endpoints = { authUrl: 'https://auth.example.com', baseUrl: 'https://plus.example.com', legacyUrl: 'https://direct.example.com', origin: 'https://app.example.com', authVersion: 'V2.0', orgVersion: 'V4.0' };
 const LOCAL: Endpoints = { ...SPLIT, authUrl: 'http://127.0.0.1:8080', baseUrl: 'http://127.0.0.1:8080', legacyUrl: 'http://127.0.0.1:8080' };

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { recogniseBody } from '../../../src/core/recognise';
-import { backoffMs, DEFAULT_RETRY_POLICY, isThrottle, isTransientStatus, retryAfterMs } from '../../../src/core/retry';
+import { recogniseBody } from '../../../src/core/codes/recognise';
+import { backoffMs, DEFAULT_RETRY_POLICY, isThrottle, isTransientStatus, retryAfterMs } from '../../../src/core/http/retry';
 
 describe('retry policy', () => {
   it('reads Retry-After as seconds or as an HTTP date', () => {

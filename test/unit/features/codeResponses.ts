@@ -1,5 +1,5 @@
 // Service responses holding a code, as the diagnostics, hovers and quick fixes meet them.
-import { describeCode } from '../../../src/core/codes';
+import { describeCode } from '../../../src/core/codes/codes';
 
 /** A failed Interface B data call, as the service wraps it. */
 export function matchResponse(code: string): string {

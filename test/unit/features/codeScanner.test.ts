@@ -2,7 +2,7 @@
 // findings as the finder run inline, for a text of many slices, and cancellation and disposal that
 // leave nothing waiting.
 import * as assert from 'node:assert/strict';
-import { CodeBook } from '../../../src/core/codes';
+import { CodeBook } from '../../../src/core/codes/codes';
 import { lineSlicesOf, ScanCancelledError, SLICE_CHARS, slicesOf } from '../../../src/features/shared/codeScanner';
 import { findCodes } from '../../../src/features/shared/findCodes';
 import { matchResponse } from './codeResponses';

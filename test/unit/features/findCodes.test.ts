@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { allCodes } from '../../../src/core/codes';
+import { allCodes } from '../../../src/core/codes/codes';
 import { codeAt, findCodes, mayHoldCodes } from '../../../src/features/shared/findCodes';
 import { interfaceAError, matchResponse } from './codeResponses';
 

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { describeCode } from '../../../src/core/codes';
+import { describeCode } from '../../../src/core/codes/codes';
 import { codeAt } from '../../../src/features/shared/findCodes';
 import { hoverMarkdown } from '../../../src/features/hovers/hoverMarkdown';
 import { matchResponse } from './codeResponses';

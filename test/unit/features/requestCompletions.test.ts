@@ -1,9 +1,9 @@
 // Completion in request files, from the text and the cursor alone: what is offered and which columns
 // it replaces, in each place of the .http syntax.
 import * as assert from 'node:assert/strict';
-import { COUNTRIES } from '../../../src/core/countries';
+import { COUNTRIES } from '../../../src/core/protocol/countries';
 import type { Endpoints } from '../../../src/core/model';
-import { connectionVariables } from '../../../src/core/requestVariables';
+import { connectionVariables } from '../../../src/core/requests/requestVariables';
 import { completeRequestFile, type Suggestion } from '../../../src/features/requestFiles/requestCompletions';
 
 const SANDBOX: Endpoints = { authUrl: 'http://127.0.0.1:8080', baseUrl: 'http://127.0.0.1:8080', legacyUrl: 'http://127.0.0.1:8080', origin: 'https://localhost', authVersion: 'V2.0', orgVersion: 'V4.0' };

@@ -2,7 +2,7 @@
 // ready to send: the file's credential headers dropped, variables replaced, chained values used.
 import * as assert from 'node:assert/strict';
 import type { Endpoints } from '../../../src/core/model';
-import { parseRequestFile } from '../../../src/core/requestFile';
+import { parseRequestFile } from '../../../src/core/requests/requestFile';
 import { findRequest, likelyInterface, prepareRequest } from '../../../src/features/requestFiles/prepareRequest';
 import { REQUEST_FILE_TEMPLATE } from '../../../src/features/requestFiles/requestFileTemplate';
 import { requestFileProblems } from '../../../src/features/requestFiles/requestProblems';

@@ -5,15 +5,15 @@
 // full jitter, after a reset or refused connection, a timeout, or a 502/503/504. Sign-ins are never
 // retried for those: a lost answer may have been a refusal the service counted.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BUILT_IN, type CodeBook } from './codes';
+import { BUILT_IN, type CodeBook } from '../codes/codes';
 import { failure } from './failures';
-import { TransportError, type HttpTransport, type WireResponse } from './http';
-import { LimiterDisposedError } from './limiter';
-import type { CallFailure } from './model';
-import { CoordinatorUnavailableError, type Limiter, type Permit } from './ports';
-import type { Built } from './protocol';
-import { recogniseBody, type Recognised } from './recognise';
-import { backoffMs, DEFAULT_RETRY_POLICY, isThrottle, isTransientStatus, retryAfterMs, type RetryPolicy } from './retry';
+import { TransportError, type HttpTransport, type WireResponse } from '../http/http';
+import { LimiterDisposedError } from '../limits/limiter';
+import type { CallFailure } from '../model';
+import { CoordinatorUnavailableError, type Limiter, type Permit } from '../ports';
+import type { Built } from '../protocol/protocol';
+import { recogniseBody, type Recognised } from '../codes/recognise';
+import { backoffMs, DEFAULT_RETRY_POLICY, isThrottle, isTransientStatus, retryAfterMs, type RetryPolicy } from '../http/retry';
 
 export interface Exchanged {
   readonly res: WireResponse;

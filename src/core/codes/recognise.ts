@@ -3,7 +3,8 @@
 // batch, the command line, the diagnostics and the hovers all read codes through it: from a parsed
 // body here (`recogniseBody`), from JSON text with offsets in locateCodes.ts. Both read one object's
 // fields into `Fields` and hand them to `recogniseFields`, so the rules are written once.
-import { BUILT_IN, isSecurityCode, type CodeBook, type CodeInfo, type Recovery } from './codes';
+import type { CodeInfo, Recovery } from './codeInfo';
+import { BUILT_IN, isSecurityCode, type CodeBook } from './codes';
 
 /** Where the code sat. */
 export type CodeShape =

@@ -1,4 +1,4 @@
-// Types for the undici modules that src/core/undici.ts loads directly; they are the ones undici's
+// Types for the undici modules that src/core/http/undici.ts loads directly; they are the ones undici's
 // index re-exports, so its own declarations apply.
 declare module 'undici/lib/dispatcher/agent' {
   import { Agent } from 'undici';

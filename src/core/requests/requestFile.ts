@@ -4,7 +4,7 @@
 // `[METHOD] URL [HTTP/1.1]` with query continuation lines starting with `?` or `&`, headers up to
 // the first blank line, then the body. Plus one meta line of ours: `# @interface a|b`.
 // Pure and line-based, so the extension's diagnostics, completion and CodeLens and the CLI share it.
-import type { InterfaceId } from './model';
+import type { InterfaceId } from '../model';
 import { MANAGED_HEADERS } from './queries';
 
 export interface LineSpan {

@@ -1,9 +1,10 @@
 // A user's own descriptions of result codes (a JSON file named by --codes, BIZDATA_CODES_FILE or the
 // setting bizdata.codes.file; schemas/codes.schema.json). Checked whole before use: every problem
 // names the file and the entry, so a typo never silently drops a description.
-import { BUILT_IN, CodeBook, type CodeInfo } from './codes';
-import { errorMessage } from './errors';
-import { readNamedFile } from './readText';
+import type { CodeInfo } from './codeInfo';
+import { BUILT_IN, CodeBook } from './codes';
+import { errorMessage } from '../errors';
+import { readNamedFile } from '../readText';
 
 export class CodesFileError extends Error {}
 

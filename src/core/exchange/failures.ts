@@ -1,10 +1,10 @@
 // Failure classification, pure: what kind of failure an answer is, what to tell the user, and which
 // answers call for a new token. No I/O here, so every rule is tested without a server.
-import { isSecurityCode, SUCCESS_CODE, TOKEN_EXPIRED_A } from './codes';
-import type { WireResponse } from './http';
-import type { CallFailure, FailureKind, RequestRecord } from './model';
-import { adviceForStatus, isObj, type Recognised } from './recognise';
-import { safeLine } from './sanitize';
+import { isSecurityCode, SUCCESS_CODE, TOKEN_EXPIRED_A } from '../codes/codes';
+import type { WireResponse } from '../http/http';
+import type { CallFailure, FailureKind, RequestRecord } from '../model';
+import { adviceForStatus, isObj, type Recognised } from '../codes/recognise';
+import { safeLine } from '../sanitize';
 
 /** Codes about the customer's limits or contract, or the credentials' own expiry: never a wrong password. */
 const NOT_CREDENTIAL_CODES: ReadonlySet<string> = new Set(['SC003', 'SC004', 'SC005', 'SC006']);

@@ -1,17 +1,17 @@
 // The token of each account: reused for its whole life, refreshed a little before it expires, and
 // obtained by one sign-in that every concurrent caller shares — inside this process (single flight)
 // and, through the account lock, across every process that shares the stores.
-import { errorMessage } from './errors';
-import type { Exchange, ExchangeFailure } from './exchange';
-import { failure, isCredentialFailure, isSuccess, responseFailure } from './failures';
+import { errorMessage } from '../errors';
+import type { Exchange, ExchangeFailure } from '../exchange/exchange';
+import { failure, isCredentialFailure, isSuccess, responseFailure } from '../exchange/failures';
 import type { LockoutGuard } from './guard';
-import type { WireResponse } from './http';
-import type { CallFailure, Endpoints, RequestRecord, StoredToken } from './model';
-import type { AccountLocks, TokenStore } from './ports';
-import { authRequestB, newTransactionDetail, readTokenA, readTokenB, tokenRequestA, type Built, type TokenRead } from './protocol';
-import { basicCredential, type SecretRegistry } from './redact';
+import type { WireResponse } from '../http/http';
+import type { CallFailure, Endpoints, RequestRecord, StoredToken } from '../model';
+import type { AccountLocks, TokenStore } from '../ports';
+import { authRequestB, newTransactionDetail, readTokenA, readTokenB, tokenRequestA, type Built, type TokenRead } from '../protocol/protocol';
+import { basicCredential, type SecretRegistry } from '../redact';
 import type { Session } from './session';
-import type { StatusTracker } from './statusTracker';
+import type { StatusTracker } from '../statusTracker';
 
 export type TokenOutcome =
   | { readonly ok: true; readonly token: StoredToken; readonly request?: RequestRecord }

@@ -1,8 +1,8 @@
 // Checks of a whole query, of a request to another operation and of the credentials before anything
 // is sent (built on validate.ts).
-import type { Credentials, Endpoints, InterfaceId, LookupQuery, OperationRequest } from './model';
-import { normaliseHost } from './session';
-import { checkCountry, checkHeaderValue, checkIp, checkName, checkOptionalText } from './validate';
+import type { Credentials, Endpoints, InterfaceId, LookupQuery, OperationRequest } from '../model';
+import { normaliseHost } from '../accounts/session';
+import { checkCountry, checkHeaderValue, checkIp, checkName, checkOptionalText } from '../protocol/validate';
 
 const TOKEN_WORD = /^[A-Za-z0-9_.-]{1,64}$/;
 

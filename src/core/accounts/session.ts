@@ -1,10 +1,10 @@
 // Which account a call is made for: the credentials of an interface, the key that names the account
 // at its service (tokens, the lockout guard, locks and the rate budget are all kept under it) and
 // the masked form the hosts show.
-import type { Credentials, Endpoints, InterfaceId } from './model';
-import { checkServiceUrl } from './http';
-import { checkHeaderValue } from './validate';
-import { keyFingerprint, maskAccount, type SecretRegistry } from './redact';
+import type { Credentials, Endpoints, InterfaceId } from '../model';
+import { checkServiceUrl } from '../http/http';
+import { checkHeaderValue } from '../protocol/validate';
+import { keyFingerprint, maskAccount, type SecretRegistry } from '../redact';
 
 export interface Session {
   readonly id: InterfaceId;

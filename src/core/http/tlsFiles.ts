@@ -2,8 +2,8 @@
 // file that is not a PEM certificate would otherwise be ignored and every call fail later with an
 // unrelated TLS error.
 import { X509Certificate } from 'node:crypto';
-import { errorMessage } from './errors';
-import { readNamedFile } from './readText';
+import { errorMessage } from '../errors';
+import { readNamedFile } from '../readText';
 
 const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
 

@@ -2,7 +2,7 @@
 // products answer in (shared/docs/real-world-answers.md). The texts are the published ones where
 // the table gives one; where it gives only a code and a status (`unpublishedText`), the service's own
 // text in the answer takes the place of the fallback text here.
-import type { CodeInfo } from './codes';
+import type { CodeInfo } from './codeInfo';
 
 const service = (c: Omit<CodeInfo, 'source'>): CodeInfo => ({ ...c, source: 'service' });
 

@@ -3,9 +3,10 @@
 // step with every other process of the account when the state is shared (the coordinator).
 import { capped, estimate, nextGrowth, onAccepted, onBlocked, onThrottled, startState, toLearned, type AdaptiveState, type Caps, type LimitName } from './adaptive';
 import type { Budget } from './budget';
-import { RateLimiter, type BackoffOptions, type Control, type Limits } from './limiter';
-import type { LimiterState } from './model';
-import type { LearnedLimits, LimitsStore } from './ports';
+import type { Limits } from './budget';
+import { RateLimiter, type BackoffOptions, type Control } from './limiter';
+import type { LimiterState } from '../model';
+import type { LearnedLimits, LimitsStore } from '../ports';
 
 /** The adaptive state where every process of an account reads and changes it (the coordinator). */
 export interface SharedState {

@@ -1,7 +1,7 @@
 // The retry policy, pure: which answers and transport failures are worth sending again, and how long
 // to wait first. Exchange applies it; every attempt still goes through the limiter and the guard.
 import { headerValue } from './http';
-import type { Recognised } from './recognise';
+import type { Recognised } from '../codes/recognise';
 
 export interface RetryPolicy {
   /** Retries of a throttled request (SC006, HTTP 429, 00045/00046) with the same token. */

@@ -1,6 +1,13 @@
 // Where a limiter's window and concurrency count live: this process (LocalBudget), or the
 // coordinator (the Redis budget), where every process of the account spends one budget.
-import type { Limits } from './limiter';
+
+/** What a budget allows: a rate and a count in flight. */
+export interface Limits {
+  /** Requests started in any sliding window; 0 or Infinity means no rate limit. */
+  readonly qps: number;
+  /** Requests in flight at once. */
+  readonly concurrency: number;
+}
 
 /**
  * The service's own window (a second: the calls it accepted in it decide the next refusal), less the

@@ -3,10 +3,10 @@
 // chained values from an earlier named request of the same file, as REST Client and httpYac allow:
 // `{{NAME.response.body.$.a.b[0]}}`, `{{NAME.response.body.*}}` and `{{NAME.response.headers.X}}`.
 import { randomUUID } from 'node:crypto';
-import type { Endpoints, InterfaceId, OperationRequest } from './model';
+import type { Endpoints, InterfaceId, OperationRequest } from '../model';
 import type { LineSpan, ParsedRequest, ParsedRequestFile, RequestFileProblem } from './requestFile';
 import { isServiceHost } from './queries';
-import { VERSION_A } from './constants';
+import { VERSION_A } from '../constants';
 
 /** The parts of an earlier response that later requests may chain on. */
 export interface ChainedResponse {

@@ -2,8 +2,8 @@
 // kept tokens and learned limits. Every change is a read-modify-write under a file lock, so any
 // number of processes (command lines, extension windows) add up as one. Keys are hashed: no account
 // name is written anywhere.
-import type { StoredToken } from './model';
-import type { AccountLocks, AttemptOutcome, GuardStore, LearnedLimits, LimitsStore, TokenStore } from './ports';
+import type { StoredToken } from '../model';
+import type { AccountLocks, AttemptOutcome, GuardStore, LearnedLimits, LimitsStore, TokenStore } from '../ports';
 import { LockedJsonFile, objectEntries, withFileLock } from './stateDir';
 import { guardKey, settledCount } from './stores';
 

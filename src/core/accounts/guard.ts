@@ -3,8 +3,8 @@
 // service may have counted it). With two failures in a row, the next attempt needs the user's consent;
 // credentials the service refused are not sent again by this client until they change.
 import { createHash } from 'node:crypto';
-import { LOCKOUT_AFTER_FAILURES } from './constants';
-import type { AttemptOutcome, GuardStore } from './ports';
+import { LOCKOUT_AFTER_FAILURES } from '../constants';
+import type { AttemptOutcome, GuardStore } from '../ports';
 import type { Session } from './session';
 
 export type GuardVerdict =

@@ -1,13 +1,13 @@
 // The wire format of both interfaces (service spec sections 2, 4 and 7): request builders that
 // return what to send plus a secret-free record of it, and readers of tokens and result codes.
 import { randomUUID } from 'node:crypto';
-import type { WireRequest, WireResponse } from './http';
-import { headerValue } from './http';
-import { DEFAULT_MATCH_TYPE, DEFAULT_VIEW, TOKEN_LIFETIME_MS, VERSION_A } from './constants';
-import type { CredentialsA, CredentialsB, Endpoints, IpQuery, OperationRequest, OrgQuery, RequestRecord } from './model';
-import { PLACEHOLDER } from './curl';
-import { basicCredential } from './redact';
-import { findTransactionParts, isObj } from './recognise';
+import type { WireRequest, WireResponse } from '../http/http';
+import { headerValue } from '../http/http';
+import { DEFAULT_MATCH_TYPE, DEFAULT_VIEW, TOKEN_LIFETIME_MS, VERSION_A } from '../constants';
+import type { CredentialsA, CredentialsB, Endpoints, IpQuery, OperationRequest, OrgQuery, RequestRecord } from '../model';
+import { PLACEHOLDER } from '../http/curl';
+import { basicCredential } from '../redact';
+import { findTransactionParts, isObj } from '../codes/recognise';
 
 export interface Built {
   readonly wire: WireRequest;

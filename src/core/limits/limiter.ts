@@ -4,18 +4,12 @@
 // Requests over the limit would come back as SC006 and count anyway. The limiter queues callers in
 // order; its Budget says whether one more may start now, its Control which limits hold (fixed
 // values, or values it learns: see adaptive.ts).
-import { LocalBudget, type Budget } from './budget';
-import { DEFAULT_LIMITS } from './constants';
-import type { LimiterState } from './model';
-import { CoordinatorUnavailableError, type Limiter, type Permit, type Throttle } from './ports';
+import { LocalBudget, type Budget, type Limits } from './budget';
+import { DEFAULT_LIMITS } from '../constants';
+import type { LimiterState } from '../model';
+import { CoordinatorUnavailableError, type Limiter, type Permit, type Throttle } from '../ports';
 import { SignalWaiters } from './signalWaiters';
 
-export interface Limits {
-  /** Requests started in any sliding window; 0 or Infinity means no rate limit. */
-  readonly qps: number;
-  /** Requests in flight at once. */
-  readonly concurrency: number;
-}
 
 /** How long every caller is held after the service throttled a call without saying for how long. */
 export interface BackoffOptions {

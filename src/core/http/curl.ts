@@ -1,7 +1,7 @@
 // "Copy as curl": a RequestRecord (already without secrets) rendered as a shell command. Credentials
 // appear as placeholders unless the caller passes a secret explicitly, e.g. after the user confirmed.
-import type { RequestRecord } from './model';
-import { basicCredential } from './redact';
+import type { RequestRecord } from '../model';
+import { basicCredential } from '../redact';
 
 /** Placeholders the client writes into RequestRecord headers instead of credentials. */
 export const PLACEHOLDER = {

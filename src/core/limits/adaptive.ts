@@ -3,7 +3,7 @@
 // apply the same rules. Like TCP and the AWS SDKs' adaptive retry mode: start safe and double while
 // the limit binds; on SC006 or 429 drop at once to what the service actually accepted; then probe
 // upwards by small steps, less often after each refusal, and settle just under the limit.
-import type { LearnedLimits } from './ports';
+import type { LearnedLimits } from '../ports';
 
 export type LimitName = 'qps' | 'concurrency';
 

@@ -1,8 +1,8 @@
 // Stores for one process (tests, the sandbox profile in the extension), and what every store of
 // guard counts shares: how an attempt settles, and the hashed key no account name is written under.
 import { createHash } from 'node:crypto';
-import type { StoredToken } from './model';
-import type { AccountLocks, AttemptOutcome, GuardStore, TokenStore } from './ports';
+import type { StoredToken } from '../model';
+import type { AccountLocks, AttemptOutcome, GuardStore, TokenStore } from '../ports';
 
 export class MemoryTokenStore implements TokenStore {
   private readonly tokens = new Map<string, StoredToken>();

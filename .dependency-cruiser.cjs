@@ -1,0 +1,81 @@
+// The layers of src, checked by `npm run lint` (docs/architecture.md draws them). Type-only imports
+// count: a cycle of types is still a cycle for a reader. That src/core, src/sandbox and src/cli never
+// import vscode is eslint's rule (eslint.config.mjs): it sees the import even where nothing resolves it.
+const CORE_ROOMS = ['codes', 'http', 'limits', 'storage', 'coordination', 'protocol', 'exchange', 'accounts', 'requests'];
+// The files at the top of the core, above every room; every other file at the core's root is a leaf.
+const CORE_TOP = ['client', 'batch'];
+const FEATURE_UI = ['batch', 'diagnostics', 'explorer', 'hovers', 'quickFixes', 'requestFiles', 'results', 'statusBar'];
+const FEATURE_SERVICES = ['connection', 'sandbox', 'log'];
+
+const room = (name) => `^src/core/${name}/`;
+const top = `^src/core/(${CORE_TOP.join('|')})\\.ts$`;
+
+const roomRules = CORE_ROOMS.map((name, i) => ({
+  name: `core-${name}-looks-down`,
+  comment: `src/core/${name}/ imports only rooms below it (${CORE_ROOMS.slice(0, i).join(', ') || 'none'}) and the core's leaves.`,
+  severity: 'error',
+  from: { path: room(name) },
+  to: { path: [...CORE_ROOMS.slice(i + 1).map(room), top] },
+}));
+
+module.exports = {
+  forbidden: [
+    { name: 'no-circular', comment: 'No import cycle anywhere in src.', severity: 'error', from: { path: '^src/' }, to: { circular: true } },
+    {
+      name: 'core-is-the-bottom',
+      comment: 'src/core uses none of the products built on it.',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { path: '^src/(sandbox|cli|features|commands|extension\\.ts)' },
+    },
+    {
+      name: 'core-leaves',
+      comment: "A file at the core's root other than client.ts and batch.ts is a leaf: it imports only other leaves.",
+      severity: 'error',
+      from: { path: '^src/core/[^/]+\\.ts$', pathNot: top },
+      to: { path: ['^src/core/[^/]+/', top] },
+    },
+    ...roomRules,
+    {
+      name: 'sandbox-stands-alone',
+      comment: 'The sandbox uses only the core.',
+      severity: 'error',
+      from: { path: '^src/sandbox/' },
+      to: { path: '^src/(cli|features|commands|extension\\.ts)' },
+    },
+    {
+      name: 'cli-not-extension',
+      comment: 'The command line never loads the extension.',
+      severity: 'error',
+      from: { path: '^src/cli/' },
+      to: { path: '^src/(features|commands|extension\\.ts)' },
+    },
+    {
+      name: 'features-not-commands',
+      comment: 'Commands use features; features never use commands: move what both need into features/shared or features/state.',
+      severity: 'error',
+      from: { path: '^src/features/' },
+      to: { path: '^src/commands/' },
+    },
+    ...FEATURE_UI.map((folder) => ({
+      name: `features-${folder}-alone`,
+      comment: 'A UI feature folder does not reach into another one: move what both need into features/shared or features/state.',
+      severity: 'error',
+      from: { path: `^src/features/${folder}/` },
+      to: { path: `^src/features/(${FEATURE_UI.filter((f) => f !== folder).join('|')})/` },
+    })),
+    {
+      name: 'features-bottom',
+      comment: 'features/state and features/shared are the bottom of the extension: they import only src/core and each other.',
+      severity: 'error',
+      from: { path: '^src/features/(state|shared)/' },
+      to: { path: `^src/features/(${[...FEATURE_UI, ...FEATURE_SERVICES].join('|')})/` },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '^(node_modules|dist|out)/' },
+  },
+};

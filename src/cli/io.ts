@@ -1,0 +1,14 @@
+// What every command is given and may end with: the process's streams, the exit statuses, and the
+// error that means the user's input is wrong (exit 2).
+
+/** The process's streams and environment, passed in so commands hold no global state. */
+export interface CliIo {
+  readonly env: NodeJS.ProcessEnv;
+  readonly stdout: NodeJS.WriteStream;
+  readonly stderr: NodeJS.WriteStream;
+  readonly stdin: NodeJS.ReadStream;
+}
+
+export const EXIT = { ok: 0, other: 1, usage: 2, auth: 3, limit: 4 } as const;
+
+export class UsageError extends Error {}
