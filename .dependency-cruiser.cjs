@@ -10,24 +10,21 @@ const FEATURE_SERVICES = ['connection', 'sandbox', 'log'];
 const room = (name) => `^src/core/${name}/`;
 const top = `^src/core/(${CORE_TOP.join('|')})\\.ts$`;
 
-const roomRules = CORE_ROOMS.map((name, i) => ({
-  name: `core-${name}-looks-down`,
-  comment: `src/core/${name}/ imports only rooms below it (${CORE_ROOMS.slice(0, i).join(', ') || 'none'}) and the core's leaves.`,
-  severity: 'error',
-  from: { path: room(name) },
-  to: { path: [...CORE_ROOMS.slice(i + 1).map(room), top] },
-}));
+/** A rule: files matching `from` must not import files matching `to`. */
+const never = (name, comment, from, to) => ({ name, comment, severity: 'error', from: { path: from }, to: { path: to } });
+// The extension: above the core, the sandbox and the command line.
+const EXTENSION = 'features|commands|extension\\.ts';
+const roomRules = CORE_ROOMS.map((name, i) => never(
+  `core-${name}-looks-down`,
+  `src/core/${name}/ imports only rooms below it (${CORE_ROOMS.slice(0, i).join(', ') || 'none'}) and the core's leaves.`,
+  room(name),
+  [...CORE_ROOMS.slice(i + 1).map(room), top],
+));
 
 module.exports = {
   forbidden: [
     { name: 'no-circular', comment: 'No import cycle anywhere in src.', severity: 'error', from: { path: '^src/' }, to: { circular: true } },
-    {
-      name: 'core-is-the-bottom',
-      comment: 'src/core uses none of the products built on it.',
-      severity: 'error',
-      from: { path: '^src/core/' },
-      to: { path: '^src/(sandbox|cli|features|commands|extension\\.ts)' },
-    },
+    never('core-is-the-bottom', 'src/core uses none of the products built on it.', '^src/core/', `^src/(sandbox|cli|${EXTENSION})`),
     {
       name: 'core-leaves',
       comment: "A file at the core's root other than client.ts and batch.ts is a leaf: it imports only other leaves.",
@@ -36,41 +33,21 @@ module.exports = {
       to: { path: ['^src/core/[^/]+/', top] },
     },
     ...roomRules,
-    {
-      name: 'sandbox-stands-alone',
-      comment: 'The sandbox uses only the core.',
-      severity: 'error',
-      from: { path: '^src/sandbox/' },
-      to: { path: '^src/(cli|features|commands|extension\\.ts)' },
-    },
-    {
-      name: 'cli-not-extension',
-      comment: 'The command line never loads the extension.',
-      severity: 'error',
-      from: { path: '^src/cli/' },
-      to: { path: '^src/(features|commands|extension\\.ts)' },
-    },
-    {
-      name: 'features-not-commands',
-      comment: 'Commands use features; features never use commands: move what both need into features/shared or features/state.',
-      severity: 'error',
-      from: { path: '^src/features/' },
-      to: { path: '^src/commands/' },
-    },
-    ...FEATURE_UI.map((folder) => ({
-      name: `features-${folder}-alone`,
-      comment: 'A UI feature folder does not reach into another one: move what both need into features/shared or features/state.',
-      severity: 'error',
-      from: { path: `^src/features/${folder}/` },
-      to: { path: `^src/features/(${FEATURE_UI.filter((f) => f !== folder).join('|')})/` },
-    })),
-    {
-      name: 'features-bottom',
-      comment: 'features/state and features/shared are the bottom of the extension: they import only src/core and each other.',
-      severity: 'error',
-      from: { path: '^src/features/(state|shared)/' },
-      to: { path: `^src/features/(${[...FEATURE_UI, ...FEATURE_SERVICES].join('|')})/` },
-    },
+    never('sandbox-stands-alone', 'The sandbox uses only the core.', '^src/sandbox/', `^src/(cli|${EXTENSION})`),
+    never('cli-not-extension', 'The command line never loads the extension.', '^src/cli/', `^src/(${EXTENSION})`),
+    never('features-not-commands', 'Commands use features; features never use commands: move what both need into features/shared or features/state.', '^src/features/', '^src/commands/'),
+    ...FEATURE_UI.map((folder) => never(
+      `features-${folder}-alone`,
+      'A UI feature folder does not reach into another one: move what both need into features/shared or features/state.',
+      `^src/features/${folder}/`,
+      `^src/features/(${FEATURE_UI.filter((f) => f !== folder).join('|')})/`,
+    )),
+    never(
+      'features-bottom',
+      'features/state and features/shared are the bottom of the extension: they import only src/core and each other.',
+      '^src/features/(state|shared)/',
+      `^src/features/(${[...FEATURE_UI, ...FEATURE_SERVICES].join('|')})/`,
+    ),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
