@@ -16,8 +16,9 @@ else as sent); one line per request on stderr says what was sent and what came b
 
 The file never holds a token or a credential: the client adds Authorization (Bearer for Interface A,
 the raw token for Interface B) and Origin (Interface A). Authorization, x-svc-user and x-svc-pwd
-headers written in the file are dropped with a warning. A request is sent only to the configured
-service hosts; "# @interface a|b" above a request names its token, otherwise the host decides.
+headers written in the file are dropped with a warning. A request is sent only to a configured
+service address, with the same scheme, host and port (localhost, 127.0.0.1 and [::1] are different
+hosts); "# @interface a|b" above a request names its token, otherwise the address decides.
 
 Variables: {{baseUrl}}, {{authUrl}}, {{legacyUrl}}, {{origin}}, {{aVersion}}, {{authVersion}},
 {{orgVersion}}, the file's own "@name = value", {{$guid}}, {{$timestamp}}, {{$isoTimestamp}}, and
@@ -46,6 +47,12 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
     const errors = problems.filter((x) => x.severity === 'error');
     if (errors.length > 0) throw new UsageError(`${file} has problems; nothing was sent:\n${errors.map((p) => `  ${file}:${p.span.line + 1}: ${p.message}`).join('\n')}`);
     const responses = new Map<string, ChainedResponse>();
+    // Where each token goes is checked before the first request is sent; a URL built from an answer, at its turn.
+    const refused = selected.flatMap((r) => {
+      const resolved = resolveRequest(parsed, r, { connection: connectionVariables(endpoints), responses }, endpoints);
+      return !resolved.ok && resolved.reason === 'interface' ? [`  ${file}:${resolved.line + 1}: ${resolved.message}`] : [];
+    });
+    if (refused.length > 0) throw new UsageError(`${file} sends a request where no token may go; nothing was sent:\n${refused.join('\n')}`);
     for (const r of selected) {
       const resolved = resolveRequest(parsed, r, { connection: connectionVariables(endpoints), responses }, endpoints);
       if (!resolved.ok) throw new UsageError(`${file}:${resolved.line + 1}: ${resolved.message}`);

@@ -1,8 +1,11 @@
-// "Business Data: Copy as curl": the request behind a result, with placeholders for every credential.
+// "Business Data: Copy as curl": the request behind a result, with placeholders for every credential,
+// and only while its address is still one the interface's token may go to.
 import * as vscode from 'vscode';
 import { toCurl } from '../core/http/curl';
 import type { RequestRecord } from '../core/model';
+import { credentialRefusal } from '../core/protocol/credentialOrigins';
 import type { Services } from '../features/services';
+import { interfaceOf } from '../features/shared/interfaces';
 import { UserError } from '../features/shared/userError';
 import { resolveLookupTarget } from './lookupArgs';
 
@@ -11,6 +14,9 @@ export async function copyAsCurl(services: Services, arg?: unknown): Promise<str
   const target = resolveLookupTarget(services, arg);
   const request = target.entry?.request;
   if (!request) throw new UserError('This lookup has no recorded request to copy: it failed before anything was sent. Re-run it first.');
+  // The service addresses may have changed since: a token pasted into the command must not go elsewhere.
+  const foreign = credentialRefusal(request.url, services.connection.settings().endpoints, interfaceOf(target.query));
+  if (foreign) throw new UserError(`No curl command for this lookup: ${foreign}`);
   return copyCurl(request);
 }
 

@@ -39,17 +39,20 @@ export function canaries(): Canaries {
   return { key: `canary-key-${n}`, secret: `canary-secret-${n}`, user: `canary-user-${n}`, password: `canary-password-${n}` };
 }
 
-/** A sandbox in this process whose customer `test` has the canaries as its only credentials. */
-export async function startTestSandbox(c: Canaries, extra: { tokenLifetimeSeconds?: number } = {}): Promise<RunningSandbox> {
-  return startSandboxWith({
-    ...extra,
-    customers: [{ id: 'test', qps: 50, concurrency: 8, clients: [{ consumerKey: c.key, consumerSecret: c.secret }], users: [{ user: c.user, password: c.password }] }],
-  });
+/** A sandbox in this process whose customer `test` has the canaries as its only credentials; on 127.0.0.1 unless `host` says otherwise. */
+export async function startTestSandbox(c: Canaries, extra: { tokenLifetimeSeconds?: number } = {}, host?: string): Promise<RunningSandbox> {
+  return startSandboxWith(
+    {
+      ...extra,
+      customers: [{ id: 'test', qps: 50, concurrency: 8, clients: [{ consumerKey: c.key, consumerSecret: c.secret }], users: [{ user: c.user, password: c.password }] }],
+    },
+    host,
+  );
 }
 
 /** A sandbox in this process with the given configuration. */
-export async function startSandboxWith(config: SandboxConfig): Promise<RunningSandbox> {
-  return startSandbox({ port: 0, config });
+export async function startSandboxWith(config: SandboxConfig, host?: string): Promise<RunningSandbox> {
+  return startSandbox({ port: 0, config, host });
 }
 
 const ENDPOINT_KEYS = ['authUrl', 'baseUrl', 'legacyUrl'] as const;

@@ -104,7 +104,7 @@ describe('sending request files', function () {
       assert.equal(await runCodeLens(file.document, 2, 'Send'), undefined);
       assert.equal(await runCodeLens(file.document, 5, 'Send'), undefined);
       const shown = await waitFor(() => messages.shown, (s) => s.length === 2, 'two refusals');
-      assert.match(shown[0].message, /127\.0\.0\.1:\d+, which is not a service host of Interface A.*The token is only ever sent to the configured service hosts/);
+      assert.match(shown[0].message, new RegExp(`\\.bizdata\\.http:3: The request goes to http://127\\.0\\.0\\.1:${port}, which is not a service host of Interface A: its token goes only to ${sandbox().url.replace(/\./g, '\\.')} `));
       assert.match(shown[1].message, /no configured service host, so no token can be chosen/);
       assert.equal(await vscode.commands.executeCommand('bizdata.copyRequestAsCurl', { uri: file.document.uri.toString(), line: 2 }), undefined, 'no curl for it either');
       await sleep(300);

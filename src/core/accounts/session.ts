@@ -18,8 +18,10 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 const DEFAULT_PORTS: Readonly<Record<string, string>> = { 'http:': '80', 'https:': '443' };
 
 /**
- * The service host as one spelling: lower case, no default port, and every loopback name as one, so
- * that `localhost`, `127.0.0.1` and `[::1]` (or `HOST` and `host:443`) never count apart.
+ * The service host as one spelling, for the account key only: lower case, no default port, and every
+ * loopback name as one, so that `localhost`, `127.0.0.1` and `[::1]` (or `HOST` and `host:443`) never
+ * count apart in the guard or the budget. Never for where credentials may go: that is the exact
+ * origin (protocol/credentialOrigins.ts), as another program may listen on the other loopback socket.
  */
 export function normaliseHost(url: string): string {
   let u: URL;

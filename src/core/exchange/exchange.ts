@@ -9,8 +9,9 @@ import { BUILT_IN, type CodeBook } from '../codes/codes';
 import { failure } from './failures';
 import { TransportError, type HttpTransport, type WireResponse } from '../http/http';
 import { LimiterDisposedError } from '../limits/limiter';
-import type { CallFailure } from '../model';
+import type { CallFailure, Endpoints } from '../model';
 import { CoordinatorUnavailableError, type Limiter, type Permit } from '../ports';
+import { credentialRefusal } from '../protocol/credentialOrigins';
 import type { Built } from '../protocol/protocol';
 import { recogniseBody, type Recognised } from '../codes/recognise';
 import { backoffMs, DEFAULT_RETRY_POLICY, isThrottle, isTransientStatus, retryAfterMs, type RetryPolicy } from '../http/retry';
@@ -26,6 +27,8 @@ export type ExchangeFailure = CallFailure & { readonly mayHaveReached: boolean }
 
 export interface ExchangeOptions {
   readonly http: HttpTransport;
+  /** The service addresses: the only origins a request carrying a credential is sent to. */
+  readonly endpoints: Endpoints;
   readonly limiter: Limiter;
   readonly policy?: RetryPolicy;
   readonly codes?: CodeBook;
@@ -50,6 +53,9 @@ export class Exchange {
 
   async run(built: Built, signal: AbortSignal | undefined, t0: number): Promise<Exchanged | ExchangeFailure> {
     const closed = (): ExchangeFailure => ({ ...failure(t0, 'cancelled', 'The client was closed.', 'Run the lookup again.', built.record), mayHaveReached: false });
+    // The last gate before the wire, whichever path built the request: the callers check first, with their own place to say it.
+    const refusal = credentialRefusal(built.wire.origin, this.o.endpoints, built.credentialOf);
+    if (refusal) return { ...failure(t0, 'input', refusal, 'Nothing was sent. Correct the URL, or the service addresses.'), mayHaveReached: false };
     const idempotent = built.wire.method === 'GET';
     let throttles = 0;
     let transients = 0;

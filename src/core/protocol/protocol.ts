@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { WireRequest, WireResponse } from '../http/http';
 import { headerValue } from '../http/http';
 import { DEFAULT_MATCH_TYPE, DEFAULT_VIEW, TOKEN_LIFETIME_MS, VERSION_A } from '../constants';
-import type { CredentialsA, CredentialsB, Endpoints, IpQuery, OperationRequest, OrgQuery, RequestRecord } from '../model';
+import type { CredentialsA, CredentialsB, Endpoints, InterfaceId, IpQuery, OperationRequest, OrgQuery, RequestRecord } from '../model';
 import { PLACEHOLDER } from '../http/curl';
 import { basicCredential } from '../redact';
 import { findTransactionParts, isObj } from '../codes/recognise';
@@ -12,6 +12,8 @@ import { findTransactionParts, isObj } from '../codes/recognise';
 export interface Built {
   readonly wire: WireRequest;
   readonly record: RequestRecord;
+  /** The interface whose credential (token, key and secret, user and password) the request carries: the exchange sends it only to that interface's service origins. */
+  readonly credentialOf: InterfaceId;
 }
 
 /** ApplicationTransactionID of this client's Interface B sign-ins (caller-defined, spec 2.3). */
@@ -36,6 +38,7 @@ function join(base: string, path: string): Target {
 }
 
 function build(
+  credentialOf: InterfaceId,
   method: string,
   target: Target,
   headers: Record<string, string>,
@@ -47,6 +50,7 @@ function build(
   return {
     wire: { method, origin: target.origin, path: target.path, headers: sent, body, largeAsText },
     record: { method, url: target.origin + target.path, headers: Object.assign({}, sent, shown), body },
+    credentialOf,
   };
 }
 
@@ -58,6 +62,7 @@ function versionA(e: Endpoints): string {
 /** Spec 2.1 / 4.1: POST {auth_url}/v1/token with Basic key:secret, JSON content type and Origin. */
 export function tokenRequestA(e: Endpoints, c: CredentialsA): Built {
   return build(
+    'a',
     'POST',
     join(e.authUrl, `/${versionA(e)}/token`),
     {
@@ -75,7 +80,7 @@ export function ipRequest(e: Endpoints, q: IpQuery, token: string): Built {
   // Colons of IPv6 addresses are valid in a path segment; only a zone id's % needs encoding.
   const segment = encodeURIComponent(q.ip.trim()).replace(/%3A/gi, ':');
   const url = join(e.baseUrl, `/${versionA(e)}/duns-search/ip/${segment}?view=${encodeURIComponent(q.view ?? DEFAULT_VIEW)}`);
-  return build('GET', url, { authorization: `Bearer ${token}`, origin: e.origin }, { authorization: `Bearer ${PLACEHOLDER.token}` });
+  return build('a', 'GET', url, { authorization: `Bearer ${token}`, origin: e.origin }, { authorization: `Bearer ${PLACEHOLDER.token}` });
 }
 
 export interface TransactionDetail {
@@ -95,6 +100,7 @@ export function newTransactionDetail(): TransactionDetail {
 /** Spec 2.3 / 4.2: POST {legacy}/Authentication/{version}/ with user and password headers. */
 export function authRequestB(e: Endpoints, c: CredentialsB, txn: TransactionDetail): Built {
   return build(
+    'b',
     'POST',
     join(e.legacyUrl, `/Authentication/${encodeURIComponent(e.authVersion)}/`),
     { 'x-svc-user': c.user, 'x-svc-pwd': c.password, 'content-type': 'application/json' },
@@ -115,19 +121,20 @@ export function orgRequest(e: Endpoints, q: OrgQuery, token: string): Built {
   // encodeURIComponent rather than URLSearchParams: spaces as %20, as the spec's "URL-encoded name".
   const query = params.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
   const url = join(e.legacyUrl, `/${encodeURIComponent(e.orgVersion)}/organizations?${query}`);
-  return build('GET', url, { authorization: token }, { authorization: PLACEHOLDER.token });
+  return build('b', 'GET', url, { authorization: token }, { authorization: PLACEHOLDER.token });
 }
 
 /**
  * Any other operation (a request file's): its own headers, plus the token as the interface wants it
- * (Bearer for A, raw for B) and the Origin Interface A requires. The URL was checked by checkOperation.
+ * (Bearer for A, raw for B) and the Origin Interface A requires. The URL was checked by checkOperation,
+ * and the exchange checks its origin again before sending (credentialOrigins.ts).
  * Its answer may be large, so it may come back as text (HttpOptions.maxParseBytes).
  */
 export function operationRequest(e: Endpoints, r: OperationRequest, token: string): Built {
   const u = new URL(r.url);
   const auth = r.interfaceId === 'a' ? { authorization: `Bearer ${token}`, origin: e.origin } : { authorization: token };
   const shown = { authorization: r.interfaceId === 'a' ? `Bearer ${PLACEHOLDER.token}` : PLACEHOLDER.token };
-  return build(r.method, { origin: u.origin, path: `${u.pathname}${u.search}` }, Object.assign(lowerCased(r.headers), auth), shown, r.body, true);
+  return build(r.interfaceId, r.method, { origin: u.origin, path: `${u.pathname}${u.search}` }, Object.assign(lowerCased(r.headers), auth), shown, r.body, true);
 }
 
 function lowerCased(headers: Readonly<Record<string, string>>): Record<string, string> {

@@ -1,7 +1,7 @@
 // Checks of a whole query, of a request to another operation and of the credentials before anything
 // is sent (built on validate.ts).
-import type { Credentials, Endpoints, InterfaceId, LookupQuery, OperationRequest } from '../model';
-import { normaliseHost } from '../accounts/session';
+import type { Credentials, Endpoints, LookupQuery, OperationRequest } from '../model';
+import { credentialRefusal } from '../protocol/credentialOrigins';
 import { checkCountry, checkHeaderValue, checkIp, checkName, checkOptionalText } from '../protocol/validate';
 
 const TOKEN_WORD = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -45,32 +45,14 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 export const MANAGED_HEADERS: ReadonlySet<string> = new Set(['authorization', 'x-svc-user', 'x-svc-pwd', 'proxy-authorization']);
 const MAX_BODY_CHARS = 1024 * 1024;
 
-/** The configured service URLs whose hosts an interface's token may be sent to. */
-function serviceUrls(e: Endpoints, id: InterfaceId): string[] {
-  return (id === 'a' ? [e.authUrl, e.baseUrl] : [e.legacyUrl]).filter((u) => URL.canParse(u));
-}
-
-/** scheme://host[:port] with every loopback name as one, so 127.0.0.1 and localhost agree. */
-function originKey(url: string): string {
-  return `${new URL(url).protocol}//${normaliseHost(url)}`;
-}
-
-/** Whether a URL is on one of an interface's configured service hosts. */
-export function isServiceHost(url: string, e: Endpoints, id: InterfaceId): boolean {
-  return URL.canParse(url) && serviceUrls(e, id).some((s) => originKey(s) === originKey(url));
-}
-
 /** The first problem with a request to another operation, or undefined when it may be sent with the token. */
 export function checkOperation(r: OperationRequest, e: Endpoints): string | undefined {
   if (!METHODS.has(r.method)) return `"${r.method.slice(0, 20)}" is not a method this client sends; use one of ${[...METHODS].join(', ')}.`;
   if (!URL.canParse(r.url)) return `"${r.url.slice(0, 80)}" is not an absolute URL; start it with {{baseUrl}}, {{authUrl}} or {{legacyUrl}}.`;
   const u = new URL(r.url);
   if (u.username !== '' || u.password !== '') return 'The URL carries a user name or password before the host; remove it: credentials never go into a URL.';
-  if (!isServiceHost(r.url, e, r.interfaceId)) {
-    const label = r.interfaceId === 'a' ? 'Interface A' : 'Interface B';
-    const hosts = [...new Set(serviceUrls(e, r.interfaceId).map((s) => new URL(s).host))].join(', ') || 'none configured';
-    return `The request goes to ${u.host}, which is not a service host of ${label} (${hosts}). The token is only ever sent to the configured service hosts: correct the URL, or the service addresses in the settings.`;
-  }
+  const foreign = credentialRefusal(r.url, e, r.interfaceId);
+  if (foreign) return foreign;
   for (const [name, value] of Object.entries(r.headers)) {
     if (!HEADER_NAME.test(name)) return `"${name.slice(0, 40)}" is not a valid header name.`;
     if (MANAGED_HEADERS.has(name.toLowerCase())) return `The header ${name} is set by the client from the signed-in account; remove it from the request.`;

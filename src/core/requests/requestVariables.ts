@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Endpoints, InterfaceId, OperationRequest } from '../model';
 import type { LineSpan, ParsedRequest, ParsedRequestFile, RequestFileProblem } from './requestFile';
-import { isServiceHost } from './queries';
+import { credentialRefusal, mayCarryCredentials, noServiceHostMessage } from '../protocol/credentialOrigins';
 import { VERSION_A } from '../constants';
 
 /** The parts of an earlier response that later requests may chain on. */
@@ -56,7 +56,7 @@ export function unknownReferences(text: string, file: ParsedRequestFile, connect
 
 export type Resolved =
   | { readonly ok: true; readonly request: OperationRequest }
-  /** `variable`: a value is missing or circular (a chained one until its request is sent); `interface`: no token fits the URL. */
+  /** `variable`: a value is missing or circular (a chained one until its request is sent); `interface`: no token may go to the URL. */
   | { readonly ok: false; readonly line: number; readonly message: string; readonly reason: 'variable' | 'interface' };
 
 /** The request with every variable replaced and its interface decided, or the first problem. */
@@ -75,8 +75,11 @@ export function resolveRequest(file: ParsedRequestFile, r: ParsedRequest, ctx: V
     const body = r.body === undefined ? undefined : expand(r.body);
     const interfaceId = r.interfaceId ?? inferInterface(url, endpoints);
     if (interfaceId === undefined) {
-      return { ok: false, line: r.requestLine, reason: 'interface', message: `The request goes to no configured service host, so no token can be chosen for it. Start the URL with {{baseUrl}} (Interface A) or {{legacyUrl}} (Interface B), or add "# @interface a|b".` };
+      return { ok: false, line: r.requestLine, reason: 'interface', message: noServiceHostMessage(url, endpoints) };
     }
+    // A named interface does not widen where its token goes (a URL that is no URL is checkOperation's to name).
+    const foreign = URL.canParse(url) ? credentialRefusal(url, endpoints, interfaceId) : undefined;
+    if (foreign) return { ok: false, line: r.requestLine, reason: 'interface', message: foreign };
     return { ok: true, request: { interfaceId, method: r.method, url, headers, body } };
   } catch (err) {
     if (!(err instanceof VariableError)) throw err;
@@ -136,12 +139,13 @@ export function jsonPath(root: unknown, path: string): unknown {
 }
 
 /**
- * The interface whose token a URL gets, from its host: the token host of A or the legacy host of B.
+ * The interface whose token a URL gets, from its exact origin (credentialOrigins.ts): the token or
+ * data address of A, or the legacy address of B.
  * Where they share a host (a local sandbox), Interface A's paths start with its version segment.
  */
 export function inferInterface(url: string, e: Endpoints): InterfaceId | undefined {
-  const a = isServiceHost(url, e, 'a');
-  const b = isServiceHost(url, e, 'b');
+  const a = mayCarryCredentials(url, e, 'a');
+  const b = mayCarryCredentials(url, e, 'b');
   if (a && b) return new URL(url).pathname.startsWith(`/${e.aVersion ?? VERSION_A}/`) ? 'a' : 'b';
   return a ? 'a' : b ? 'b' : undefined;
 }

@@ -52,8 +52,9 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-export async function sandbox(o: CustomerOverrides = {}, tokenLifetimeSeconds?: number): Promise<Sandbox> {
-  const sb = await startSandbox({ port: 0, config: sandboxConfig(o, tokenLifetimeSeconds) });
+/** A sandbox with the canaries' customer on 127.0.0.1, or on `host` (such as ::1). */
+export async function sandbox(o: CustomerOverrides = {}, tokenLifetimeSeconds?: number, host?: string): Promise<Sandbox> {
+  const sb = await startSandbox({ port: 0, config: sandboxConfig(o, tokenLifetimeSeconds), host });
   const admin = async (method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<unknown> => {
     const res = await request(`${sb.url}/_sandbox/${path}`, {
       method,

@@ -64,11 +64,18 @@ describe('request file variables', () => {
     assert.equal(inferInterface('https://AUTH.example.com:443/v1/token', SPLIT), 'a');
     assert.equal(inferInterface('https://direct.example.com/V2.0/x', SPLIT), 'b');
     assert.equal(inferInterface('https://evil.example.net/v1/x', SPLIT), undefined);
-    assert.equal(inferInterface('http://localhost:8080/v1/duns-search/ip/1.2.3.4', LOCAL), 'a');
+    assert.equal(inferInterface('http://127.1:8080/v1/duns-search/ip/1.2.3.4', LOCAL), 'a');
     assert.equal(inferInterface('http://127.0.0.1:8080/V4.0/organizations', LOCAL), 'b');
+    // Another spelling of the loopback host is another host: another program may listen there.
+    for (const other of ['http://localhost:8080/v1/x', 'http://[::1]:8080/V4.0/x', 'http://127.0.0.1:8081/v1/x']) assert.equal(inferInterface(other, LOCAL), undefined, other);
     const unknownHost = resolveFirst('GET https://evil.example.net/v1/x', SPLIT);
     assert.ok(!unknownHost.ok);
-    assert.match(unknownHost.message, /no configured service host/);
+    assert.match(unknownHost.message, /goes to https:\/\/evil\.example\.net, which is no configured service host.*Interface A's token goes only to https:\/\/auth\.example\.com, https:\/\/plus\.example\.com, Interface B's only to https:\/\/direct\.example\.com /);
+    // Naming the interface does not widen where its token goes.
+    const named = resolveFirst('# @interface b\nGET http://localhost:8080/V4.0/organizations', LOCAL);
+    assert.ok(!named.ok);
+    assert.deepEqual([named.reason, named.line], ['interface', 1]);
+    assert.match(named.message, /goes to http:\/\/localhost:8080, which is not a service host of Interface B: its token goes only to http:\/\/127\.0\.0\.1:8080 /);
   });
 
   it('reads the JSONPath subset', () => {

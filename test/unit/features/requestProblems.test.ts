@@ -24,7 +24,7 @@ describe('request file problems', () => {
     assert.equal(problems.length, 1);
     const [p] = problems;
     assert.deepEqual([p.code, p.severity, p.span.line, p.span.start, p.span.end], ['operation', 'error', 2, 0, 38]);
-    assert.match(p.message, /collector\.example\.net, which is not a service host of Interface A \(auth\.example\.com, plus\.example\.com\)/);
+    assert.match(p.message, /goes to https:\/\/collector\.example\.net, which is not a service host of Interface A: its token goes only to https:\/\/auth\.example\.com, https:\/\/plus\.example\.com /);
     assert.match(requestFileProblems('GET https://collector.example.net/v1/x', SPLIT)[0].message, /no configured service host/);
   });
 
@@ -84,6 +84,21 @@ describe('preparing a request to send', () => {
     const f = parseRequestFile(['@host = {{baseUrl}}', '###', 'GET {{host}}/{{aVersion}}/x/{{a.response.body.$.id}}', '###', 'GET {{legacyUrl}}/{{orgVersion}}/y', '###', '# @interface a', 'GET {{legacyUrl}}/z', '###', 'GET https://elsewhere.example.net/v1/x'].join('\n'));
     assert.deepEqual(f.requests.map((r) => likelyInterface(f, r, local)), ['a', 'b', 'a', undefined]);
     assert.deepEqual(f.requests.map((r) => likelyInterface(f, r, SPLIT)), ['a', 'b', 'a', undefined]);
+  });
+
+  it('refuses, at its line, a request whose chained address is another spelling of the service host', () => {
+    const local: Endpoints = { ...SPLIT, authUrl: 'http://127.0.0.1:8080', baseUrl: 'http://127.0.0.1:8080', legacyUrl: 'http://127.0.0.1:8080' };
+    const f = parseRequestFile(['# @name first', 'GET {{baseUrl}}/v1/x', '###', '# @interface a', 'GET {{first.response.body.$.next}}', '###', 'GET {{first.response.body.$.next}}'].join('\n'));
+    for (const next of ['http://localhost:8080/v1/y', 'http://[::1]:8080/v1/y', 'http://127.0.0.1:9090/v1/y']) {
+      const responses = new Map([['first', { body: { next }, headers: {} }]]);
+      for (const [i, line, words] of [[1, 4, /which is not a service host of Interface A: its token goes only to http:\/\/127\.0\.0\.1:8080 /], [2, 6, /which is no configured service host/]] as const) {
+        const p = prepareRequest(f, f.requests[i], local, responses);
+        assert.ok(!p.ok, next);
+        assert.deepEqual([p.reason, p.line], ['interface', line]);
+        assert.match(p.message, words);
+        assert.ok(p.message.includes(`goes to ${new URL(next).origin}`), p.message);
+      }
+    }
   });
 
   it('refuses a request whose own lines have an error, naming the line', () => {
