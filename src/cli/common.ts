@@ -185,7 +185,7 @@ export async function makeClient(values: ConnectionValues, io: CliIo, needs: Int
   const credentials: CredentialProvider = sandbox !== undefined ? async (id) => DEMO_CREDENTIALS[id] : credentialsFromEnvOrPrompt(io);
   let shared;
   try {
-    shared = await openSharing(values, env, endpoints, needs, credentials, log);
+    shared = await openSharing(values, env, endpoints, needs, credentials, log, (line) => void io.stderr.write(`${safeLine(`bizdata: warning: ${line}`)}\n`));
   } catch (err) {
     if (err instanceof SharingError) throw new UsageError(err.message);
     throw err;

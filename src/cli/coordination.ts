@@ -6,11 +6,11 @@ import type { Caps } from '../core/limits/adaptive';
 import { adaptiveLimiter } from '../core/limits/adaptiveControl';
 import { connectCoordinator } from '../core/coordination/connect';
 import { CoordinatorUrlError, type Coordinator } from '../core/coordination/coordinator';
-import { FileGuardStore, FileLimitsStore, FileLocks, FileTokenStore } from '../core/storage/fileStores';
+import { FileGuardStore, FileLimitsStore, FileLocks, fileTokenStore } from '../core/storage/fileStores';
 import type { Endpoints, InterfaceId } from '../core/model';
 import { CoordinatorUnavailableError, type AccountLocks, type CredentialProvider, type GuardStore, type LearnedLimits, type Limiter, type LimitsStore, type TokenStore } from '../core/ports';
 import { accountKey, normaliseHost } from '../core/accounts/session';
-import { defaultStateDir } from '../core/storage/stateDir';
+import { checkStateDir, defaultStateDir, type StateDirCheck } from '../core/storage/stateDir';
 import { MemoryTokenStore } from '../core/storage/stores';
 
 export const SHARING_OPTIONS = {
@@ -22,6 +22,7 @@ export const SHARING_HELP = `Limits and sharing:
   --qps N|auto         cap on requests per second; auto finds the account's limit [BIZDATA_QPS, default auto]
   --concurrency N|auto cap on requests in flight; auto finds it            [BIZDATA_CONCURRENCY, default auto]
   --keep-token         keep the token between runs, in the state directory, readable by you alone
+                       and sealed with the account's secret (refused in a folder others can read)
   --coordinator URL    share tokens, guard counts and one rate budget with every process through
                        Redis: redis://HOST:PORT or rediss://HOST:PORT      [BIZDATA_COORDINATOR]
                        (password only from BIZDATA_COORDINATOR_PASSWORD, user from BIZDATA_COORDINATOR_USER)
@@ -76,6 +77,8 @@ export async function openSharing(
   needs: InterfaceId | 'any',
   credentials: CredentialProvider,
   log?: (line: string) => void,
+  /** Always shown: the state folder is open to other users. */
+  warn?: (line: string) => void,
 ): Promise<Sharing> {
   const caps = capsFrom(values, env);
   const url = values.coordinator ?? (env.BIZDATA_COORDINATOR || undefined);
@@ -90,6 +93,9 @@ export async function openSharing(
     }
   }
   const dir = defaultStateDir(env);
+  // With a coordinator, nothing of this command is kept in the state folder.
+  const folder: StateDirCheck = coordinator ? { keepTokens: false } : await checkStateDir(dir, values['keep-token'] === true);
+  if (folder.warning !== undefined) warn?.(folder.warning);
   const account = async (): Promise<string | undefined> => {
     if (needs === 'any') return `any|${normaliseHost(endpoints.legacyUrl || endpoints.authUrl)}`;
     const c = await credentials(needs).catch(() => undefined);
@@ -98,7 +104,7 @@ export async function openSharing(
   const memory: LimitsStore = coordinator?.limits ?? new FileLimitsStore(dir);
   const limiter = adaptiveLimiter({ caps, account, memory, shared: coordinator?.limiter(account), log });
   return {
-    tokenStore: coordinator?.tokenStore ?? (values['keep-token'] === true ? new FileTokenStore(dir) : new MemoryTokenStore()),
+    tokenStore: coordinator?.tokenStore ?? (folder.keepTokens ? fileTokenStore(dir) : new MemoryTokenStore()),
     guardStore: coordinator?.guardStore ?? new FileGuardStore(dir),
     locks: coordinator?.locks ?? new FileLocks(dir),
     limiter,

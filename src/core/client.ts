@@ -11,7 +11,7 @@ import { flatHeaders, HttpTransport, type HttpOptions } from './http/http';
 import type { Limits } from './limits/budget';
 import { RateLimiter } from './limits/limiter';
 import type { CallFailure, CallResult, Endpoints, InterfaceId, IpQuery, LimiterState, LookupQuery, OperationRequest, OrgQuery, TokenStatus } from './model';
-import { CoordinatorUnavailableError, type AccountLocks, type CredentialProvider, type GuardStore, type Limiter, type TokenStore } from './ports';
+import { CoordinatorUnavailableError, type AccountLocks, type CredentialProvider, type GuardStore, type Limiter, type TokenOwner, type TokenStore } from './ports';
 import { ipRequest, operationRequest, orgRequest, type Built } from './protocol/protocol';
 import { checkCredentials, checkLookup, checkOperation } from './requests/queries';
 import { SecretRegistry } from './redact';
@@ -19,7 +19,8 @@ import { checkEndpoints, Sessions, type Session } from './accounts/session';
 import { StatusTracker } from './statusTracker';
 import { DEFAULT_RETRY_POLICY, type RetryOptions } from './http/retry';
 import { MemoryLocks } from './storage/stores';
-import { TokenCache, withoutReach } from './accounts/tokens';
+import { TokenCache, tokenOwner, withoutReach } from './accounts/tokens';
+import { StateDirError } from './storage/stateDir';
 
 export interface ClientOptions {
   readonly endpoints: Endpoints;
@@ -144,9 +145,10 @@ export class BizDataClient {
     const credentials = await this.options.credentials(id);
     if (!credentials) return { interfaceId: id, state: 'signed-out', credentialFailures: 0, callsMade: this.tracker.get(id).callsMade };
     const s = this.sessions.of(credentials);
-    this.tracker.useAccount(id, s.key, s.account);
-    const [stored, failures] = await Promise.all([this.options.tokenStore.get(s.key), this.guard.read(s)]);
-    this.tracker.assign(id, { credentialFailures: failures });
+    const owner = tokenOwner(s);
+    this.tracker.useAccount(id, owner, s.account);
+    const [stored, failures, guardDoubt] = await Promise.all([this.options.tokenStore.get(owner), this.guard.read(s), this.guard.doubt(s)]);
+    this.tracker.assign(id, { credentialFailures: failures, guardDoubt });
     const t = this.tracker.get(id);
     if (t.state !== 'refreshing') {
       if (stored) {
@@ -164,7 +166,7 @@ export class BizDataClient {
   async revealToken(id: InterfaceId): Promise<string | undefined> {
     const credentials = await this.options.credentials(id);
     if (!credentials) return undefined;
-    const t = await this.options.tokenStore.get(this.sessions.of(credentials).key);
+    const t = await this.options.tokenStore.get(tokenOwner(this.sessions.of(credentials)));
     return t && this.now() < t.expiresAt ? t.value : undefined;
   }
 
@@ -174,12 +176,15 @@ export class BizDataClient {
 
   /** Drops the cached token (sign out). The guard's failure count stays: the service keeps its own. */
   async forget(id: InterfaceId): Promise<void> {
-    const keys = new Set<string>();
-    const known = this.tracker.get(id).key;
-    if (known) keys.add(known);
+    const owners = new Map<string, TokenOwner>();
+    const known = this.tracker.get(id).owner;
+    if (known) owners.set(known.key, known);
     const credentials = await this.options.credentials(id);
-    if (credentials) keys.add(this.sessions.of(credentials).key);
-    for (const k of keys) await this.options.tokenStore.delete(k);
+    if (credentials) {
+      const owner = tokenOwner(this.sessions.of(credentials));
+      owners.set(owner.key, owner);
+    }
+    for (const owner of owners.values()) await this.options.tokenStore.delete(owner);
     this.tracker.assign(id, { state: credentials ? 'none' : 'signed-out', issuedAt: undefined, expiresAt: undefined, lastError: undefined });
     this.tracker.emit(id);
   }
@@ -266,7 +271,7 @@ export class BizDataClient {
     const bad = checkCredentials(credentials);
     if (bad) return failure(t0, 'input', bad, 'Correct the credentials and sign in again.');
     const s = this.sessions.of(credentials);
-    this.tracker.useAccount(id, s.key, s.account);
+    this.tracker.useAccount(id, tokenOwner(s), s.account);
     return s;
   }
 
@@ -279,6 +284,8 @@ export class BizDataClient {
     } catch (err) {
       // A shared store, lock or limiter lost its coordinator: a stop, not a network failure of the service.
       if (CoordinatorUnavailableError.is(err)) return failure(t0, 'coordinator', this.redact(err.message), CoordinatorUnavailableError.advice);
+      // The state folder cannot be written: a setup problem to fix, named, like a wrong setting.
+      if (StateDirError.is(err)) return failure(t0, 'input', err.message, err.advice);
       return failure(t0, 'network', `The call failed inside the client: ${this.redact(errorMessage(err))}`, 'Try again; if it persists, report it with the log.');
     }
   }

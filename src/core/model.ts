@@ -76,6 +76,11 @@ export interface TokenStatus {
   readonly expiresAt?: number;
   /** Consecutive credential failures seen by the lockout guard for this account. */
   readonly credentialFailures: number;
+  /**
+   * Set when the guard's record could not be read (it was kept aside): why, naming the files. The
+   * account is then treated as one failure away from the lockout until it signs in successfully.
+   */
+  readonly guardDoubt?: string;
   /** Data calls made through this client since it started. */
   readonly callsMade: number;
   /** Last failure's code and text, when state is not valid. */

@@ -3,15 +3,26 @@
 // machine (files under the state directory) or for many machines (Redis) plugs in without touching it.
 import type { Credentials, InterfaceId, LimiterState, StoredToken } from './model';
 
-/** Tokens by account key. Stores outside SecretStorage hash the key: it names an account. */
+/**
+ * Whose token: the account key, and the account's own secret (consumer secret or password). Stores
+ * outside SecretStorage hash the key (it names an account) and seal the token with a key derived from
+ * the secret (storage/sealing.ts): every process that may use the token has the secret, and a reader
+ * of the store without it learns nothing usable.
+ */
+export interface TokenOwner {
+  readonly key: string;
+  readonly secret: string;
+}
+
+/** Tokens by account. */
 export interface TokenStore {
-  get(key: string): Promise<StoredToken | undefined>;
-  set(key: string, token: StoredToken): Promise<void>;
+  get(owner: TokenOwner): Promise<StoredToken | undefined>;
+  set(owner: TokenOwner, token: StoredToken): Promise<void>;
   /**
    * Drops the token; with `ifValue`, only while the stored token is that one, so a process reporting a
    * refused token never deletes the replacement another process just stored (atomic in shared stores).
    */
-  delete(key: string, ifValue?: string): Promise<void>;
+  delete(owner: TokenOwner, ifValue?: string): Promise<void>;
 }
 
 /** How a sign-in attempt ended, for the lockout guard. */
@@ -35,6 +46,12 @@ export interface GuardStore {
   begin(account: string): Promise<number>;
   /** Settles the attempt counted by `begin`. */
   end(account: string, outcome: AttemptOutcome): Promise<void>;
+  /**
+   * Why the account's count is not known, naming the record (a file that could not be read, kept
+   * aside); undefined when it is known. Such an account reads as one failure away from the lockout
+   * until it signs in successfully. Stores whose record cannot be damaged leave it out.
+   */
+  doubt?(account: string): Promise<string | undefined>;
 }
 
 /**

@@ -2,11 +2,14 @@
 // with change events. Calls made are announced at most once per 250 ms: a batch at 50 QPS should not
 // redraw a status bar 50 times a second.
 import type { InterfaceId, TokenState, TokenStatus } from './model';
+import type { TokenOwner } from './ports';
 
 const CALL_NOTICE_MS = 250;
 
 export interface Tracked {
   key?: string;
+  /** The account's token owner, so a sign-out also drops the token of credentials replaced since. */
+  owner?: TokenOwner;
   account?: string;
   state: TokenState;
   issuedAt?: number;
@@ -15,6 +18,8 @@ export interface Tracked {
   callsMade: number;
   /** The lockout guard's count as last read; the status shows it without another read. */
   credentialFailures: number;
+  /** Why that count is not known (its record was damaged), as last read. */
+  guardDoubt?: string;
 }
 
 export type StatusListener = (s: TokenStatus) => void;
@@ -32,10 +37,10 @@ export class StatusTracker {
   }
 
   /** Follows the account in use: a different account starts from a blank state. */
-  useAccount(id: InterfaceId, key: string, account: string): void {
+  useAccount(id: InterfaceId, owner: TokenOwner, account: string): void {
     const t = this.tracked[id];
-    if (t.key === key) return;
-    Object.assign(t, { key, account, state: 'none', issuedAt: undefined, expiresAt: undefined, lastError: undefined, credentialFailures: 0 });
+    if (t.key === owner.key) return;
+    Object.assign(t, { key: owner.key, owner, account, state: 'none', issuedAt: undefined, expiresAt: undefined, lastError: undefined, credentialFailures: 0, guardDoubt: undefined });
   }
 
   /** Applies a change; listeners hear of it when the state or the expiry changed. */
@@ -71,6 +76,7 @@ export class StatusTracker {
       issuedAt: t.issuedAt,
       expiresAt: t.expiresAt,
       credentialFailures: t.key ? t.credentialFailures : 0,
+      ...(t.key && t.guardDoubt !== undefined ? { guardDoubt: t.guardDoubt } : {}),
       callsMade: t.callsMade,
       lastError: t.lastError,
     };

@@ -1,5 +1,6 @@
-// Hashing of passwords, consumer secrets and tokens. Passwords and secrets are kept only as scrypt
-// hashes; tokens (random, high entropy) only as SHA-256 digests, so the state file holds no secret.
+// Hashing of passwords, consumer keys and secrets, and tokens. Passwords, keys and secrets are kept
+// only as scrypt hashes; tokens (random, high entropy) only as SHA-256 digests, so the state file
+// holds no secret.
 import { createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import type { FifoQueue } from './queues';
 
@@ -14,9 +15,13 @@ function derive(secret: string, salt: Buffer, n: number, r: number, p: number): 
   });
 }
 
-/** `scrypt$N$r$p$salt$hash`, salt and hash in base64url. */
-export async function hashSecret(secret: string): Promise<string> {
-  const salt = randomBytes(16);
+/** `scrypt$N$r$p$salt$hash`, salt and hash in base64url; a new random salt each time. */
+export function hashSecret(secret: string): Promise<string> {
+  return hashWithSalt(secret, randomBytes(16));
+}
+
+/** The same form with a given salt: equal secrets give equal hashes, so a hash can be looked up. */
+export async function hashWithSalt(secret: string, salt: Buffer): Promise<string> {
   const key = await derive(secret, salt, N, R, P);
   return `scrypt$${N}$${R}$${P}$${salt.toString('base64url')}$${key.toString('base64url')}`;
 }

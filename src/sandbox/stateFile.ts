@@ -23,7 +23,12 @@ export interface Snapshot {
   requests: number;
   customers: Record<string, CustomerStats>;
   users: Record<string, PersistedUser>;
-  /** Keyed by SHA-256 digest of the token: the tokens themselves are never written. */
+  /** The salt of the consumer keys' scrypt hashes (keyHashes.ts), base64url. */
+  keySalt?: string;
+  /**
+   * Keyed by SHA-256 digest of the token: the tokens themselves are never written. An Interface A
+   * token's principal is its consumer key's scrypt hash, never the key.
+   */
   tokens: Record<string, TokenRecord>;
 }
 

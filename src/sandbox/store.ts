@@ -7,6 +7,7 @@ import { type AuthOutcome, Accounts, type PersistedUser } from './accounts';
 import type { SandboxConfig } from './config';
 import { type Customer, type CustomerStats, type SandboxStats, makeCustomer, subscriberExpired } from './customers';
 import { Journal } from './journal';
+import { KeyHashes } from './keyHashes';
 import { FifoQueue } from './queues';
 import { SecretChecker } from './secrets';
 import { type Change, MAX_CLOCK_OFFSET_SECONDS, STATE_FORMAT, type SavedState, type Snapshot, readStateFile, savedStats, savedToken, savedUser } from './stateFile';
@@ -42,6 +43,8 @@ export class SandboxStore {
   private clockOffsetMs = 0;
   private requestCount = 0;
   private journal: Journal | undefined;
+  /** With a state file: the consumer keys as it names them. */
+  private keyHashes: KeyHashes | undefined;
   private readonly pending: Pending = { clock: false, users: new Set(), tokens: [], drops: [] };
 
   private constructor(config: SandboxConfig) {
@@ -68,6 +71,8 @@ export class SandboxStore {
     });
     if (statePath !== undefined) {
       const saved = await readStateFile(statePath);
+      const keys = config.customers.flatMap((c) => (c.clients ?? []).map((cl) => cl.consumerKey));
+      store.keyHashes = await KeyHashes.create(keys, saved?.snapshot.keySalt);
       if (saved !== undefined) store.restore(saved);
       if (saved?.tornTail === true) log(`sandbox: ${statePath} ended in a line cut short by a crash; that change was never acknowledged and is ignored.`);
       store.journal = await Journal.open(statePath, { changes: () => store.changes(), snapshot: () => store.snapshot() });
@@ -222,7 +227,10 @@ export class SandboxStore {
       const state = this.accounts.persisted(name);
       if (state !== undefined) out.push({ k: 'user', name, state });
     }
-    for (const [digest, token] of p.tokens) out.push({ k: 'token', digest, token });
+    for (const [digest, record] of p.tokens) {
+      const token = this.persistedToken(record);
+      if (token !== undefined) out.push({ k: 'token', digest, token });
+    }
     if (p.drops.length > 0) out.push({ k: 'drop', digests: p.drops });
     out.push({ k: 'stats', requests: this.requestCount, customers: this.customerStats() });
     p.clock = false;
@@ -250,7 +258,11 @@ export class SandboxStore {
       requests: this.requestCount,
       customers: this.customerStats(),
       users,
-      tokens: Object.fromEntries(this.tokens.entries()),
+      keySalt: this.keyHashes?.salt,
+      tokens: Object.fromEntries([...this.tokens.entries()].flatMap(([digest, record]) => {
+        const token = this.persistedToken(record);
+        return token === undefined ? [] : [[digest, token] as const];
+      })),
     };
     return `${JSON.stringify(state)}\n`;
   }
@@ -287,8 +299,18 @@ export class SandboxStore {
   }
 
   private restoreToken(digest: string, raw: unknown): void {
-    const t = savedToken(raw);
-    if (t === undefined || !this.customers.has(t.customerId)) return;
+    const saved = savedToken(raw);
+    if (saved === undefined || !this.customers.has(saved.customerId)) return;
+    const principal = saved.kind === 'a' ? this.keyHashes?.keyOf(saved.principal) : saved.principal;
+    if (principal === undefined) return;
+    const t = { ...saved, principal };
     if (t.kind === 'a' ? this.accounts.hasClient(t.principal) : this.accounts.hasUser(t.principal)) this.tokens.add(digest, t);
+  }
+
+  /** A token as the state file keeps it: an Interface A token names its consumer key by the key's hash. */
+  private persistedToken(record: TokenRecord): TokenRecord | undefined {
+    if (record.kind !== 'a') return record;
+    const principal = this.keyHashes?.hashOf(record.principal);
+    return principal === undefined ? undefined : { ...record, principal };
   }
 }

@@ -5,34 +5,14 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { canaries, extensionApi, stats, useTestSandbox } from './helpers';
-
-type Warn = (message: string, ...rest: unknown[]) => Thenable<unknown>;
+import { answerModalWarnings, canaries, extensionApi, stats, useTestSandbox } from './helpers';
 
 describe('lockout guard prompt', function () {
   this.timeout(60_000);
   const c = canaries();
   const sandbox = useTestSandbox(c);
-  const window = vscode.window as unknown as { showWarningMessage: Warn };
-  const original = window.showWarningMessage;
-  const asked: Array<{ message: string; modal: boolean; items: unknown[] }> = [];
-  let answer: string | undefined;
-
-  before(() => {
-    // The modal question cannot be clicked from here: answer it through the same API object.
-    window.showWarningMessage = (message: string, ...rest: unknown[]) => {
-      const options = rest[0] as { modal?: boolean } | undefined;
-      if (options?.modal) {
-        asked.push({ message, modal: true, items: rest.slice(1) });
-        return Promise.resolve(answer);
-      }
-      return original.call(vscode.window, message, ...rest);
-    };
-  });
-
-  after(() => {
-    window.showWarningMessage = original;
-  });
+  const modal = answerModalWarnings();
+  const asked = modal.asked;
 
   async function authFailures(): Promise<number> {
     return (await stats(sandbox())).customers.test.authFailures ?? 0;
@@ -46,7 +26,7 @@ describe('lockout guard prompt', function () {
     assert.equal(await authFailures(), 2);
     assert.equal(asked.length, 0, 'asked too early');
 
-    answer = undefined; // the user closes the question
+    modal.answer = undefined; // the user closes the question
     const state = await vscode.commands.executeCommand('bizdata.signIn', { interfaceId: 'b', user: c.user, password: c.password });
     assert.equal(asked.length, 1, 'no question before the risky attempt');
     assert.match(asked[0].message, /has failed 2 times in a row\. One more failure locks the account until the service's support unlocks it\./);
@@ -82,7 +62,7 @@ describe('lockout guard prompt', function () {
   });
 
   it('"Try anyway" sends the attempt with the risk confirmed; success clears the count', async () => {
-    answer = 'Try anyway';
+    modal.answer = 'Try anyway';
     const state = await vscode.commands.executeCommand('bizdata.refreshToken', { interfaceId: 'b' });
     assert.equal(asked.length, 2);
     assert.equal(state, 'valid');

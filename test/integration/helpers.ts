@@ -188,6 +188,37 @@ export function useTestSandbox(c: Canaries): () => RunningSandbox {
   };
 }
 
+/** Modal warnings (the lockout guard's question) asked while a suite runs, and the answer each gets. */
+export interface ModalAnswers {
+  readonly asked: Array<{ readonly message: string; readonly items: readonly unknown[] }>;
+  /** What the user picks; undefined: closes the question. */
+  answer: string | undefined;
+}
+
+/**
+ * Answers the suite's modal warnings through the same API object the extension calls (a modal cannot
+ * be clicked from the extension host); other warnings are shown as usual.
+ */
+export function answerModalWarnings(): ModalAnswers {
+  type Warn = (message: string, ...rest: unknown[]) => Thenable<unknown>;
+  const window = vscode.window as unknown as { showWarningMessage: Warn };
+  const original = window.showWarningMessage;
+  const answers: ModalAnswers = { asked: [], answer: undefined };
+  before(() => {
+    window.showWarningMessage = (message: string, ...rest: unknown[]) => {
+      if ((rest[0] as { modal?: boolean } | undefined)?.modal) {
+        answers.asked.push({ message, items: rest.slice(1) });
+        return Promise.resolve(answers.answer);
+      }
+      return original.call(vscode.window, message, ...rest);
+    };
+  });
+  after(() => {
+    window.showWarningMessage = original;
+  });
+  return answers;
+}
+
 /** `useTestSandbox` with both interfaces signed in with fresh canaries before the suite's tests. */
 export function useSignedInTestSandbox(): { readonly c: Canaries; readonly sandbox: () => RunningSandbox } {
   const c = canaries();

@@ -21,6 +21,11 @@ export class LockoutGuard {
     return this.store.read(s.key);
   }
 
+  /** Why the account's count is not known (a damaged record, named), or undefined. */
+  async doubt(s: Session): Promise<string | undefined> {
+    return this.store.doubt?.(s.key);
+  }
+
   /** Interface B locks on the third failure in a row, so after two the next attempt needs consent. */
   holds(s: Session, failures: number): boolean {
     return s.id === 'b' && failures >= LOCKOUT_AFTER_FAILURES - 1;
@@ -30,7 +35,7 @@ export class LockoutGuard {
   async begin(s: Session, confirmRisk: boolean): Promise<GuardVerdict> {
     if (!confirmRisk) {
       const failures = await this.store.read(s.key);
-      if (this.holds(s, failures)) return held(failures);
+      if (this.holds(s, failures)) return held(failures, await this.doubt(s));
       if (this.refused.get(s.key) === fingerprint(s)) {
         return {
           ok: false,
@@ -45,7 +50,7 @@ export class LockoutGuard {
     const failures = await this.store.begin(s.key);
     if (confirmRisk || !this.holds(s, failures)) return { ok: true, failures };
     await this.store.end(s.key, 'uncounted');
-    return held(failures);
+    return held(failures, await this.doubt(s));
   }
 
   /**
@@ -70,12 +75,15 @@ export class LockoutGuard {
   }
 }
 
-function held(failures: number): GuardVerdict {
+function held(failures: number, doubt: string | undefined): GuardVerdict {
   return {
     ok: false,
     kind: 'guard',
     failures,
-    text: `Sign-in not attempted: ${failures} sign-ins in a row have failed for this account, and one more failure locks the account until the service operator's support unlocks it.`,
+    text:
+      doubt !== undefined
+        ? `Sign-in not attempted: ${doubt}`
+        : `Sign-in not attempted: ${failures} sign-ins in a row have failed for this account, and one more failure locks the account until the service operator's support unlocks it.`,
     advice: 'Check the user name and password first. Try again only if you are sure they are right, and confirm the risk when asked (command line: --confirm-risk).',
   };
 }

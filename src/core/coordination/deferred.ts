@@ -12,9 +12,9 @@ export function deferredCoordinator(name: string, connecting: Promise<Coordinato
   connecting.catch(() => undefined);
   const on = async <T>(use: (c: Coordinator) => Promise<T>): Promise<T> => use(await connecting);
   const tokenStore: TokenStore = {
-    get: (k) => on((c) => c.tokenStore.get(k)),
-    set: (k, t) => on((c) => c.tokenStore.set(k, t)),
-    delete: (k, v) => on((c) => c.tokenStore.delete(k, v)),
+    get: (owner) => on((c) => c.tokenStore.get(owner)),
+    set: (owner, t) => on((c) => c.tokenStore.set(owner, t)),
+    delete: (owner, v) => on((c) => c.tokenStore.delete(owner, v)),
   };
   const guardStore: GuardStore = {
     read: (a) => on((c) => c.guardStore.read(a)),

@@ -6,6 +6,7 @@ import Redis from 'ioredis';
 import type { StoredToken } from '../model';
 import { CoordinatorUnavailableError, type AccountLocks, type AttemptOutcome, type GuardStore, type LearnedLimits, type LimitsStore, type TokenStore } from '../ports';
 import type { Coordinator, CoordinatorAddress, CoordinatorOptions } from './coordinator';
+import { sealTokens } from '../storage/sealing';
 import { defineBudgetScripts, RedisBudget, RedisSharedState } from './redisBudget';
 import { redisKeys } from './redisKeys';
 
@@ -79,8 +80,9 @@ export async function connectRedis(address: CoordinatorAddress, o: CoordinatorOp
   const cmd = redis as unknown as StoreCommands;
   const budgetCmd = defineBudgetScripts(redis);
 
-  const tokenStore: TokenStore = {
-    async get(key) {
+  // Sealed with the account's secret: a reader of Redis learns nothing usable.
+  const tokenStore: TokenStore = sealTokens({
+    async get({ key }) {
       const raw = await guard(redis.get(redisKeys(key).token));
       if (raw === null) return undefined;
       try {
@@ -90,15 +92,15 @@ export async function connectRedis(address: CoordinatorAddress, o: CoordinatorOp
         return undefined;
       }
     },
-    async set(key, t) {
+    async set({ key }, t) {
       const ttl = t.expiresAt - Date.now();
       if (ttl > 0) await guard(redis.set(redisKeys(key).token, JSON.stringify(t), 'PX', ttl));
     },
-    async delete(key, ifValue) {
+    async delete({ key }, ifValue) {
       const k = redisKeys(key).token;
       await guard(ifValue === undefined ? redis.del(k) : cmd.bizDeleteIf(k, ifValue));
     },
-  };
+  });
 
   const guardStore: GuardStore = {
     async read(account) {

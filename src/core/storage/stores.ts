@@ -2,17 +2,18 @@
 // guard counts shares: how an attempt settles, and the hashed key no account name is written under.
 import { createHash } from 'node:crypto';
 import type { StoredToken } from '../model';
-import type { AccountLocks, AttemptOutcome, GuardStore, TokenStore } from '../ports';
+import type { AccountLocks, AttemptOutcome, GuardStore, TokenOwner, TokenStore } from '../ports';
 
+/** Tokens in this process's memory: nothing at rest, so nothing sealed. */
 export class MemoryTokenStore implements TokenStore {
   private readonly tokens = new Map<string, StoredToken>();
-  async get(key: string): Promise<StoredToken | undefined> {
+  async get({ key }: TokenOwner): Promise<StoredToken | undefined> {
     return this.tokens.get(key);
   }
-  async set(key: string, t: StoredToken): Promise<void> {
+  async set({ key }: TokenOwner, t: StoredToken): Promise<void> {
     this.tokens.set(key, t);
   }
-  async delete(key: string, ifValue?: string): Promise<void> {
+  async delete({ key }: TokenOwner, ifValue?: string): Promise<void> {
     if (ifValue === undefined || this.tokens.get(key)?.value === ifValue) this.tokens.delete(key);
   }
 }

@@ -33,6 +33,8 @@ export class Connection implements vscode.Disposable {
   private clientSubscription: { dispose(): void } | undefined;
   private sandboxProfile: SandboxProfile | undefined;
   private lastUsed: InterfaceId | undefined;
+  /** Warnings already shown by this window: a client rebuilt on a settings change does not repeat them. */
+  private readonly warned = new Set<string>();
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -83,7 +85,13 @@ export class Connection implements vscode.Disposable {
       const c = await this.credentials(await this.activeInterface());
       return c ? accountKey(settings.endpoints, c) : undefined;
     };
-    const sharing = openWindowSharing({ context: this.context, settings, sandbox, account, log });
+    const warn = (text: string): void => {
+      if (this.warned.has(text)) return;
+      this.warned.add(text);
+      this.log.warn(text);
+      void vscode.window.showWarningMessage(text);
+    };
+    const sharing = openWindowSharing({ context: this.context, settings, sandbox, account, log, warn });
     let client: BizDataClient;
     try {
       client = new BizDataClient({

@@ -10,7 +10,7 @@ import { deferredCoordinator } from '../../core/coordination/deferred';
 import { FileGuardStore, FileLimitsStore, FileLocks } from '../../core/storage/fileStores';
 import type { RateLimiter } from '../../core/limits/limiter';
 import type { AccountLocks, GuardStore, TokenStore } from '../../core/ports';
-import { defaultStateDir } from '../../core/storage/stateDir';
+import { checkStateDir, defaultStateDir } from '../../core/storage/stateDir';
 import { MemoryGuardStore, MemoryTokenStore } from '../../core/storage/stores';
 import { UserError } from '../shared/userError';
 import type { ConnectionSettings } from './settings';
@@ -34,6 +34,8 @@ export interface SharingInputs {
   /** The account whose budget and learned limits these are: the interface in use. */
   readonly account: () => Promise<string | undefined>;
   readonly log: (line: string) => void;
+  /** Shows a warning the user should act on (the state folder is open to other users). */
+  readonly warn: (text: string) => void;
 }
 
 /** The state directory this window shares with the command line (`BIZDATA_STATE_DIR` or the default). */
@@ -49,6 +51,8 @@ export function openWindowSharing(o: SharingInputs): WindowSharing {
   }
   const coordinator = o.settings.redisUrl !== undefined ? connect(o.settings.redisUrl, o.context.secrets) : undefined;
   const dir = stateDirectory();
+  // Tokens stay in SecretStorage; the folder still holds the guard's counts, which others must not reset.
+  void checkStateDir(dir, false).then((c) => c.warning !== undefined && o.warn(c.warning));
   const guard = new FileGuardStore(dir);
   // The counts this extension kept in globalState before move to the shared directory, once.
   const migrated = migrateGuardCounts(o.context.globalState, guard);
@@ -87,5 +91,6 @@ function afterMigration(store: GuardStore, migrated: Promise<void>): GuardStore 
     read: (a) => after(() => store.read(a)),
     begin: (a) => after(() => store.begin(a)),
     end: (a, outcome) => after(() => store.end(a, outcome)),
+    doubt: (a) => after(async () => store.doubt?.(a)),
   };
 }

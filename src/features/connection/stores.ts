@@ -3,7 +3,7 @@
 // shares (sharing.ts); earlier versions kept them in globalState, and migrateGuardCounts moves them.
 import * as vscode from 'vscode';
 import type { Credentials, InterfaceId, StoredToken } from '../../core/model';
-import type { TokenStore } from '../../core/ports';
+import type { TokenOwner, TokenStore } from '../../core/ports';
 import type { FileGuardStore } from '../../core/storage/fileStores';
 import { INTERFACE_IDS } from '../shared/interfaces';
 
@@ -76,11 +76,11 @@ function parseCredentials(id: InterfaceId, raw: string | undefined): Credentials
   return undefined;
 }
 
-/** Tokens in SecretStorage, one key per client token key. */
+/** Tokens in SecretStorage (the system's keychain, already encrypted), one key per client token key. */
 export class SecretTokenStore implements TokenStore {
   constructor(private readonly secrets: vscode.SecretStorage) {}
 
-  async get(key: string): Promise<StoredToken | undefined> {
+  async get({ key }: TokenOwner): Promise<StoredToken | undefined> {
     const raw = await this.secrets.get(TOKEN_PREFIX + key);
     if (raw === undefined) return undefined;
     try {
@@ -94,14 +94,14 @@ export class SecretTokenStore implements TokenStore {
     return undefined;
   }
 
-  async set(key: string, t: StoredToken): Promise<void> {
+  async set({ key }: TokenOwner, t: StoredToken): Promise<void> {
     await this.secrets.store(TOKEN_PREFIX + key, JSON.stringify(t));
   }
 
-  async delete(key: string, ifValue?: string): Promise<void> {
+  async delete(owner: TokenOwner, ifValue?: string): Promise<void> {
     // Only the refused token: another window may have stored its replacement meanwhile.
-    if (ifValue !== undefined && (await this.get(key))?.value !== ifValue) return;
-    await this.secrets.delete(TOKEN_PREFIX + key);
+    if (ifValue !== undefined && (await this.get(owner))?.value !== ifValue) return;
+    await this.secrets.delete(TOKEN_PREFIX + owner.key);
   }
 }
 

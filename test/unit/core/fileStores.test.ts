@@ -6,7 +6,7 @@ import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defaultStateDir } from '../../../src/core/storage/stateDir';
-import { FileGuardStore, FileLocks, FileTokenStore } from '../../../src/core/storage/fileStores';
+import { FileGuardStore, FileLocks, fileTokenStore } from '../../../src/core/storage/fileStores';
 import { normaliseHost } from '../../../src/core/accounts/session';
 import { assertNoCanary, CANARY } from './harness';
 
@@ -84,17 +84,18 @@ describe('state directory stores', () => {
 
   it('keeps tokens only for the user (0600 in a 0700 folder), hashed, dropping expired ones, and deletes only the refused one', async () => {
     let now = 1_000;
-    const store = new FileTokenStore(dir, () => now);
-    await store.set(ACCOUNT, { value: 'tok-1', issuedAt: 1_000, expiresAt: 5_000 });
+    const store = fileTokenStore(dir, () => now);
+    const owner = { key: ACCOUNT, secret: CANARY.password };
+    await store.set(owner, { value: 'tok-1', issuedAt: 1_000, expiresAt: 5_000 });
     assert.equal((await stat(join(dir, 'tokens.json'))).mode & 0o777, 0o600);
     assert.equal((await stat(dir)).mode & 0o777, 0o700);
     assertNoCanary([await readFile(join(dir, 'tokens.json'), 'utf8')]);
-    assert.equal((await store.get(ACCOUNT))?.value, 'tok-1');
-    await store.delete(ACCOUNT, 'tok-0');
-    assert.equal((await store.get(ACCOUNT))?.value, 'tok-1', 'another token than the refused one stays');
+    assert.equal((await store.get(owner))?.value, 'tok-1');
+    await store.delete(owner, 'tok-0');
+    assert.equal((await store.get(owner))?.value, 'tok-1', 'another token than the refused one stays');
     now = 6_000;
-    assert.equal(await store.get(ACCOUNT), undefined, 'expired');
-    await store.set('a|other|k', { value: 'tok-2', issuedAt: 6_000, expiresAt: 9_000 });
+    assert.equal(await store.get(owner), undefined, 'expired');
+    await store.set({ key: 'a|other|k', secret: CANARY.consumerSecret }, { value: 'tok-2', issuedAt: 6_000, expiresAt: 9_000 });
     assert.equal(Object.keys(JSON.parse(await readFile(join(dir, 'tokens.json'), 'utf8')) as object).length, 1, 'expired tokens dropped on write');
   });
 });
