@@ -26,7 +26,8 @@ remembers for the next run). A coordinator that stops answering stops the batch:
 finish, no new one starts, and running it again continues where it stopped.
 
 The run stops early on an authentication failure, the lockout guard, or a contract limit
-(SC003, SC004, SC005); Ctrl-C stops it cleanly. A summary is printed on stdout.
+(SC003, SC004, SC005), and when the service asks (Retry-After) to be called again later than the
+client waits by itself (60 s): the message says when; running it again then resumes. Ctrl-C stops it cleanly. A summary is printed on stdout.
 Exit status: 0 when every input succeeded, the failure's status when the run was stopped,
 1 when some inputs failed or the run was cancelled.
 
@@ -68,11 +69,13 @@ export async function runBatchCommand(args: string[], io: CliIo): Promise<number
     });
     if (io.stderr.isTTY) io.stderr.write('\n');
     const learned = client.limiterState().learned;
-    printJson({ ...summary, learnedQps: learned?.qps, learnedConcurrency: learned?.concurrency }, io);
-    if (summary.stoppedBy) {
-      const stop = summary.stoppedBy;
-      io.stderr.write(`bizdata: the batch stopped: ${safeLine(`${stop.code ? `${stop.code} ` : ''}${client.redact(stop.text)}`)}\n  What to do: ${safeLine(stop.advice)}\n`);
-      return exitCodeFor(summary.stoppedBy.kind);
+    const stop = summary.stoppedBy;
+    const shownStop = stop?.comeBackAt !== undefined ? { ...stop, comeBackAt: new Date(stop.comeBackAt).toISOString() } : stop;
+    printJson({ ...summary, stoppedBy: shownStop, learnedQps: learned?.qps, learnedConcurrency: learned?.concurrency }, io);
+    if (stop) {
+      const meaning = stop.meaning !== undefined && stop.meaning !== stop.text ? `\n  Meaning: ${safeLine(stop.meaning)}` : '';
+      io.stderr.write(`bizdata: the batch stopped: ${safeLine(`${stop.code ? `${stop.code} ` : ''}${client.redact(stop.text)}`)}${meaning}\n  What to do: ${safeLine(stop.advice)}\n`);
+      return exitCodeFor(stop.kind);
     }
     return summary.failed > 0 || summary.cancelled ? EXIT.other : EXIT.ok;
   } finally {

@@ -14,14 +14,17 @@ export const CHECK_HELP = `Usage: bizdata check FILE... [--json] [--codes FILE]
 Scans saved responses (JSON files; .jsonl and .ndjson files line by line, such as batch results)
 for the service's result codes, in every shape the service answers in, and prints one line per code:
 
-  FILE:LINE:COL: error|warning|info CODE: text — what to do
+  FILE:LINE:COL: error|warning|info CODE: text — meaning what to do
 
-Codes outside the catalog show the service's own text and say they are not in the catalog.
+The text is the service's own (ResultText and ResultMessage, errorMessage, error_description)
+when the answer carries one, else the catalog's; the meaning is the catalog's. Codes outside the
+catalog say they are not in the catalog.
 
   --json               one JSON array instead: [{"file", "line", "column", "endLine", "endColumn",
-                       "severity", "code", "text", "action", "known"}]; lines and columns are
-                       1-based, in characters; the range covers the code's value without quotes,
-                       endColumn just after its last character
+                       "severity", "code", "text", "meaning", "action", "known"}] ("meaning" for
+                       codes in the catalog); lines and columns are 1-based, in characters; the
+                       range covers the code's value without quotes, endColumn just after its last
+                       character
   --codes FILE         your own descriptions of codes (schemas/codes.schema.json) [BIZDATA_CODES_FILE]
 
 Exit status: 0 no error found, 1 an error code was found, 2 a file cannot be read or is not JSON.
@@ -36,6 +39,7 @@ export interface CheckFinding {
   readonly severity: CodeLocation['severity'];
   readonly code: string;
   readonly text: string;
+  readonly meaning?: string;
   readonly action: string;
   readonly known: boolean;
 }
@@ -69,10 +73,35 @@ export async function runCheckCommand(args: string[], io: CliIo): Promise<number
 async function scanFile(file: string, codes: CodeBook): Promise<CheckFinding[] | string> {
   let text: string;
   try {
-    text = (await readFile(file, 'utf8')).replace(/^\uFEFF/, '');
+    text = await readFile(file, 'utf8');
   } catch (err) {
     return `${file}: cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}).`;
   }
+  const found = codesInText(file, text, codes);
+  if (typeof found === 'string') return found;
+  return found.map(({ at, found: f }) => ({
+    ...at,
+    severity: f.severity,
+    code: f.code,
+    text: f.text,
+    ...(f.meaning !== undefined ? { meaning: f.meaning } : {}),
+    action: f.action,
+    known: f.known,
+  }));
+}
+
+/** A code found in a file: where (1-based lines and columns), and what the recogniser made of it. */
+export interface FoundInFile {
+  readonly at: Pick<CheckFinding, 'file' | 'line' | 'column' | 'endLine' | 'endColumn'>;
+  readonly found: CodeLocation;
+}
+
+/**
+ * The codes of a file's text (a .jsonl or .ndjson file line by line), or why it cannot be read:
+ * "FILE:LINE:COL: not JSON (…)".
+ */
+export function codesInText(file: string, raw: string, codes: CodeBook): FoundInFile[] | string {
+  const text = raw.replace(/^\uFEFF/, '');
   const lines = /\.(jsonl|ndjson)$/i.test(file);
   const located: CodeLocation[] = [];
   let base = 0;
@@ -88,17 +117,9 @@ async function scanFile(file: string, codes: CodeBook): Promise<CheckFinding[] |
     base += part.length + 1;
   }
   const ends = lineColumns(text, located.flatMap((f) => [f.offset, f.offset + f.length]));
-  return located.map((f, i) => ({
-    file,
-    line: ends[2 * i].line + 1,
-    column: ends[2 * i].column + 1,
-    endLine: ends[2 * i + 1].line + 1,
-    endColumn: ends[2 * i + 1].column + 1,
-    severity: f.severity,
-    code: f.code,
-    text: f.text,
-    action: f.action,
-    known: f.known,
+  return located.map((found, i) => ({
+    at: { file, line: ends[2 * i].line + 1, column: ends[2 * i].column + 1, endLine: ends[2 * i + 1].line + 1, endColumn: ends[2 * i + 1].column + 1 },
+    found,
   }));
 }
 

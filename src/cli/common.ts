@@ -237,7 +237,10 @@ export function exitCodeFor(kind: FailureKind): number {
   }
 }
 
-/** A failure on stderr: code and status, the text, and what to do; every part made safe for a terminal. */
+/**
+ * A failure on stderr: code and status, the text (the service's own words first), the catalog's
+ * meaning, and what to do; every part made safe for a terminal.
+ */
 export function printFailure(f: CallFailure, io: CliIo, redactText: (s: string) => string, codes: CodeBook = BUILT_IN): number {
   const head = [f.code, f.status !== undefined ? `HTTP ${f.status}` : undefined].filter(Boolean).join(', ');
   const info = f.code ? codes.describe(f.code) : undefined;
@@ -246,7 +249,8 @@ export function printFailure(f: CallFailure, io: CliIo, redactText: (s: string) 
     `  ${redactText(f.text)}`,
     `  What to do: ${redactText(f.advice)}`,
   ];
-  if (info && info.meaning !== f.text) lines.splice(2, 0, `  Meaning: ${info.meaning}`);
+  const meaning = f.meaning ?? info?.meaning;
+  if (meaning !== undefined && meaning !== f.text) lines.splice(2, 0, `  Meaning: ${meaning}`);
   if (f.code !== undefined && f.known === false) lines.splice(2, 0, `  ${f.code} is not in the catalog: the text above is the service's own (describe it with --codes FILE).`);
   io.stderr.write(`${lines.map(safeLine).join('\n')}\n`);
   return exitCodeFor(f.kind);

@@ -19,7 +19,7 @@ Commands:
   send FILE         send the requests of a request file (.bizdata.http) with the managed token
   token             sign in and show the token status
   check FILE...     find result codes in saved responses, one line per code
-  explain CODE      what a result code means and what to do
+  explain CODE      what a result code means and what to do (--answer FILE: a saved answer's codes)
   sandbox           run the local sandbox of the service
 
 Run "bizdata <command> --help" for the options of a command.

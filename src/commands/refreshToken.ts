@@ -1,5 +1,6 @@
 // "Business Data: Refresh Token": gets a new token now (through the lockout guard).
 import * as vscode from 'vscode';
+import { failureLine } from '../core/exchange/failures';
 import { safeLine } from '../core/sanitize';
 import type { TokenState } from '../core/model';
 import type { Services } from '../features/services';
@@ -19,8 +20,7 @@ export async function refreshToken(services: Services, arg?: unknown): Promise<T
   if (result.ok) {
     void vscode.window.showInformationMessage(`Business Data: new token for ${name}, ${stateLabel(status, Date.now())}.`);
   } else {
-    const code = result.code ? `${result.code}: ` : '';
-    void vscode.window.showErrorMessage(safeLine(`Business Data: could not get a new token for ${name}. ${code}${result.text} ${result.advice}`));
+    void vscode.window.showErrorMessage(safeLine(`Business Data: could not get a new token for ${name}. ${failureLine(result)}`));
   }
   return status.state;
 }

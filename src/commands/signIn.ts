@@ -4,6 +4,7 @@
 // the argument only in test mode: anywhere else a keybinding or another extension could sign the user
 // in with values they never typed, so the masked prompts ask every time.
 import * as vscode from 'vscode';
+import { failureLine } from '../core/exchange/failures';
 import { safeLine } from '../core/sanitize';
 import type { Credentials, InterfaceId, TokenState } from '../core/model';
 import { checkHeaderValue } from '../core/protocol/validate';
@@ -56,8 +57,7 @@ export async function signIn(services: Services, arg?: unknown): Promise<TokenSt
   if (result.ok) {
     void vscode.window.showInformationMessage(`Business Data: signed in to ${INTERFACES[choice].label} as ${status.account ?? 'your account'}; token ${stateLabel(status, Date.now())}.`);
   } else {
-    const code = result.code ? `${result.code}: ` : '';
-    void vscode.window.showWarningMessage(safeLine(`Business Data: credentials saved, but getting a token failed. ${code}${result.text} ${result.advice}`));
+    void vscode.window.showWarningMessage(safeLine(`Business Data: credentials saved, but getting a token failed. ${failureLine(result)}`));
   }
   return status.state;
 }

@@ -129,7 +129,7 @@ export interface BatchLine {
   readonly code?: string;
   readonly status?: number;
   readonly body?: unknown;
-  readonly error?: { readonly kind: FailureKind; readonly text: string; readonly advice: string };
+  readonly error?: { readonly kind: FailureKind; readonly text: string; readonly meaning?: string; readonly advice: string };
   /** Done with: a re-run skips it. False for failures worth trying again (network, limits, credentials). */
   readonly final: boolean;
   readonly at: string;
@@ -147,7 +147,10 @@ export interface BatchProgress {
 export interface BatchSummary extends BatchProgress {
   readonly outFile: string;
   readonly cancelled: boolean;
-  /** The failure that stopped the run: credentials, the lockout guard, or a contract limit. */
+  /**
+   * The failure that stopped the run: credentials, the lockout guard, a contract limit, or an answer
+   * whose Retry-After is longer than the client waits (`comeBackAt` says when to run it again).
+   */
   readonly stoppedBy?: Omit<CallFailure, 'request' | 'body'>;
   readonly durationMs: number;
 }
@@ -173,6 +176,7 @@ const STOPPING_KINDS: ReadonlySet<FailureKind> = new Set(['auth', 'guard', 'limi
 function isFinal(r: CallResult, ownProblem: boolean): boolean {
   if (r.ok) return true;
   if (r.kind === 'input') return ownProblem;
+  if (r.comeBackAt !== undefined) return false;
   return r.kind === 'api' && r.status !== undefined && r.status >= 400 && r.status < 500;
 }
 
@@ -224,7 +228,10 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
           return;
         }
         const setupProblem = !result.ok && result.kind === 'input' && !problem;
-        if (!result.ok && ((STOPPING_KINDS.has(result.kind) && result.code !== 'SC006') || setupProblem)) {
+        // The service asked to be left alone for longer than the client waits: every other input
+        // would get the same answer, so the run stops and a re-run after that time resumes.
+        const comeBackLater = !result.ok && result.comeBackAt !== undefined;
+        if (!result.ok && ((STOPPING_KINDS.has(result.kind) && result.code !== 'SC006') || setupProblem || comeBackLater)) {
           // Written so the output shows why the run ended; not final, so a later run retries it.
           stoppedBy ??= result;
           stop.abort();
@@ -248,15 +255,22 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
     ...progress,
     outFile: options.outFile,
     cancelled: options.signal?.aborted === true,
-    stoppedBy: stopped ? { ok: false, kind: stopped.kind, code: stopped.code, status: stopped.status, text: stopped.text, advice: stopped.advice, durationMs: stopped.durationMs } : undefined,
+    stoppedBy: stopped ? withoutRequest(stopped) : undefined,
     durationMs: performance.now() - started,
   };
+}
+
+/** The failure as the summary keeps it: no request, no body. */
+function withoutRequest(f: CallFailure): Omit<CallFailure, 'request' | 'body'> {
+  const { kind, code, status, text, meaning, advice, comeBackAt, durationMs } = f;
+  return { ok: false, kind, code, status, text, ...(meaning !== undefined ? { meaning } : {}), advice, ...(comeBackAt !== undefined ? { comeBackAt } : {}), durationMs };
 }
 
 function toLine(input: LookupQuery, r: CallResult, final: boolean): BatchLine {
   const at = new Date().toISOString();
   if (r.ok) return { input, ok: true, code: r.code, status: r.status, body: r.body, final, at };
-  return { input, ok: false, code: r.code, status: r.status, error: { kind: r.kind, text: r.text, advice: r.advice }, final, at };
+  const error = { kind: r.kind, text: r.text, ...(r.meaning !== undefined ? { meaning: r.meaning } : {}), advice: r.advice };
+  return { input, ok: false, code: r.code, status: r.status, error, final, at };
 }
 
 /** Keys of inputs whose latest line in the output file is a success or a final failure. */

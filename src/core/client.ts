@@ -229,12 +229,12 @@ export class BizDataClient {
     let outcome = await this.dataCall(s, build(token.token.value), expectObject, o.signal, t0);
     if (!outcome.reauth) return outcome.result;
     this.log(`${id}: token refused with ${outcome.code}; getting a new one and repeating the call once`);
-    await this.tokens.markInvalid(s, token.token.value, outcome.code);
+    await this.tokens.markInvalid(s, token.token.value, outcome.code, outcome.result.ok ? undefined : outcome.result.text);
     token = await this.tokens.get(s, { replacing: token.token.value, confirmRisk: o.confirmRisk, signal: o.signal }, t0);
     if (!token.ok) return token.failure;
     outcome = await this.dataCall(s, build(token.token.value), expectObject, o.signal, t0);
     if (!outcome.reauth) return outcome.result;
-    await this.tokens.markInvalid(s, token.token.value, outcome.code);
+    await this.tokens.markInvalid(s, token.token.value, outcome.code, outcome.result.ok ? undefined : outcome.result.text);
     return { ...(outcome.result as CallFailure), kind: 'auth', advice: 'A new token was obtained and the service refused it as well: contact support.' };
   }
 
@@ -242,7 +242,7 @@ export class BizDataClient {
     const ex = await this.exchange.run(built, signal, t0);
     if (!('res' in ex)) return { result: withoutReach(ex), reauth: false };
     this.tracker.countCall(s.id);
-    const { res, service } = ex;
+    const { res, service, comeBackAt } = ex;
     const redact = (t: string): string => this.redact(t);
     if (isSuccess(res, service)) {
       // A lookup's answer is a JSON object; any other operation may answer in text.
@@ -252,7 +252,7 @@ export class BizDataClient {
       const success = { ok: true, status: res.status, body: res.json, code: service?.code, durationMs: performance.now() - t0, request: built.record, headers } as const;
       return { result: res.text === '' ? success : { ...success, text: res.text }, reauth: false };
     }
-    return { result: responseFailure(res, service, built.record, t0, redact), reauth: needsNewToken(res.status, service), code: service?.code };
+    return { result: responseFailure(res, service, built.record, t0, redact, comeBackAt), reauth: needsNewToken(res.status, service), code: service?.code };
   }
 
   /** The session of an interface's current credentials, or the failure that stops the call. */

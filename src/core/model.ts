@@ -155,10 +155,17 @@ export interface CallFailure {
   /** False when the code is not in the catalog: then `text` is the service's own. */
   readonly known?: boolean;
   readonly status?: number;
-  /** What went wrong: for a known code, the specification's text. */
+  /** What went wrong: the service's own words when the answer carries any, else the catalog's text. */
   readonly text: string;
+  /** The catalog's meaning of a known code. */
+  readonly meaning?: string;
   /** What to do about it. */
   readonly advice: string;
+  /**
+   * When the service asked to be called again (Retry-After, epoch milliseconds), when that is later
+   * than the client waits by itself: the call stopped instead of waiting.
+   */
+  readonly comeBackAt?: number;
   /** Parsed JSON body of the failing response, when there was one. */
   readonly body?: unknown;
   readonly durationMs: number;

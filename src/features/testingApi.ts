@@ -12,8 +12,8 @@ export interface TestingApi {
   statusBar(): Promise<{ readonly text: string; readonly tooltip: string; readonly accessibilityLabel: string }>;
   /** The status bar item exactly as it is shown, without forcing a render: proves it keeps itself current. */
   statusBarAsShown(): { readonly text: string; readonly tooltip: string; readonly accessibilityLabel: string };
-  /** Tree items of a view, flattened depth-first: label, description, contextValue. */
-  treeItems(view: 'connections' | 'lookups'): Promise<ReadonlyArray<{ readonly label: string; readonly description: string; readonly contextValue?: string }>>;
+  /** Tree items of a view, flattened depth-first: label, description, contextValue, tooltip (its text or Markdown). */
+  treeItems(view: 'connections' | 'lookups'): Promise<ReadonlyArray<{ readonly label: string; readonly description: string; readonly contextValue?: string; readonly tooltip: string }>>;
   /** Where this extension's log and global storage live (the tests search them for secrets). */
   readonly logUri: string;
   readonly globalStorageUri: string;
@@ -41,12 +41,13 @@ export function createTestingApi(
     },
     async treeItems(view) {
       const provider: vscode.TreeDataProvider<unknown> = views[view] as vscode.TreeDataProvider<unknown>;
-      const out: Array<{ label: string; description: string; contextValue?: string }> = [];
+      const out: Array<{ label: string; description: string; contextValue?: string; tooltip: string }> = [];
       const walk = async (element?: unknown): Promise<void> => {
         for (const child of (await provider.getChildren(element)) ?? []) {
           const item = await provider.getTreeItem(child);
           const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
-          out.push({ label, description: typeof item.description === 'string' ? item.description : '', contextValue: item.contextValue });
+          const tooltip = typeof item.tooltip === 'string' ? item.tooltip : (item.tooltip?.value ?? '');
+          out.push({ label, description: typeof item.description === 'string' ? item.description : '', contextValue: item.contextValue, tooltip });
           await walk(child);
         }
       };

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { describeCode } from '../../src/core/codes/codes';
 import type { ExtensionApi } from '../../src/extension';
 import type { SandboxConfig } from '../../src/sandbox/config';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server';
@@ -231,12 +232,15 @@ export async function closeAllEditors(): Promise<void> {
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 }
 
-/** An Interface B failure as the service sends it, or an Interface A error object for 00040. */
+/**
+ * An Interface B failure as the service sends it (the catalog's text as its ResultText; "text" for a
+ * code outside the catalog), or an Interface A error object for 00040.
+ */
 export function responseWith(code: string): string {
   if (code === '00040') {
     return `${JSON.stringify({ error: { errorCode: code, errorMessage: 'The access token in use has expired.' } }, null, 2)}\n`;
   }
-  const result = code === 'CM000' ? { ResultID: code, ResultText: 'Success' } : { SeverityText: 'Error', ResultID: code, ResultText: 'text' };
+  const result = code === 'CM000' ? { ResultID: code, ResultText: 'Success' } : { SeverityText: 'Error', ResultID: code, ResultText: describeCode(code)?.text ?? 'text' };
   const body = { MatchResponse: { TransactionDetail: { ApplicationTransactionID: 'Rest', ServiceTransactionID: 'Id-1' }, TransactionResult: result } };
   return `${JSON.stringify(body, null, 2)}\n`;
 }

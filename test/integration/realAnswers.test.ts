@@ -52,8 +52,9 @@ describe('diagnostics and hovers on the real service\'s answers', () => {
     const doc = await openJson(RESPONSES);
     assert.match(await hoverOn(doc, '00040'), /The access token in use has expired\./);
     const cm018 = await hoverOn(doc, 'CM018');
-    assert.match(cm018, /Not found/);
-    assert.match(cm018, /No candidates/);
+    // The service's own words (here its ResultDescription), then the catalog's meaning.
+    assert.match(cm018, /\*No candidates\*/);
+    assert.match(cm018, /The service found nothing for the request/);
     assert.match(cm018, /Documented by the service; not in the specification/);
     const other = await hoverOn(doc, 'CM026');
     assert.match(other, /Partial answer/);
@@ -70,7 +71,8 @@ describe('diagnostics and hovers on the real service\'s answers', () => {
       const ds = await waitFor(() => ourDiagnostics(doc.uri), (d) => d.some((x) => x.code === 'CM026' && x.message.includes('Partial record')), 'the codes file in the diagnostic');
       const cm026 = ds.find((d) => d.code === 'CM026');
       assert.equal(cm026?.severity, vscode.DiagnosticSeverity.Information);
-      assert.match(cm026?.message ?? '', /^CM026: Partial record from your contract — Use the fields present\.$/);
+      // The answer's own text first; the codes file gives the meaning and the action.
+      assert.match(cm026?.message ?? '', /^CM026: Partial answer — Partial record from your contract\. Use the fields present\.$/);
       assert.match(await hoverOn(doc, 'CM026'), /From your codes file/);
     } finally {
       await config.update('file', undefined, vscode.ConfigurationTarget.Global);

@@ -58,14 +58,14 @@ export class TokenCache {
     return p;
   }
 
-  /** Drops a token the service refused, unless another caller already replaced it. */
-  async markInvalid(s: Session, value: string, code: string | undefined): Promise<void> {
+  /** Drops a token the service refused, unless another caller already replaced it; `text`: the refusal's, the service's own words first. */
+  async markInvalid(s: Session, value: string, code: string | undefined, text?: string): Promise<void> {
     const owner = tokenOwner(s);
     const stored = await this.o.store.get(owner);
     if (stored !== undefined && stored.value !== value) return;
     // Only that token: in a shared store another process may have replaced it since the read.
     if (stored) await this.o.store.delete(owner, value);
-    this.o.tracker.set(s.id, { state: 'invalid', issuedAt: undefined, expiresAt: undefined, lastError: { code, text: (code !== undefined ? this.o.exchange.codes.describe(code)?.text : undefined) ?? 'The token was refused.' } });
+    this.o.tracker.set(s.id, { state: 'invalid', issuedAt: undefined, expiresAt: undefined, lastError: { code, text: text ?? (code !== undefined ? this.o.exchange.codes.describe(code)?.text : undefined) ?? 'The token was refused.' } });
   }
 
   private async usable(s: Session, replacing: string | undefined): Promise<StoredToken | undefined> {
@@ -133,7 +133,7 @@ export class TokenCache {
       this.o.tracker.set(s.id, { state: 'valid', issuedAt, expiresAt: token.expiresAt, lastError: undefined });
       return { ok: true, token, request: built.record };
     }
-    const f = responseFailure(res, service, built.record, t0, (text) => this.o.secrets.redact(text));
+    const f = responseFailure(res, service, built.record, t0, (text) => this.o.secrets.redact(text), ex.comeBackAt);
     if (isCredentialFailure(res.status, service)) {
       // Never retried: each attempt counts toward the lockout, so the count is kept and shown.
       const count = await this.settle(s, 'failed', verdict.failures, true);

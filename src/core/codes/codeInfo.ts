@@ -25,7 +25,10 @@ export type CodeSource =
 
 export interface CodeInfo {
   readonly code: string;
-  /** The code's published text (the specification's, the service documentation's, the user's). */
+  /**
+   * The code's published text (the specification's, the service documentation's, the user's): shown
+   * when the answer carries no text of its own.
+   */
   readonly text: string;
   /** What the code means, in plain words. */
   readonly meaning: string;
@@ -38,8 +41,8 @@ export interface CodeInfo {
   /** The HTTP status the service documents for the code, when it does. */
   readonly status?: number;
   /**
-   * The documentation gives the code but no text of its own: `text` is only a fallback, and the
-   * service's own text in the answer is shown in its place.
+   * The documentation gives the code but no text of its own: `text` is only a fallback for an answer
+   * that carries no text. (Whenever the answer carries a text, that text is shown first, for every code.)
    */
   readonly unpublishedText?: true;
 }

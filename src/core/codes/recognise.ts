@@ -25,12 +25,20 @@ export interface Recognised {
   /** In the catalog: the spec, the service's documentation or the user's codes file. */
   readonly known: boolean;
   readonly info?: CodeInfo;
-  /** The catalog's text for a known code, else the service's own text. */
+  /**
+   * The text to show first: the service's own words when the answer carries any (they are what the
+   * user can search the service's documentation for and quote to its support), else the catalog's.
+   */
   readonly text: string;
-  /** What the service itself said (ResultText, errorMessage, error_description), when it said anything. */
+  /**
+   * What the service itself said (ResultText, errorMessage, error_description), with the
+   * ResultDescription(s) of ResultMessage when they add to it; undefined when it said nothing.
+   */
   readonly serviceText?: string;
   /** ResultDescription(s) of ResultMessage, joined. */
   readonly description?: string;
+  /** The catalog's meaning of a known code. */
+  readonly meaning?: string;
   readonly action: string;
   readonly severity: FindingSeverity;
   /** The status the body names (actionStatus), else the HTTP status, else the one the catalog documents. */
@@ -91,18 +99,18 @@ export function recogniseFields(f: Fields, book: CodeBook = BUILT_IN, httpStatus
   if (!found) return undefined;
   const v = f.values;
   const info = book.describe(found.code);
-  const serviceText = found.shape === 'transactionResult' ? v.ResultText : found.shape === 'oauth' ? v.error_description : (v.errorMessage ?? v.message);
+  const said = found.shape === 'transactionResult' ? v.ResultText : found.shape === 'oauth' ? v.error_description : (v.errorMessage ?? v.message);
   const description = f.descriptions.length > 0 ? f.descriptions.join(' ') : undefined;
   const actionStatus = v.actionStatus !== undefined && /^\d{3}$/.test(v.actionStatus.trim()) ? Number(v.actionStatus) : undefined;
   const status = actionStatus ?? httpStatus ?? info?.status;
-  const own = nonEmpty(serviceText);
+  const own = serviceWords(nonEmpty(said), nonEmpty(description));
   // Plain literals, no spread: a large file has tens of thousands of codes, and spreading is slower.
   if (info) {
     const severity = info.severity === 'success' ? 'info' : info.severity;
-    const text = info.unpublishedText ? (own ?? info.text) : info.text;
-    return { code: found.code, shape: found.shape, serviceText: own, description, status, known: true, info, text, action: info.action, severity, recovery: info.recovery };
+    const text = own ?? info.text;
+    return { code: found.code, shape: found.shape, serviceText: own, description, status, known: true, info, text, meaning: info.meaning, action: info.action, severity, recovery: info.recovery };
   }
-  const text = own ?? description ?? `The service answered with code ${found.code} and no text.`;
+  const text = own ?? `The service answered with code ${found.code} and no text.`;
   const severity = unknownSeverity(found.shape, found.code, v.SeverityText, status);
   return { code: found.code, shape: found.shape, serviceText: own, description, status, known: false, text, action: adviceForStatus(status), severity };
 }
@@ -123,10 +131,26 @@ export function recogniseBody(json: unknown, book: CodeBook = BUILT_IN, httpStat
   return undefined;
 }
 
-/** One line for people: the text, "not in the catalog" when so, and the action. */
-export function explainLine(r: Pick<Recognised, 'code' | 'known' | 'text' | 'action'>): string {
-  const known = r.known ? '' : ` (${r.code} is not in the catalog; the text is the service's own)`;
-  return `${r.text}${known} — ${r.action}`;
+/**
+ * One line for people: the text (the service's own words first), then the catalog's meaning of a
+ * known code or "not in the catalog", then the action.
+ */
+export function explainLine(r: Pick<Recognised, 'code' | 'known' | 'text' | 'meaning' | 'action'>): string {
+  if (!r.known) return `${r.text} (${r.code} is not in the catalog; the text is the service's own) — ${r.action}`;
+  const meaning = r.meaning !== undefined && r.meaning !== r.text ? `${asSentence(r.meaning)} ` : '';
+  return `${r.text} — ${meaning}${r.action}`;
+}
+
+/** The service's text with its descriptions (ResultMessage) when they say more than the text itself. */
+export function serviceWords(text: string | undefined, description: string | undefined): string | undefined {
+  if (text === undefined || description === undefined || text.includes(description)) return text ?? description;
+  return `${asSentence(text)} ${description}`;
+}
+
+/** Text that ends as a sentence, so that another can follow it on the same line. */
+export function asSentence(text: string): string {
+  const t = text.trimEnd();
+  return /[.!?:;]$/.test(t) ? t : `${t}.`;
 }
 
 /** Advice for a code the catalog does not name, from the status it came with. */

@@ -1,7 +1,8 @@
-// Codes documented by the service, NOT in the spec: its published error table and the shapes its
-// products answer in (shared/docs/real-world-answers.md). The texts are the published ones where
-// the table gives one; where it gives only a code and a status (`unpublishedText`), the service's own
-// text in the answer takes the place of the fallback text here.
+// Codes documented by the service, NOT in the spec: its published error table, the shapes its
+// products answer in, and the codes public clients' fixtures show (shared/docs/real-world-answers.md).
+// The texts are the published ones where the table gives one; where it gives only a code and a status
+// (`unpublishedText`), the text here is a fallback. Either way, the text an answer carries is shown
+// first and these texts only where the answer has none.
 import type { CodeInfo } from './codeInfo';
 
 const service = (c: Omit<CodeInfo, 'source'>): CodeInfo => ({ ...c, source: 'service' });
@@ -26,6 +27,19 @@ const TOO_MANY = service({
   recovery: 'wait-and-retry',
   interfaceName: 'A',
   status: 429,
+});
+
+/** Public clients' fixtures show two codes for a refused input value: the same meaning and status. */
+const INVALID_INPUT = service({
+  code: '10002',
+  text: 'Invalid input',
+  meaning: "The service refused a value of the request (HTTP 400); its errorMessage and errorDetails name which.",
+  action: "Correct the value the service's text names, then send the request again.",
+  severity: 'error',
+  recovery: 'stop',
+  unpublishedText: true,
+  interfaceName: 'A',
+  status: 400,
 });
 
 export const SERVICE_CODES: readonly CodeInfo[] = [
@@ -103,6 +117,42 @@ export const SERVICE_CODES: readonly CodeInfo[] = [
     recovery: 'stop',
     unpublishedText: true,
     interfaceName: 'B',
+    status: 404,
+  }),
+  // Seen in the fixtures of public clients, with a status but no published text.
+  service({
+    code: '00004',
+    text: 'Not authorised for this call',
+    meaning: 'The service refused the access token for this data call (HTTP 401).',
+    action: 'Obtain a new token once; if it recurs on the new token, check that the contract covers this product, then contact support.',
+    severity: 'error',
+    recovery: 'reauthenticate-once',
+    unpublishedText: true,
+    interfaceName: 'A',
+    status: 401,
+  }),
+  service({
+    code: '10001',
+    text: 'No match found',
+    meaning: 'The service holds no record for the values of the request (HTTP 404).',
+    action: 'Check the values of the request; the entity may not be on record.',
+    severity: 'error',
+    recovery: 'stop',
+    unpublishedText: true,
+    interfaceName: 'A',
+    status: 404,
+  }),
+  INVALID_INPUT,
+  { ...INVALID_INPUT, code: '10003' },
+  service({
+    code: '40105',
+    text: 'Requested product not available due to insufficient data.',
+    meaning: 'The service knows the entity but holds too little data about it to build the requested product (HTTP 404).',
+    action: 'Nothing to fix in the request: ask for another product, or try again when the service holds more data.',
+    severity: 'error',
+    recovery: 'stop',
+    unpublishedText: true,
+    interfaceName: 'A',
     status: 404,
   }),
 ];

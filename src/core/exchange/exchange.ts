@@ -3,7 +3,8 @@
 // (the limiter's pause, Retry-After when given) and sending the same request again with the same
 // token, a bounded number of times. An idempotent request (GET) is also sent again, with backoff and
 // full jitter, after a reset or refused connection, a timeout, or a 502/503/504. Sign-ins are never
-// retried for those: a lost answer may have been a refusal the service counted.
+// retried for those: a lost answer may have been a refusal the service counted. A Retry-After longer
+// than the policy waits (a minute) is not waited: the call stops and says when to come back.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BUILT_IN, type CodeBook } from '../codes/codes';
 import { failure } from './failures';
@@ -20,6 +21,8 @@ export interface Exchanged {
   readonly res: WireResponse;
   /** The code the body carries, if any. */
   readonly service: Recognised | undefined;
+  /** The answer's Retry-After was longer than the policy waits: when the service asked to be called again (epoch ms). */
+  readonly comeBackAt?: number;
 }
 
 /** A transport failure, with whether the service may have seen the request (the lockout guard counts those). */
@@ -94,17 +97,24 @@ export class Exchange {
         const gzip = res.headers['content-encoding'] === 'gzip' ? ', gzip' : '';
         this.log(`${built.record.method} ${built.record.url} -> ${res.status}${service ? ` ${service.code}` : ''} (${Math.round(performance.now() - started)} ms${gzip})`);
       }
-      const tooLong = wait !== undefined && wait > this.policy.maxRetryAfterMs;
+      if (wait !== undefined && wait > this.policy.maxRetryAfterMs) {
+        // Longer than the policy waits: the call stops at once and says when to come back. A wait
+        // this long is a block, not a measure of the rate: the limiter neither learns from it nor
+        // holds every caller for it; each call that meets it stops the same way.
+        permit.release();
+        this.log(`${built.record.method} ${built.record.url}: Retry-After ${Math.round(wait / 1000)} s is longer than the ${this.policy.maxRetryAfterMs / 1000} s the client waits; not retried`);
+        return { res, service, comeBackAt: Date.now() + wait };
+      }
       if (isThrottle(res.status, service)) {
         // The service blocks the whole customer while over the limit: the limiter holds every caller.
-        const held = permit.release({ retryAfterMs: wait === undefined ? undefined : Math.min(wait, this.policy.maxRetryAfterMs) });
-        if (throttles >= this.policy.maxThrottleRetries || tooLong) return { res, service };
+        const held = permit.release({ retryAfterMs: wait });
+        if (throttles >= this.policy.maxThrottleRetries) return { res, service };
         const what = service?.code === 'SC006' ? 'SC006' : `HTTP ${res.status}${service ? ` (${service.code})` : ''}`;
         this.log(`${what}: every call waits ${held} ms, then retry ${++throttles} of ${this.policy.maxThrottleRetries} with the same token`);
         continue;
       }
       permit.release();
-      if (idempotent && isTransientStatus(res.status) && transients < this.policy.maxTransientRetries && !tooLong) {
+      if (idempotent && isTransientStatus(res.status) && transients < this.policy.maxTransientRetries) {
         const ms = Math.max(wait ?? 0, backoffMs(transients, this.policy, this.o.random));
         if (!(await this.pause(ms, `retry ${++transients} of ${this.policy.maxTransientRetries} after HTTP ${res.status}`, signal))) return closed();
         continue;

@@ -3,7 +3,7 @@
 import { isSecurityCode, SUCCESS_CODE, TOKEN_EXPIRED_A } from '../codes/codes';
 import type { WireResponse } from '../http/http';
 import type { CallFailure, FailureKind, RequestRecord } from '../model';
-import { adviceForStatus, isObj, type Recognised } from '../codes/recognise';
+import { adviceForStatus, asSentence, isObj, type Recognised } from '../codes/recognise';
 import { safeLine } from '../sanitize';
 
 /** Codes about the customer's limits or contract, or the credentials' own expiry: never a wrong password. */
@@ -73,13 +73,15 @@ export function adviceFor(status: number, code: string | undefined): string {
 }
 
 /**
- * The failure an answer stands for: the catalog's text and action for a known code, else the
- * service's own text (sanitised and redacted) and advice from the status.
+ * The failure an answer stands for: the service's own words first (sanitised and redacted), else the
+ * catalog's text of a known code, else the body's first characters; the catalog's meaning and action
+ * for a known code, else advice from the status. `comeBackAt`: the service asked (Retry-After) to be
+ * called again later than the client waits by itself, so the advice is when to come back.
  */
-export function responseFailure(res: WireResponse, service: Recognised | undefined, record: RequestRecord, t0: number, redact: (s: string) => string): CallFailure {
+export function responseFailure(res: WireResponse, service: Recognised | undefined, record: RequestRecord, t0: number, redact: (s: string) => string, comeBackAt?: number): CallFailure {
   const code = service?.code;
-  const own = service?.serviceText ?? service?.description ?? (res.text ? res.text.slice(0, 200) : undefined);
-  const text = service?.known ? service.text : own ? safeLine(redact(own)) : `The service answered HTTP ${res.status}${code ? ` with code ${safeLine(code)}` : ''}.`;
+  const said = service?.serviceText ?? (service?.known ? undefined : res.text ? res.text.slice(0, 200) : undefined);
+  const text = said !== undefined ? safeLine(redact(said)) : service?.known ? service.text : `The service answered HTTP ${res.status}${code ? ` with code ${safeLine(code)}` : ''}.`;
   return {
     ok: false,
     kind: kindOf(res.status, service),
@@ -87,11 +89,38 @@ export function responseFailure(res: WireResponse, service: Recognised | undefin
     known: code === undefined ? undefined : service?.known,
     status: res.status,
     text,
-    advice: service?.known ? service.action : adviceFor(res.status, code),
+    ...(service?.meaning !== undefined ? { meaning: service.meaning } : {}),
+    advice: comeBackAt !== undefined ? comeBackAdvice(comeBackAt) : service?.known ? service.action : adviceFor(res.status, code),
+    ...(comeBackAt !== undefined ? { comeBackAt } : {}),
     body: res.json,
     durationMs: performance.now() - t0,
     request: record,
   };
+}
+
+/** When to call again, as a time and as a wait: the service's Retry-After was longer than the client waits. */
+export function comeBackAdvice(at: number, now: number = Date.now()): string {
+  const time = new Date(Math.ceil(at / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  return `Try again after ${time} (${waitText(at - now)}): the service asked to be called again no sooner (Retry-After), which is longer than the client waits by itself.`;
+}
+
+/** A wait in words, in a unit that reads naturally: "in 45 seconds", "in 2 minutes", "in 3 hours" (the exact time is beside it). */
+export function waitText(ms: number): string {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  const words = new Intl.RelativeTimeFormat('en', { numeric: 'always' });
+  if (seconds < 120) return words.format(seconds, 'second');
+  if (seconds < 120 * 60) return words.format(Math.round(seconds / 60), 'minute');
+  if (seconds < 48 * 3600) return words.format(Math.round(seconds / 3600), 'hour');
+  return words.format(Math.round(seconds / 86_400), 'day');
+}
+
+/**
+ * A failure as one line for people: the code, the text (the service's own words first), the
+ * catalog's meaning, and what to do.
+ */
+export function failureLine(f: Pick<CallFailure, 'code' | 'text' | 'meaning' | 'advice'>): string {
+  const meaning = f.meaning !== undefined && f.meaning !== f.text ? ` ${asSentence(f.meaning)}` : '';
+  return `${f.code ? `${f.code}: ` : ''}${asSentence(f.text)}${meaning} ${f.advice}`;
 }
 
 /**

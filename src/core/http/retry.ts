@@ -11,7 +11,7 @@ export interface RetryPolicy {
   /** First backoff ceiling; doubled per retry up to `maxDelayMs` (full jitter: a random wait below it). */
   readonly baseDelayMs: number;
   readonly maxDelayMs: number;
-  /** The longest Retry-After honoured by waiting; a longer one ends the call with the answer. */
+  /** The longest Retry-After honoured by waiting; a longer one ends the call at once, with the time to come back. */
   readonly maxRetryAfterMs: number;
 }
 

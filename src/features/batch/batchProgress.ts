@@ -1,5 +1,6 @@
 // Plain helpers of the batch command: where results go, and the progress line. No `vscode` import.
 import type { BatchProgress, BatchSummary } from '../../core/batch';
+import { failureLine } from '../../core/exchange/failures';
 
 /** Results are written beside the input as JSON lines: `<file>.results.jsonl`. */
 export function resultsPathFor(inputPath: string): string {
@@ -27,8 +28,7 @@ export function percentDone(p: BatchProgress): number {
 export function summaryMessage(s: BatchSummary, outName: string): string {
   const counts = `${s.ok} succeeded, ${s.failed} failed${s.skipped > 0 ? `, ${s.skipped} already done earlier` : ''}`;
   if (s.stoppedBy) {
-    const code = s.stoppedBy.code ? `${s.stoppedBy.code}: ` : '';
-    return `Batch stopped after ${s.skipped + s.done} of ${s.total} (${counts}). ${code}${s.stoppedBy.text} ${s.stoppedBy.advice} Run the batch again to resume; results so far are in ${outName}.`;
+    return `Batch stopped after ${s.skipped + s.done} of ${s.total} (${counts}). ${failureLine(s.stoppedBy)} Run the batch again${s.stoppedBy.comeBackAt !== undefined ? ' at that time' : ''} to resume; results so far are in ${outName}.`;
   }
   if (s.cancelled) {
     return `Batch cancelled after ${s.skipped + s.done} of ${s.total} (${counts}). Run it again on the same file to resume where it stopped; results so far are in ${outName}.`;

@@ -1,9 +1,11 @@
 // Renders the LookupModel: a "Saved" group and a "History" group. Menus match the contextValues.
 import * as vscode from 'vscode';
 import { safeLine } from '../../core/sanitize';
-import { describeCode } from '../../core/codes/codes';
+import { BUILT_IN } from '../../core/codes/codes';
+import { explainLine, recogniseBody } from '../../core/codes/recognise';
+import { failureLine } from '../../core/exchange/failures';
 import { commandOf, Commands } from '../shared/commandIds';
-import { queryKindLabel, queryLabel, type HistoryQuery, type LookupModel, type LookupNode } from '../state/lookupModel';
+import { queryKindLabel, queryLabel, type HistoryQuery, type LookupEntry, type LookupModel, type LookupNode } from '../state/lookupModel';
 import { toResultUri } from '../state/resultUri';
 
 export const LOOKUP_CONTEXT = { history: 'bizdata.lookup.history', saved: 'bizdata.lookup.saved' } as const;
@@ -73,16 +75,25 @@ function historyItem(node: Extract<LookupNode, { type: 'history' }>): vscode.Tre
   item.description = `${code} · ${e.status ?? '—'} · ${Math.round(e.durationMs)} ms`;
   item.iconPath = new vscode.ThemeIcon(e.ok ? 'pass' : 'error', new vscode.ThemeColor(e.ok ? 'testing.iconPassed' : 'testing.iconFailed'));
   item.contextValue = LOOKUP_CONTEXT.history;
-  const info = e.code ? describeCode(e.code) : undefined;
   const md = new vscode.MarkdownString();
   md.appendMarkdown(`**${e.query.kind === 'request' ? 'Request' : `${capitalised(queryKindLabel(e.query))} lookup`}**\n\n`);
   md.appendText(`${queryLabel(e.query)}${requestLine(e.query)}\n`);
   md.appendMarkdown(`\n| | |\n|---|---|\n| Status | ${e.status ?? '—'} |\n| Result code | ${code.replace(/[|\\`*_[\]<>]/g, '\\$&')} |\n| Duration | ${Math.round(e.durationMs)} ms |\n| When | ${new Date(e.at).toISOString()} |\n`);
-  if (!e.ok && e.text) md.appendText(`\n${safeLine(`${e.text} ${e.advice ?? ''}`)}`);
-  else if (info) md.appendText(`\n${info.code}: ${info.text} ${info.action}`);
+  const said = outcomeText(e);
+  if (said) md.appendText(`\n${safeLine(said)}`);
   item.tooltip = md;
   item.command = { command: 'vscode.open', title: 'Open', arguments: [toResultUri(e), { preview: true }] };
   return item;
+}
+
+/**
+ * What the entry's answer said, for its tooltip: a failure's text (the service's own words first),
+ * meaning and advice; a success's code with the service's text, else the catalog's.
+ */
+function outcomeText(e: LookupEntry): string | undefined {
+  if (!e.ok) return e.text ? failureLine({ text: e.text, meaning: e.meaning, advice: e.advice ?? '' }) : undefined;
+  const r = e.code !== undefined ? recogniseBody(e.body, BUILT_IN, e.status) : undefined;
+  return r ? `${r.code}: ${explainLine(r)}` : undefined;
 }
 
 function capitalised(text: string): string {

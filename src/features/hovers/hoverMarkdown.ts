@@ -22,11 +22,22 @@ function plain(text: string): string {
   return safeLine(text).replace(/[\\`*_[\]<>]/g, '\\$&');
 }
 
-/** The hover text: the code, its text, what it means, what to do, and where the text comes from. */
+/** How the catalog's own text is introduced beside the service's, by where it comes from. */
+const CATALOG_TEXT = {
+  spec: "The specification's text",
+  service: "The service's documented text",
+  user: 'Your codes file',
+} as const;
+
+/**
+ * The hover text: the code, the service's own words (else the catalog's text), the catalog's text
+ * when the service said something else, what it means, what to do, and where the text comes from.
+ */
 export function hoverMarkdown(finding: CodeFinding): string {
   const info = finding.info;
+  const catalogText = info && !info.unpublishedText && finding.serviceText !== undefined && info.text !== finding.text ? [`**${CATALOG_TEXT[info.source]}:** ${plain(info.text)}`, ''] : [];
   const explained = info
-    ? [`**What it means:** ${plain(info.meaning)}`]
+    ? [...catalogText, `**What it means:** ${plain(info.meaning)}`]
     : [
         `**Not in the catalog:** the text above is the service's own; its severity (${finding.severity}) comes from ${finding.status !== undefined ? `the status ${finding.status}` : "SeverityText or the answer's shape"}. Describe the code in a codes file (\`bizdata.codes.file\`).`,
       ];
@@ -35,7 +46,7 @@ export function hoverMarkdown(finding: CodeFinding): string {
     `**${plain(finding.code)}**: ${SHAPE_LABEL[finding.shape]}`,
     '',
     `*${plain(finding.text)}*`,
-    ...(finding.description ? ['', plain(finding.description)] : []),
+    ...(finding.description && !finding.text.includes(finding.description) ? ['', plain(finding.description)] : []),
     '',
     ...explained,
     '',

@@ -3,6 +3,7 @@
 // catalog's words and next actions.
 import * as vscode from 'vscode';
 import { safeLine } from '../../core/sanitize';
+import { failureLine } from '../../core/exchange/failures';
 import type { CallFailure, CallResult } from '../../core/model';
 import { offerToGetReady } from '../connection/readinessOffer';
 import type { Services } from '../services';
@@ -102,8 +103,8 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
 
 /** One message with the code's text and advised action, plus the buttons that act on it. */
 async function showFailure(failure: CallFailure, entry: LookupEntry | undefined): Promise<void> {
-  // The failure already carries the catalog's text and action for a known code, or the service's own.
-  const text = `${failure.code ? `${failure.code}: ` : ''}${failure.text} ${failure.advice}`;
+  // The service's own words first, then the catalog's meaning of a known code, then what to do.
+  const text = failureLine(failure);
   // The same re-run the quick fix on the result document offers.
   const fix = entry && failure.code ? rerunFixFor(failure.code) : undefined;
   const actions: string[] = fix ? [fix.title] : [];

@@ -13,7 +13,7 @@ export type FindingSeverity = 'error' | 'warning' | 'info' | 'none';
 
 export interface CodeFinding extends CodeLocation {
   readonly display: FindingSeverity;
-  /** One line, ready to show: the text ("not in the catalog" when so) and the action. */
+  /** One line, ready to show: the service's own words (else the catalog's text), the meaning or "not in the catalog", and the action. */
   readonly message: string;
 }
 

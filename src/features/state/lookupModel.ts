@@ -29,8 +29,9 @@ export interface LookupEntry {
   /** Result or error code (CM000, SC001, 00040 ...), when the response carried one. */
   readonly code?: string;
   readonly kind?: FailureKind;
-  /** For failures: what went wrong and what to do. */
+  /** For failures: what went wrong (the service's own words first), the catalog's meaning, and what to do. */
   readonly text?: string;
+  readonly meaning?: string;
   readonly advice?: string;
   readonly durationMs: number;
   readonly request?: RequestRecord;
@@ -109,6 +110,7 @@ export class LookupModel implements vscode.Disposable {
           code: result.code,
           kind: result.kind,
           text: result.text,
+          meaning: result.meaning,
           advice: result.advice,
           durationMs: result.durationMs,
           request: result.request,

@@ -45,10 +45,11 @@ describe('bizdata command line: real-world answers and hostile networks', () => 
     assert.equal(lines.code, 1, lines.stderr);
     const out = lines.stdout.trim().split('\n');
     assert.equal(out.length, 4);
-    assert.match(out[0], new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:4:21: warning 00040: The access token in use has expired\\. — Obtain a new token\\.$`));
+    // The service's own words first, then the catalog's meaning and action.
+    assert.match(out[0], new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:4:21: warning 00040: Access token expired — The Interface A bearer token is more than 24 hours old\\. Obtain a new token\\.$`));
     assert.match(out[1], /: error CM018: No match — /);
     assert.match(out[2], /: error 05007: Refused \\u001B\]0;owned\\u0007 \\u202EErrorCode: 05007 \(05007 is not in the catalog; the text is the service's own\) — /);
-    assert.match(out[3], /: info CM000: Success — Nothing to do\.$/);
+    assert.match(out[3], /: info CM000: Success — The call succeeded\. Nothing to do\.$/);
     const json = await run(['check', file, '--json']);
     const findings = JSON.parse(json.stdout) as Array<{ line: number; column: number; endLine: number; endColumn: number; code: string; known: boolean; severity: string }>;
     const rows = text.split('\n');
@@ -77,7 +78,7 @@ describe('bizdata command line: real-world answers and hostile networks', () => 
     const resp = join(dir, 'r.json');
     await writeFile(resp, '{"TransactionResult": {"ResultID": "CM021", "ResultText": "x"}}');
     const checked = await run(['check', resp], { BIZDATA_CODES_FILE: codes });
-    assert.match(checked.stdout, /warning CM021: Partial record — Use the fields present\./);
+    assert.match(checked.stdout, /warning CM021: x — Partial record\. Use the fields present\./);
     assert.equal(checked.code, 0);
     const explained = await run(['explain', 'CM021', '--codes', codes]);
     assert.match(explained.stdout, /from your codes file/);
@@ -144,7 +145,7 @@ describe('bizdata command line: real-world answers and hostile networks', () => 
     for (let i = 0; i < 3; i++) {
       const r = await run(['org', '--country', 'US', '--name', 'Example Corp'], canaryEnv(sb.url));
       assert.equal(r.code, 3);
-      assert.match(r.stderr, /Your user credentials have expired\.\n {2}Meaning: .*\n {2}What to do: Contact support\./);
+      assert.match(r.stderr, /Your user credentials have expired\. The API user's credentials have expired; support must renew them\.\n {2}Meaning: The API user's credentials are past their expiry\.\n {2}What to do: Contact support\./);
       assert.doesNotMatch(r.stderr, /lockout guard|Check the user name and password/);
     }
   });

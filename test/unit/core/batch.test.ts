@@ -131,6 +131,25 @@ describe('batch runner against the sandbox', () => {
     assert.deepEqual([second.skipped, second.ok], [2, 1], 'only the 500 input ran again');
   });
 
+  it('stops resumably when the service asks (Retry-After over 60 s) to be called again later, even for SC006', async () => {
+    sb = await sandbox();
+    t = testClient(sb.url);
+    const inputs = parseBatchInput('203.0.113.1\n203.0.113.2\n203.0.113.3\n203.0.113.4\n', 'ips.txt').inputs;
+    const out = join(dir, 'out.jsonl');
+    const sc006 = { error: { errorCode: 'SC006', errorMessage: 'Transaction not processed, permitted concurrency limit exceeded.' } };
+    await sb.admin('POST', 'faults', { type: 'respond', status: 401, headers: { 'retry-after': '120' }, body: sc006, path: '/v1/duns-search', count: 1 });
+    const started = Date.now();
+    const first = await runBatch({ client: t.client, inputs, outFile: out, concurrency: 1 });
+    assert.ok(Date.now() - started < 10_000, 'stopped, not waited');
+    assert.equal(first.stoppedBy?.code, 'SC006');
+    assert.ok(first.stoppedBy?.comeBackAt !== undefined && first.stoppedBy.comeBackAt >= started + 119_000, String(first.stoppedBy?.comeBackAt));
+    assert.match(first.stoppedBy?.advice ?? '', /^Try again after \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \(in 2 minutes\)/);
+    assert.deepEqual([first.done, first.failed], [1, 1]);
+    assert.deepEqual((await lines(out)).map((l) => [l.ok, l.final, l.code]), [[false, false, 'SC006']], 'written, not final: a re-run sends it again');
+    const second = await runBatch({ client: t.client, inputs, outFile: out, concurrency: 1 });
+    assert.deepEqual([second.skipped, second.ok, second.stoppedBy], [0, 4, undefined]);
+  });
+
   it('runs CSV organization queries and stops at once on wrong credentials (one attempt)', async () => {
     sb = await sandbox();
     t = testClient(sb.url);

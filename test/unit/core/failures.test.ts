@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { isCredentialFailure, isSuccess, kindOf, needsNewToken, notTheAnswer } from '../../../src/core/exchange/failures';
+import { comeBackAdvice, failureLine, isCredentialFailure, isSuccess, kindOf, needsNewToken, notTheAnswer, waitText } from '../../../src/core/exchange/failures';
 import { recogniseBody } from '../../../src/core/codes/recognise';
 
 const res = (status: number, json: unknown, text = '') => ({ status, json, text, headers: {} });
@@ -54,6 +54,17 @@ describe('failure classification', () => {
     assert.equal(success(200, { TransactionResult: { ResultID: 'CM021', SeverityText: 'Information' } }), true);
     assert.equal(success(200, { result: { errorCode: '00040', actionStatus: '401' } }), false);
     assert.equal(success(200, { error: { errorCode: '12345' } }), false);
+  });
+
+  it('says when to come back as a time and as a wait in a unit that reads naturally', () => {
+    const now = Date.parse('2026-01-31T12:00:00Z');
+    assert.deepEqual([45_000, 119_999, 120_000, 150_000, 7_200_000, 3 * 86_400_000].map((ms) => waitText(ms)), ['in 45 seconds', 'in 2 minutes', 'in 2 minutes', 'in 3 minutes', 'in 2 hours', 'in 3 days']);
+    assert.match(comeBackAdvice(now + 120_500, now), /^Try again after 2026-01-31T12:02:01Z \(in 2 minutes\): /);
+  });
+
+  it("one line for a failure: the code, the service's words, the catalog's meaning, the action", () => {
+    assert.equal(failureLine({ code: 'CM001', text: 'The given request is invalid.', meaning: 'The service refused the request.', advice: 'Correct it.' }), 'CM001: The given request is invalid. The service refused the request. Correct it.');
+    assert.equal(failureLine({ text: 'Unauthorized', advice: 'Sign in.' }), 'Unauthorized. Sign in.');
   });
 
   it('a 2xx that is not a JSON object is a failure of kind api with its status', () => {

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { Credentials } from '../../../src/core/model';
 import { accountKey } from '../../../src/core/accounts/session';
+import { describeCode } from '../../../src/core/codes/codes';
 import { CANARY, endpointsFor, failed, sandbox, testClient, type Sandbox, type TestClient } from './harness';
 
 const ORG = { country: 'US', name: 'Example Corp' } as const;
@@ -95,7 +96,8 @@ describe('lockout guard and calls that must not be retried', () => {
       t = testClient(sb.url);
       const f = failed(await t.client.lookupOrganization(ORG));
       assert.equal(f.code, 'SC003');
-      assert.equal(f.text, 'Your user credentials have expired.');
+      // The service's own words: its ResultText and the ResultDescription after it.
+      assert.equal(f.text, "Your user credentials have expired. The API user's credentials have expired; support must renew them.");
       assert.equal(f.kind, 'auth');
       assert.equal((await sb.customer()).tokenRequests, 1);
     });
@@ -124,7 +126,8 @@ describe('lockout guard and calls that must not be retried', () => {
       for (const f of [a, b]) {
         assert.equal(f.code, 'SC005');
         assert.equal(f.kind, 'limit');
-        assert.equal(f.text, 'Maximum limit permitted by the contract reached.');
+        assert.match(f.text, /^Maximum limit permitted by the contract reached\. The customer has used every data call its contract permits/);
+        assert.equal(f.meaning, describeCode('SC005')?.meaning);
       }
       const c = await sb.customer();
       assert.equal(c.resultCodes.SC005, 2, 'no retries');

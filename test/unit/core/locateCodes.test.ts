@@ -28,7 +28,7 @@ describe('recogniser: codes located in JSON text', () => {
     ]);
     for (const f of found) assert.equal(at(text, f), f.code);
     assert.equal(found[0].text, 'Not found');
-    assert.equal(found[0].known, false);
+    assert.equal(found[0].known, true);
     assert.equal(found[1].status, 401);
     assert.equal(found[3].description, 'no match');
   });

@@ -1,6 +1,7 @@
 // The client against answers in the shapes the real service documents, played by the sandbox's
 // `respond` fault (after the usual authentication, so tokens are spent as they would be).
 import * as assert from 'node:assert/strict';
+import { describeCode } from '../../../src/core/codes/codes';
 import { assertNoCanary, failed, ok, sandbox, testClient, type Sandbox, type TestClient } from './harness';
 
 const HOSTILE = 'Refused \u001b]0;owned\u0007 \u009b31m \u202eevil';
@@ -46,18 +47,59 @@ describe('client against the real service\'s documented answers (sandbox respond
     assert.equal((await sb.customer()).tokenRequests, 1);
   });
 
+  it('a Retry-After over 60 s (429, SC006, 503) stops the call at once with the time to come back, absolute and as a wait', async () => {
+    ok(await t.client.lookupIp({ ip: '203.0.113.7' }));
+    const throttled = { error: { errorCode: '00045', errorMessage: 'Too Many Requests' } };
+    const sc006 = { MatchResponse: { TransactionDetail: {}, TransactionResult: { SeverityText: 'Error', ResultID: 'SC006', ResultText: 'Transaction not processed, permitted concurrency limit exceeded.' } } };
+    const cases = [
+      ['/v1/duns-search', 429, throttled, '120', 120_000, /in 2 minutes/],
+      ['/V4.0/organizations', 401, sc006, '7200', 7_200_000, /in 2 hours/],
+      ['/v1/duns-search', 503, 'maintenance', new Date(Date.now() + 90_000).toUTCString(), 90_000, /in (89|90) seconds/],
+    ] as const;
+    for (const [path, status, body, after, waitMs, words] of cases) {
+      await respond(path, status, body, { 'retry-after': after });
+      const started = Date.now();
+      const r = path === '/v1/duns-search' ? await t.client.lookupIp({ ip: '203.0.113.8' }) : await t.client.lookupOrganization({ country: 'US', name: 'Example Corp' });
+      const f = failed(r);
+      assert.ok(Date.now() - started < 5000, `${status}: not waited`);
+      assert.equal(f.status, status);
+      assert.ok(f.comeBackAt !== undefined && Math.abs(f.comeBackAt - (started + waitMs)) < 3000, `${status}: comeBackAt ${f.comeBackAt}`);
+      const at = new Date(Math.ceil(f.comeBackAt / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+      assert.ok(f.advice.startsWith(`Try again after ${at} (`), f.advice);
+      assert.match(f.advice, words);
+    }
+    const c = await sb.customer();
+    assert.equal(c.resultCodes['fault:respond'], 3, 'each answered once: none was sent again');
+  });
+
   it('a 503 with Retry-After on a lookup waits that long before the one retry', async () => {
     await respond('/v1/duns-search', 503, 'maintenance', { 'retry-after': '1' });
     ok(await t.client.lookupIp({ ip: '203.0.113.7' }));
     assert.ok(t.logs.some((l) => /waiting 1000 ms, then retry 1 of 2 after HTTP 503/.test(l)), t.logs.join('\n'));
   });
 
-  it('CM001, CM004 and CM018 in a TransactionResult are failures with the published text, else the service\'s own', async () => {
-    for (const [code, status, text] of [['CM001', 400, 'Invalid request'], ['CM004', 500, 'Internal error'], ['CM018', 404, 'service text']] as const) {
-      await respond('/V4.0/organizations', status, { MatchResponse: { TransactionDetail: {}, TransactionResult: { SeverityText: 'Error', ResultID: code, ResultText: 'service text' } } });
+  it("CM001, CM004 and CM018: the service's own words first, with the catalog's meaning and action; the catalog's text only where the answer has none", async () => {
+    const cases = [
+      ['CM001', 400, { ResultText: 'The given request is invalid.' }, 'The given request is invalid.'],
+      ['CM004', 500, { ResultText: 'Internal D&B system error.' }, 'Internal D&B system error.'],
+      ['CM001', 400, { ResultText: 'The given request is invalid.', ResultMessage: [{ ResultDescription: 'SubjectName is required' }] }, 'The given request is invalid. SubjectName is required'],
+      ['CM018', 404, {}, 'Not found'],
+    ] as const;
+    for (const [code, status, said, text] of cases) {
+      await respond('/V4.0/organizations', status, { MatchResponse: { TransactionDetail: {}, TransactionResult: { SeverityText: 'Error', ResultID: code, ...said } } });
       const f = failed(await t.client.lookupOrganization({ country: 'US', name: 'Example Corp' }));
-      assert.deepEqual([f.code, f.status, f.kind, f.known, f.text], [code, status, 'api', true, text], code);
+      const info = describeCode(code);
+      assert.deepEqual([f.code, f.status, f.kind, f.known, f.text, f.meaning, f.advice], [code, status, 'api', true, text, info?.meaning, info?.action], code);
     }
+  });
+
+  it("00041 with the IP product's own text: that text, not the catalog's \"Unauthorized\", after one new token", async () => {
+    const said = 'You are not currently authorised to access this product';
+    await respond('/v1/duns-search', 401, { error: { errorCode: '00041', errorMessage: said } }, {}, 2);
+    const f = failed(await t.client.lookupIp({ ip: '203.0.113.7' }));
+    assert.deepEqual([f.code, f.status, f.kind, f.text, f.meaning], ['00041', 401, 'auth', said, describeCode('00041')?.meaning]);
+    assert.equal((await sb.customer()).tokenRequests, 2, 'one new token, then the repeat was refused too');
+    assert.equal((await t.client.status('a')).lastError?.text, said);
   });
 
   it("an unknown code carries the service's own text, made safe for a terminal, and says it is unknown", async () => {

@@ -59,6 +59,29 @@ describe('recogniser: parsed bodies', () => {
     assert.equal(describeCode('SC001')?.source, 'spec');
   });
 
+  it('knows the codes public clients show beyond the table (00004, 10001-10003, 40105), with status, recovery and a fallback text', () => {
+    const expected = { '00004': [401, 'reauthenticate-once'], '10001': [404, 'stop'], '10002': [400, 'stop'], '10003': [400, 'stop'], '40105': [404, 'stop'] } as const;
+    for (const [code, [status, recovery]] of Object.entries(expected)) {
+      const info = describeCode(code);
+      assert.deepEqual([info?.source, info?.interfaceName, info?.status, info?.recovery, info?.unpublishedText], ['service', 'A', status, recovery, true], code);
+      for (const part of [info?.text, info?.meaning, info?.action]) assert.ok(part && part.length > 5, `${code} is described`);
+    }
+    const r = recogniseBody({ error: { errorCode: '40105', errorMessage: 'Requested product not available due to insufficient data.' } }, undefined, 404);
+    assert.deepEqual([r?.known, r?.severity, r?.status, r?.recovery], [true, 'error', 404, 'stop']);
+    assert.equal(recogniseBody({ error: { errorCode: '00004' } }, undefined, 401)?.text, describeCode('00004')?.text, 'the fallback where the answer has no text');
+  });
+
+  it("shows the service's own words first for a known code, then the catalog's meaning and action", () => {
+    const said = 'You are not currently authorised to access this product';
+    const r = recogniseBody({ error: { errorCode: '00041', errorMessage: said } }, undefined, 401);
+    assert.deepEqual([r?.known, r?.text, r?.serviceText, r?.meaning], [true, said, said, describeCode('00041')?.meaning]);
+    assert.equal(explainLine(r!), `${said} — ${describeCode('00041')?.meaning} ${describeCode('00041')?.action}`);
+    const withDescription = recogniseBody({ TransactionResult: { ResultID: 'CM001', ResultText: 'The given request is invalid.', ResultMessage: [{ ResultDescription: 'SubjectName is required' }] } });
+    assert.equal(withDescription?.text, 'The given request is invalid. SubjectName is required');
+    const silent = recogniseBody({ TransactionResult: { ResultID: 'CM004', SeverityText: 'Error' } });
+    assert.deepEqual([silent?.text, silent?.serviceText], ['Internal error', undefined], "the catalog's text where the answer has none");
+  });
+
   it("gives an unknown code the service's own text, a severity from SeverityText or the status, and says it is not in the catalog", () => {
     const b = recogniseBody({ MatchResponse: { TransactionResult: { ResultID: 'CM021', SeverityText: 'Warning', ResultText: 'Partial data' } } });
     assert.deepEqual([b?.known, b?.text, b?.severity], [false, 'Partial data', 'warning']);
@@ -68,14 +91,16 @@ describe('recogniser: parsed bodies', () => {
     const byStatus = recogniseBody({ TransactionResult: { ResultID: 'XY1' } }, undefined, 503);
     assert.equal(byStatus?.severity, 'error');
     assert.match(byStatus?.action ?? '', /try again later/);
-    const a = recogniseBody({ error: { errorCode: '10002', errorMessage: 'Invalid input: ip' } }, undefined, 400);
+    const a = recogniseBody({ error: { errorCode: '19999', errorMessage: 'Invalid input: ip' } }, undefined, 400);
     assert.deepEqual([a?.known, a?.text, a?.severity], [false, 'Invalid input: ip', 'error']);
   });
 
   it('uses the descriptions of a codes file, which may add codes but not rewrite built-in ones', () => {
     const book = CodeBook.withUserCodes([{ code: 'CM021', text: 'Partial record', meaning: 'm', action: 'Use what is there.', severity: 'warning', recovery: 'stop', interfaceName: 'B', source: 'user' }]);
     const r = recogniseBody({ MatchResponse: { TransactionResult: { ResultID: 'CM021', ResultText: 'whatever' } } }, book);
-    assert.deepEqual([r?.known, r?.text, r?.action, r?.info?.source], [true, 'Partial record', 'Use what is there.', 'user']);
+    assert.deepEqual([r?.known, r?.text, r?.meaning, r?.action, r?.info?.source], [true, 'whatever', 'm', 'Use what is there.', 'user']);
+    const silent = recogniseBody({ MatchResponse: { TransactionResult: { ResultID: 'CM021' } } }, book);
+    assert.equal(silent?.text, 'Partial record', "the codes file's text where the answer carries none");
     assert.throws(() => CodeBook.withUserCodes([{ ...describeCode('SC001')!, source: 'user' }]), /SC001 is already in the catalog \(the specification\)/);
   });
 

@@ -35,4 +35,13 @@ describe('batch progress helpers', () => {
     );
     assert.match(stopped, /SC005: Maximum limit permitted by the contract reached\. Contact support\. Run the batch again to resume/);
   });
+
+  it("says what the service said, the catalog's meaning, and when to come back", () => {
+    const said = 'You are not currently authorised to access this product';
+    const words = summaryMessage(summary({ done: 1, stoppedBy: { ok: false, kind: 'auth', code: '00041', text: said, meaning: 'The service did not accept the access token of the call.', advice: 'Contact support.', durationMs: 1 } }), 'x');
+    assert.match(words, /00041: You are not currently authorised to access this product\. The service did not accept the access token of the call\. Contact support\. Run the batch again to resume/);
+    const advice = 'Try again after 2026-01-31T12:02:00Z (in 2 minutes): the service asked to be called again no sooner (Retry-After), which is longer than the client waits by itself.';
+    const later = summaryMessage(summary({ done: 1, stoppedBy: { ok: false, kind: 'limit', status: 429, text: 'Too Many Requests', advice, comeBackAt: Date.parse('2026-01-31T12:02:00Z'), durationMs: 1 } }), 'x');
+    assert.ok(later.includes(`Too Many Requests. ${advice} Run the batch again at that time to resume`), later);
+  });
 });

@@ -15,6 +15,7 @@ export function matchResponse(code: string): string {
   );
 }
 
+/** A failed Interface A call, with the catalog's text as the service's errorMessage. */
 export function interfaceAError(code: string): string {
-  return JSON.stringify({ error: { errorCode: code, errorMessage: 'text' } }, null, 2);
+  return JSON.stringify({ error: { errorCode: code, errorMessage: describeCode(code)?.text ?? 'text' } }, null, 2);
 }

@@ -37,7 +37,8 @@ describe('CodeScanner', () => {
     const [builtIn] = await scanner.scan(text);
     assert.equal(builtIn.known, false);
     const [described] = await scanner.scan(text, { book });
-    assert.deepEqual([described.known, described.text], [true, 'Described by the user.']);
+    // The service's own words first; the codes file's description is the meaning (and its action).
+    assert.deepEqual([described.known, described.text, described.meaning, described.action], [true, 'from the service', 'A test code.', 'Nothing.']);
     assert.deepEqual(described, findCodes(text, book)[0]);
   });
 

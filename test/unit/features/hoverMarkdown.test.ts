@@ -15,6 +15,18 @@ describe('hoverMarkdown', () => {
     for (const part of ['SC006', info.text, info.meaning, info.action]) assert.ok(md.includes(part), part);
   });
 
+  it("puts the service's own words first, then the catalog's text, meaning and action", () => {
+    const said = 'You are not currently authorised to access this product';
+    const text = JSON.stringify({ error: { errorCode: '00041', errorMessage: said } });
+    const md = hoverMarkdown(codeAt(text, text.indexOf('00041'))!);
+    const info = describeCode('00041')!;
+    const order = [`*${said}*`, `**The service's documented text:** ${info.text}`, `**What it means:** ${info.meaning}`, `**What to do:** ${info.action}`].map((part) => md.indexOf(part));
+    assert.ok(order.every((at, i) => at >= 0 && (i === 0 || at > order[i - 1])), md);
+    const silent = '{"TransactionResult": {"ResultID": "CM004", "SeverityText": "Error"}}';
+    const catalogOnly = hoverMarkdown(codeAt(silent, silent.indexOf('CM004'))!);
+    assert.ok(catalogOnly.includes('*Internal error*') && !catalogOnly.includes('documented text:'), catalogOnly);
+  });
+
   it('explains an unknown SC code without inventing a meaning', () => {
     const text = matchResponse('SC042');
     const f = codeAt(text, text.indexOf('"SC042"') + 1);
