@@ -43,7 +43,10 @@ export interface ClientOptions {
 }
 
 export interface CallOptions {
+  /** Cancels the call, a request on the wire too. */
   readonly signal?: AbortSignal;
+  /** Sends nothing more once aborted: a call still waiting (limiter, retry, new token) ends as cancelled; one sent is answered. */
+  readonly stop?: AbortSignal;
   /** The user accepted that one more failed sign-in may lock the account. */
   readonly confirmRisk?: boolean;
   /** Get a new token before the call instead of reusing the cached one. */
@@ -110,7 +113,8 @@ export class BizDataClient {
   /** Never rejects: every outcome is a CallResult. */
   lookup(query: LookupQuery, options: CallOptions = {}): Promise<CallResult> {
     // A signal of each call's own: undici listens per request, and one a batch shares would collect listeners.
-    const o = options.signal ? { ...options, signal: AbortSignal.any([options.signal]) } : options;
+    const own = (s: AbortSignal | undefined): AbortSignal | undefined => (s ? AbortSignal.any([s]) : undefined);
+    const o = { ...options, signal: own(options.signal), stop: own(options.stop) };
     return this.settled((t0) => this.lookupOnce(query, o, t0));
   }
 
@@ -221,20 +225,21 @@ export class BizDataClient {
     if (!('key' in s)) return s;
     let token = await this.tokens.get(s, { force: o.forceNewToken, confirmRisk: o.confirmRisk, signal: o.signal }, t0);
     if (!token.ok) return token.failure;
-    let outcome = await this.dataCall(s, build(token.token.value), expectObject, o.signal, t0);
+    let outcome = await this.dataCall(s, build(token.token.value), expectObject, o, t0);
     if (!outcome.reauth) return outcome.result;
+    if (o.stop?.aborted) return failure(t0, 'cancelled', 'The call was stopped before getting a new token.', 'Run it again when needed.');
     this.log(`${id}: token refused with ${outcome.code}; getting a new one and repeating the call once`);
     await this.tokens.markInvalid(s, token.token.value, outcome.code);
     token = await this.tokens.get(s, { replacing: token.token.value, confirmRisk: o.confirmRisk, signal: o.signal }, t0);
     if (!token.ok) return token.failure;
-    outcome = await this.dataCall(s, build(token.token.value), expectObject, o.signal, t0);
+    outcome = await this.dataCall(s, build(token.token.value), expectObject, o, t0);
     if (!outcome.reauth) return outcome.result;
     await this.tokens.markInvalid(s, token.token.value, outcome.code);
     return { ...(outcome.result as CallFailure), kind: 'auth', advice: 'A new token was obtained and the service refused it as well: contact support.' };
   }
 
-  private async dataCall(s: Session, built: Built, expectObject: boolean, signal: AbortSignal | undefined, t0: number): Promise<{ result: CallResult; reauth: boolean; code?: string }> {
-    const ex = await this.exchange.run(built, signal, t0);
+  private async dataCall(s: Session, built: Built, expectObject: boolean, o: CallOptions, t0: number): Promise<{ result: CallResult; reauth: boolean; code?: string }> {
+    const ex = await this.exchange.run(built, o.signal, t0, o.stop);
     if (!('res' in ex)) return { result: withoutReach(ex), reauth: false };
     this.tracker.countCall(s.id);
     const { res, service } = ex;

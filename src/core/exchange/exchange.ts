@@ -48,7 +48,13 @@ export class Exchange {
     return this.o.codes ?? BUILT_IN;
   }
 
-  async run(built: Built, signal: AbortSignal | undefined, t0: number): Promise<Exchanged | ExchangeFailure> {
+  /**
+   * `signal` cancels the call, the request on the wire too; `stop` only ends its waits (for the
+   * limiter, before a retry): once it is aborted nothing more of this call is sent, but a request
+   * already sent is answered (a clean stop of a batch).
+   */
+  async run(built: Built, signal: AbortSignal | undefined, t0: number, stop?: AbortSignal): Promise<Exchanged | ExchangeFailure> {
+    const waits = stop && signal ? AbortSignal.any([signal, stop]) : (stop ?? signal);
     const closed = (): ExchangeFailure => ({ ...failure(t0, 'cancelled', 'The client was closed.', 'Run the lookup again.', built.record), mayHaveReached: false });
     const idempotent = built.wire.method === 'GET';
     let throttles = 0;
@@ -57,7 +63,7 @@ export class Exchange {
       if (this.o.lifetime.aborted) return closed();
       let permit: Permit;
       try {
-        permit = await this.o.limiter.acquire(signal);
+        permit = await this.o.limiter.acquire(waits);
       } catch (err) {
         if (err instanceof LimiterDisposedError || this.o.lifetime.aborted) return closed();
         const retried = throttles + transients > 0;
@@ -76,7 +82,7 @@ export class Exchange {
         const text = this.o.redact(e.message);
         this.log(`${built.record.method} ${built.record.url} failed: ${text}`);
         if (idempotent && e.retryable && transients < this.policy.maxTransientRetries) {
-          if (!(await this.pause(backoffMs(transients, this.policy, this.o.random), `retry ${++transients} of ${this.policy.maxTransientRetries} after: ${text}`, signal))) return closed();
+          if (!(await this.pause(backoffMs(transients, this.policy, this.o.random), `retry ${++transients} of ${this.policy.maxTransientRetries} after: ${text}`, waits))) return closed();
           continue;
         }
         const advice = e.kind === 'cancelled' ? 'Run it again when needed.' : 'Check the network, proxy and service address, then try again.';
@@ -100,7 +106,7 @@ export class Exchange {
       permit.release();
       if (idempotent && isTransientStatus(res.status) && transients < this.policy.maxTransientRetries && !tooLong) {
         const ms = Math.max(wait ?? 0, backoffMs(transients, this.policy, this.o.random));
-        if (!(await this.pause(ms, `retry ${++transients} of ${this.policy.maxTransientRetries} after HTTP ${res.status}`, signal))) return closed();
+        if (!(await this.pause(ms, `retry ${++transients} of ${this.policy.maxTransientRetries} after HTTP ${res.status}`, waits))) return closed();
         continue;
       }
       return { res, service };
