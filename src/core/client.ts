@@ -283,7 +283,7 @@ export class BizDataClient {
       return await run(t0);
     } catch (err) {
       // A shared store, lock or limiter lost its coordinator: a stop, not a network failure of the service.
-      if (CoordinatorUnavailableError.is(err)) return failure(t0, 'coordinator', this.redact(err.message), CoordinatorUnavailableError.advice);
+      if (CoordinatorUnavailableError.is(err)) return failure(t0, 'coordinator', this.redact(err.message), err.advice);
       return failure(t0, 'network', `The call failed inside the client: ${this.redact(errorMessage(err))}`, 'Try again; if it persists, report it with the log.');
     }
   }

@@ -67,7 +67,7 @@ export class Exchange {
       } catch (err) {
         if (err instanceof LimiterDisposedError || this.o.lifetime.aborted) return closed();
         const retried = throttles + transients > 0;
-        if (CoordinatorUnavailableError.is(err)) return { ...failure(t0, 'coordinator', err.message, CoordinatorUnavailableError.advice, built.record), mayHaveReached: retried };
+        if (CoordinatorUnavailableError.is(err)) return { ...failure(t0, 'coordinator', err.message, err.advice, built.record), mayHaveReached: retried };
         const text = retried ? 'The call was cancelled while waiting to retry.' : 'The call was cancelled.';
         return { ...failure(t0, 'cancelled', text, 'Run it again when needed.', built.record), mayHaveReached: retried };
       }
