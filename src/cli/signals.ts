@@ -1,7 +1,7 @@
 // Ctrl-C (SIGINT) and SIGTERM in the commands that work through many calls (batch, send). The first
-// signal asks the command to stop cleanly: nothing new starts, what is in flight finishes (or is cut
-// at the deadline), the command prints what it did, and the process then ends by that same signal, so
-// a shell reports 130 or 143 and a script running it stops too. A second signal ends it at once.
+// signal asks the command to stop cleanly: nothing new is sent, what is on the wire is answered (or
+// cut at the deadline), the command prints what it did, and the process then ends by that same signal,
+// so a shell reports 130 or 143 and a script running it stops too. A second signal ends it at once.
 //
 // The listeners stay until the command is done. The file lock (proper-lockfile, dist/lockfile.js)
 // brings signal-exit, which re-raises a signal when it finds no other listener: a listener that
@@ -30,7 +30,7 @@ export class StopRequests {
     this.onStop(sig);
   };
 
-  /** `graceMs`: how long calls in flight may take after the first signal before they are cut. */
+  /** `graceMs`: how long calls on the wire may take after the first signal before they are cut. */
   constructor(
     private readonly graceMs: number,
     private readonly onStop: (sig: StopSignal) => void,
