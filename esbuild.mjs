@@ -1,7 +1,9 @@
 // Bundles the extension and the command line; `vscode` stays external (the host provides it).
+import { readFileSync } from 'node:fs';
 import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 const watch = process.argv.includes('--watch');
 
 // Trims two parts of undici that this client never runs. Both stay in undici's own control flow:
@@ -54,7 +56,8 @@ const common = {
 const apart = { ...common, plugins: [...common.plugins, coordinatorApart] };
 const builds = [
   { ...apart, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
-  { ...apart, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  // `bizdata --version` prints package.json's version, written in at build time.
+  { ...apart, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, define: { BIZDATA_VERSION: JSON.stringify(version) } },
   { ...common, entryPoints: ['src/core/coordination/redisCoordinator.ts'], outfile: 'dist/coordinator.js' },
   { ...common, entryPoints: { lockfile: 'node_modules/proper-lockfile/index.js' }, outdir: 'dist' },
   // The extension's code scanner runs this on a worker thread (src/features/shared/codeScanner.ts).

@@ -1,10 +1,11 @@
 // `bizdata batch`: many lookups from a file, one JSON line per input, resumable.
-import { parseBatchInput, runBatch } from '../core/batch';
+import { parseBatchInput, runBatch, type BatchSummary } from '../core/batch';
 import { stat } from 'node:fs/promises';
 import { safeLine } from '../core/sanitize';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, exitCodeFor, makeClient, parse, printJson, readInputFile } from './common';
 import { EXIT, UsageError, type CliIo } from './io';
 import { batchWorkers } from './coordination';
+import { againToStop, endBySignal, signalStatus, StopRequests, type StopSignal } from './signals';
 
 export const BATCH_HELP = `Usage: bizdata batch FILE --out RESULTS.jsonl [--qps N] [--concurrency N] [connection options]
 
@@ -27,9 +28,16 @@ finish, no new one starts, and running it again continues where it stopped.
 
 The run stops early on an authentication failure, the lockout guard, or a contract limit
 (SC003, SC004, SC005), and when the service asks (Retry-After) to be called again later than the
-client waits by itself (60 s): the message says when; running it again then resumes. Ctrl-C stops it cleanly. A summary is printed on stdout.
+client waits by itself (60 s): the message says when; running it again then resumes. A summary is
+printed on stdout.
+
+Ctrl-C (SIGINT) or SIGTERM stops it cleanly: no new lookup is sent, those already sent are answered
+(or cut at the --timeout deadline) and written, the summary is printed, and the process then ends by
+that signal (a shell shows exit status 130 or 143). A second Ctrl-C stops at once, without the summary;
+the lines written so far stay intact either way, and running again resumes.
+
 Exit status: 0 when every input succeeded, the failure's status when the run was stopped,
-1 when some inputs failed or the run was cancelled.
+1 when some inputs failed, 130 (SIGINT) or 143 (SIGTERM) when a signal stopped it.
 
 ${CONNECTION_HELP}`;
 
@@ -51,37 +59,55 @@ export async function runBatchCommand(args: string[], io: CliIo): Promise<number
     throw new UsageError(`${file} has rows that cannot be read; nothing was sent:\n${parsed.problems.map((p) => `  line ${p.line}: ${p.message}`).join('\n')}`);
   }
   if (parsed.inputs.length === 0) throw new UsageError(`${file} holds no inputs.`);
-  const { client, close } = await makeClient(values, io, parsed.format === 'csv' ? 'b' : 'a');
+  const { client, close, requestTimeoutMs } = await makeClient(values, io, parsed.format === 'csv' ? 'b' : 'a');
   const concurrency = batchWorkers(values, io.env);
-  const abort = new AbortController();
-  const onSigint = (): void => abort.abort();
-  process.once('SIGINT', onSigint);
+  const stop = new StopRequests(requestTimeoutMs, (sig) =>
+    io.stderr.write(
+      `${io.stderr.isTTY ? '\n' : ''}bizdata: ${sig}: stopping the batch: no new lookup is sent; those already sent are answered (within ${requestTimeoutMs / 1000} s) and written. ${againToStop(sig)} to stop at once, without the summary.\n`,
+    ),
+  );
+  let status: number;
+  let endBy: StopSignal | undefined;
   try {
     const summary = await runBatch({
       client,
       inputs: parsed.inputs,
       outFile: values.out,
       concurrency,
-      signal: abort.signal,
+      stop: stop.stop,
+      signal: stop.cut,
       onProgress: io.stderr.isTTY
         ? (p) => io.stderr.write(`\r${p.done + p.skipped}/${p.total} (ok ${p.ok}, failed ${p.failed}, skipped ${p.skipped})`)
         : undefined,
     });
     if (io.stderr.isTTY) io.stderr.write('\n');
     const learned = client.limiterState().learned;
-    const stop = summary.stoppedBy;
-    const shownStop = stop?.comeBackAt !== undefined ? { ...stop, comeBackAt: new Date(stop.comeBackAt).toISOString() } : stop;
+    const stopped = summary.stoppedBy;
+    const shownStop = stopped?.comeBackAt !== undefined ? { ...stopped, comeBackAt: new Date(stopped.comeBackAt).toISOString() } : stopped;
     printJson({ ...summary, stoppedBy: shownStop, learnedQps: learned?.qps, learnedConcurrency: learned?.concurrency }, io);
-    if (stop) {
-      const meaning = stop.meaning !== undefined && stop.meaning !== stop.text ? `\n  Meaning: ${safeLine(stop.meaning)}` : '';
-      io.stderr.write(`bizdata: the batch stopped: ${safeLine(`${stop.code ? `${stop.code} ` : ''}${client.redact(stop.text)}`)}${meaning}\n  What to do: ${safeLine(stop.advice)}\n`);
-      return exitCodeFor(stop.kind);
-    }
-    return summary.failed > 0 || summary.cancelled ? EXIT.other : EXIT.ok;
+    // Stopped by a signal before the end: the process ends by that signal once everything is closed.
+    endBy = summary.cancelled && !summary.stoppedBy ? stop.received : undefined;
+    status = batchStatus(summary, endBy, (s) => client.redact(s), io);
   } finally {
-    process.off('SIGINT', onSigint);
     await close();
+    stop.dispose();
   }
+  return endBy ? endBySignal(endBy, io) : status;
+}
+
+/** Says on stderr why the run ended early, and returns the exit status. */
+function batchStatus(summary: BatchSummary, bySignal: StopSignal | undefined, redact: (s: string) => string, io: CliIo): number {
+  if (summary.stoppedBy) {
+    const stop = summary.stoppedBy;
+    const meaning = stop.meaning !== undefined && stop.meaning !== stop.text ? `\n  Meaning: ${safeLine(stop.meaning)}` : '';
+    io.stderr.write(`bizdata: the batch stopped: ${safeLine(`${stop.code ? `${stop.code} ` : ''}${redact(stop.text)}`)}${meaning}\n  What to do: ${safeLine(stop.advice)}\n`);
+    return exitCodeFor(summary.stoppedBy.kind);
+  }
+  if (bySignal) {
+    io.stderr.write(`bizdata: the batch was stopped by ${bySignal}: ${summary.done} lookups written to ${safeLine(summary.outFile)} this run; run the same command again to do the rest.\n`);
+    return signalStatus(bySignal);
+  }
+  return summary.failed > 0 || summary.cancelled ? EXIT.other : EXIT.ok;
 }
 
 /** Whether two paths name one file (another spelling, a symbolic or a hard link): compared by device and inode. */

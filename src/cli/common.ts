@@ -139,6 +139,8 @@ export interface Setup {
   /** Disposes the client, then the shared stores (and the coordinator's connection). */
   close(): Promise<void>;
   readonly endpoints: Endpoints;
+  /** The longest one request may take (--timeout): also how long a stopped run waits for calls in flight. */
+  readonly requestTimeoutMs: number;
 }
 
 export function positiveNumber(label: string, value: string | undefined, fallback: number): number {
@@ -211,7 +213,8 @@ export async function makeClient(values: ConnectionValues, io: CliIo, needs: Int
     await client.dispose();
     await shared.close();
   };
-  return { client, codes: resilience.codes, sandbox: sandbox !== undefined, endpoints, learned: shared.learned, close };
+  const requestTimeoutMs = resilience.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  return { client, codes: resilience.codes, sandbox: sandbox !== undefined, endpoints, learned: shared.learned, close, requestTimeoutMs };
 }
 
 function safeOrigin(url: string): string | undefined {

@@ -88,7 +88,10 @@ export async function openSharing(
       coordinator = await connectCoordinator({ url, password: env.BIZDATA_COORDINATOR_PASSWORD || undefined, username: env.BIZDATA_COORDINATOR_USER || undefined });
     } catch (err) {
       if (err instanceof CoordinatorUrlError) throw new SharingError(err.message);
-      if (CoordinatorUnavailableError.is(err)) throw new SharingError(`${err.message} Nothing was sent to the service.`);
+      if (CoordinatorUnavailableError.is(err)) {
+        const fix = err.reason === 'auth' ? ' Set BIZDATA_COORDINATOR_PASSWORD (and BIZDATA_COORDINATOR_USER, for a Redis ACL user) to what the coordinator expects.' : '';
+        throw new SharingError(`${err.message} Nothing was sent to the service.${fix}`);
+      }
       throw err;
     }
   }

@@ -22,15 +22,26 @@ Commands:
   explain CODE      what a result code means and what to do (--answer FILE: a saved answer's codes)
   sandbox           run the local sandbox of the service
 
+Options:
+  -V, --version     print the version of bizdata
+  -h, --help        this help
+
 Run "bizdata <command> --help" for the options of a command.
 Credentials come only from the environment or a hidden prompt, never from flags.
 `;
+
+/** package.json's version, written in by the build (esbuild.mjs). */
+declare const BIZDATA_VERSION: string;
 
 async function main(argv: string[], io: CliIo): Promise<number> {
   const [command] = argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     io.stdout.write(USAGE);
     return command === undefined ? 2 : 0;
+  }
+  if (command === '--version' || command === '-V') {
+    io.stdout.write(`${BIZDATA_VERSION}\n`);
+    return 0;
   }
   if (command === 'sandbox') return runSandboxCommand(argv.slice(1));
   const rest = argv.slice(1);

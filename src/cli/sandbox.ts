@@ -3,6 +3,7 @@ import { SandboxSetupError, readConfigFile } from '../sandbox/config';
 import { DEFAULT_CLI_PORT, DEFAULT_HOST, DEMO_CREDENTIALS } from '../sandbox/defaults';
 import { type RunningSandbox, startSandbox } from '../sandbox/server';
 import { errorMessage } from '../core/errors';
+import { BlockList, isIP } from 'node:net';
 
 export const SANDBOX_USAGE = `Usage: bizdata sandbox [options]
 
@@ -10,7 +11,8 @@ Runs a local sandbox of the business-data service (both interfaces, limits,
 lockout, token expiry, fault injection and an admin API) on one origin.
 
 Options:
-  --host HOST        interface to bind (default ${DEFAULT_HOST})
+  --host HOST        interface to bind (default ${DEFAULT_HOST}); anything but loopback
+                     opens the sandbox and its demo credentials to the network (a warning says so)
   --port PORT        port to listen on; 0 picks a free one (default ${DEFAULT_CLI_PORT})
   --config FILE      JSON config (schemas/sandbox-config.schema.json)
   --state FILE       keep accounts, lockouts, usage and tokens in FILE across restarts
@@ -109,6 +111,7 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
     return 2;
   }
   process.stdout.write(`Sandbox listening on ${sandbox.url}\n`);
+  if (!isLoopback(sandbox.host)) process.stderr.write(`${openToTheNetwork(sandbox.host, args.config)}\n`);
   // The key is printed only when the sandbox made it up: otherwise the user already has it.
   const generated = adminKey === undefined && (config as { adminKey?: string } | undefined)?.adminKey === undefined;
   if (generated) process.stdout.write(`Admin key (header x-sandbox-admin): ${sandbox.adminKey}\n`);
@@ -124,4 +127,24 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
   await sandbox.close();
   process.stderr.write('Sandbox stopped.\n');
   return 0;
+}
+
+/**
+ * Whether binding `host` keeps the sandbox to this machine: localhost, 127.0.0.0/8 or ::1 (also as
+ * ::ffff:127.x.x.x). A name other than localhost may resolve anywhere: it counts as not.
+ */
+export function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '').toLowerCase();
+  if (h === 'localhost') return true;
+  const family = isIP(h);
+  if (family === 0) return false;
+  const loopback = new BlockList();
+  loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+  loopback.addAddress('::1', 'ipv6');
+  return loopback.check(h, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+function openToTheNetwork(host: string, config: string | undefined): string {
+  const accounts = config === undefined ? 'its demo credentials (they are published in the README and in --help)' : `the accounts of ${config}`;
+  return `Warning: --host ${host} is not a loopback address, so the sandbox is open to the network: anyone who can reach this machine can sign in with ${accounts} and call it. Use --host 127.0.0.1 (the default) to keep it to this machine.`;
 }

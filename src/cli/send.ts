@@ -6,6 +6,7 @@ import { parseRequestFile, type ParsedRequest } from '../core/requests/requestFi
 import { connectionVariables, resolveRequest, unknownReferences, type ChainedResponse } from '../core/requests/requestVariables';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, makeClient, parse, readInputFile, printFailure, printJson } from './common';
 import { EXIT, UsageError, type CliIo } from './io';
+import { againToStop, endBySignal, StopRequests } from './signals';
 
 export const SEND_HELP = `Usage: bizdata send FILE [--name NAME]... [connection options]
 
@@ -25,7 +26,9 @@ Variables: {{baseUrl}}, {{authUrl}}, {{legacyUrl}}, {{origin}}, {{aVersion}}, {{
 chained values of an earlier named request ("# @name login"): {{login.response.body.$.a.b}},
 {{login.response.headers.Content-Type}}.
 
-The run stops at the first request that fails, with that failure's exit status.
+The run stops at the first request that fails, with that failure's exit status. Ctrl-C (SIGINT) or
+SIGTERM lets the request on its way be answered and printed, sends no other, and ends the process by
+that signal (exit status 130 or 143 in a shell); a second Ctrl-C stops at once.
 
 ${CONNECTION_HELP}`;
 
@@ -40,7 +43,11 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
   const text = await readInputFile(file);
   const parsed = parseRequestFile(text);
   const selected = select(parsed.requests, values.name ?? [], file);
-  const { client, codes, endpoints, close } = await makeClient(values, io, 'any');
+  const { client, codes, endpoints, close, requestTimeoutMs } = await makeClient(values, io, 'any');
+  const stop = new StopRequests(requestTimeoutMs, (sig) =>
+    io.stderr.write(`bizdata: ${sig}: stopping: the request on its way is answered (within ${requestTimeoutMs / 1000} s), no other is sent. ${againToStop(sig)} to stop at once.\n`),
+  );
+  let sent = 0;
   try {
     const problems = [...parsed.problems, ...unknownReferences(text, parsed, connectionVariables(endpoints))];
     for (const p of problems.filter((x) => x.severity === 'warning')) io.stderr.write(`${safeLine(`${file}:${p.span.line + 1}: warning: ${p.message}`)}\n`);
@@ -54,11 +61,14 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
     });
     if (refused.length > 0) throw new UsageError(`${file} sends a request where no token may go; nothing was sent:\n${refused.join('\n')}`);
     for (const r of selected) {
+      if (stop.received) break;
       const resolved = resolveRequest(parsed, r, { connection: connectionVariables(endpoints), responses }, endpoints);
       if (!resolved.ok) throw new UsageError(`${file}:${resolved.line + 1}: ${resolved.message}`);
       const { request } = resolved;
       const headers = Object.fromEntries(Object.entries(request.headers).filter(([k]) => !MANAGED_HEADERS.has(k.toLowerCase())));
-      const result = await client.send({ ...request, headers }, { confirmRisk: values['confirm-risk'] === true });
+      const result = await client.send({ ...request, headers }, { confirmRisk: values['confirm-risk'] === true, stop: stop.stop, signal: stop.cut });
+      if (stop.received && !result.ok && result.kind === 'cancelled') break;
+      sent++;
       const label = `${r.name ?? `request ${r.index + 1}`}: ${request.method} ${client.redact(result.request?.url ?? request.url)}`;
       if (!result.ok) {
         io.stderr.write(`${safeLine(label)}\n`);
@@ -70,10 +80,13 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
       else if (result.body !== undefined) printJson(result.body, io);
       if (r.name) responses.set(r.name, { body: result.body, text: result.text, headers: result.headers ?? {} });
     }
-    return EXIT.ok;
   } finally {
     await close();
+    stop.dispose();
   }
+  if (!stop.received || sent === selected.length) return EXIT.ok;
+  io.stderr.write(`bizdata: stopped by ${stop.received} after ${sent} of ${selected.length} requests; the others were not sent.\n`);
+  return endBySignal(stop.received, io);
 }
 
 function select(requests: readonly ParsedRequest[], names: readonly string[], file: string): ParsedRequest[] {

@@ -1,7 +1,8 @@
 // What a command's thrown error becomes. A UserError is a message written for the user and shown
-// as it is; anything else is a bug or an unexpected failure: its stack goes to the log, and the user
+// as it is, and so is a coordinator's failure with what to do; anything else is a bug or an unexpected failure: its stack goes to the log, and the user
 // sees one message that points there. Plain TypeScript (unit-tested in plain Node).
 import { errorMessage } from '../core/errors';
+import { CoordinatorUnavailableError } from '../core/ports';
 import { redact } from '../core/redact';
 import { UserError } from '../features/shared/userError';
 
@@ -17,6 +18,10 @@ export interface CommandFailure {
 export function describeCommandFailure(commandId: string, err: unknown): CommandFailure {
   if (err instanceof UserError) {
     return { message: `Business Data: ${err.message}`, logLine: `${commandId}: ${err.message}`, unexpected: false };
+  }
+  // A coordinator that cannot be reached or refuses the password is the user's to fix, not a bug.
+  if (CoordinatorUnavailableError.is(err)) {
+    return { message: `Business Data: ${err.message} ${err.advice}`, logLine: `${commandId}: ${err.message}`, unexpected: false };
   }
   const detail = err instanceof Error && err.stack ? err.stack : errorMessage(err);
   return {

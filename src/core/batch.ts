@@ -156,12 +156,15 @@ export interface BatchSummary extends BatchProgress {
 }
 
 export interface BatchOptions {
-  readonly client: { lookup(q: LookupQuery, o?: { signal?: AbortSignal }): Promise<CallResult> };
+  readonly client: { lookup(q: LookupQuery, o?: { signal?: AbortSignal; stop?: AbortSignal }): Promise<CallResult> };
   readonly inputs: readonly LookupQuery[];
   readonly outFile: string;
   /** Lookups in flight at once from this batch (the client's limiter still applies). */
   readonly concurrency?: number;
+  /** Cancels the run now: lookups in flight are cut, and run again next time. */
   readonly signal?: AbortSignal;
+  /** Stops the run cleanly: no new input starts, lookups still waiting to be sent are dropped, those sent are answered and written. */
+  readonly stop?: AbortSignal;
   readonly onProgress?: (p: BatchProgress) => void;
 }
 
@@ -212,14 +215,14 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
   try {
     let next = 0;
     const worker = async (): Promise<void> => {
-      while (next < queue.length && !signal.aborted && !halted) {
+      while (next < queue.length && !signal.aborted && !halted && options.stop?.aborted !== true) {
         const input = queue[next++];
         // Checked here too, so a bad value is told apart from an 'input' failure of the setup
         // (endpoints, credentials) that the client reports for every input alike.
         const problem = checkLookup(input);
         const result: CallResult = problem
           ? { ok: false, kind: 'input', text: problem, advice: 'Correct this input in the file; the next run retries it.', durationMs: 0 }
-          : await options.client.lookup(input, { signal });
+          : await options.client.lookup(input, { signal, stop: options.stop });
         if (!result.ok && result.kind === 'cancelled') return;
         if (!result.ok && result.kind === 'coordinator') {
           // Nothing was sent for this input: no line, so the next run does it.
@@ -254,7 +257,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
   return {
     ...progress,
     outFile: options.outFile,
-    cancelled: options.signal?.aborted === true,
+    cancelled: options.signal?.aborted === true || (options.stop?.aborted === true && progress.done < queue.length),
     stoppedBy: stopped ? withoutRequest(stopped) : undefined,
     durationMs: performance.now() - started,
   };

@@ -44,7 +44,10 @@ export interface ClientOptions {
 }
 
 export interface CallOptions {
+  /** Cancels the call, a request on the wire too. */
   readonly signal?: AbortSignal;
+  /** Sends nothing more once aborted: a call still waiting (limiter, retry, new token) ends as cancelled; one sent is answered. */
+  readonly stop?: AbortSignal;
   /** The user accepted that one more failed sign-in may lock the account. */
   readonly confirmRisk?: boolean;
   /** Get a new token before the call instead of reusing the cached one. */
@@ -111,7 +114,8 @@ export class BizDataClient {
   /** Never rejects: every outcome is a CallResult. */
   lookup(query: LookupQuery, options: CallOptions = {}): Promise<CallResult> {
     // A signal of each call's own: undici listens per request, and one a batch shares would collect listeners.
-    const o = options.signal ? { ...options, signal: AbortSignal.any([options.signal]) } : options;
+    const own = (s: AbortSignal | undefined): AbortSignal | undefined => (s ? AbortSignal.any([s]) : undefined);
+    const o = { ...options, signal: own(options.signal), stop: own(options.stop) };
     return this.settled((t0) => this.lookupOnce(query, o, t0));
   }
 
@@ -226,20 +230,21 @@ export class BizDataClient {
     if (!('key' in s)) return s;
     let token = await this.tokens.get(s, { force: o.forceNewToken, confirmRisk: o.confirmRisk, signal: o.signal }, t0);
     if (!token.ok) return token.failure;
-    let outcome = await this.dataCall(s, build(token.token.value), expectObject, o.signal, t0);
+    let outcome = await this.dataCall(s, build(token.token.value), expectObject, o, t0);
     if (!outcome.reauth) return outcome.result;
+    if (o.stop?.aborted) return failure(t0, 'cancelled', 'The call was stopped before getting a new token.', 'Run it again when needed.');
     this.log(`${id}: token refused with ${outcome.code}; getting a new one and repeating the call once`);
     await this.tokens.markInvalid(s, token.token.value, outcome.code, outcome.result.ok ? undefined : outcome.result.text);
     token = await this.tokens.get(s, { replacing: token.token.value, confirmRisk: o.confirmRisk, signal: o.signal }, t0);
     if (!token.ok) return token.failure;
-    outcome = await this.dataCall(s, build(token.token.value), expectObject, o.signal, t0);
+    outcome = await this.dataCall(s, build(token.token.value), expectObject, o, t0);
     if (!outcome.reauth) return outcome.result;
     await this.tokens.markInvalid(s, token.token.value, outcome.code, outcome.result.ok ? undefined : outcome.result.text);
     return { ...(outcome.result as CallFailure), kind: 'auth', advice: 'A new token was obtained and the service refused it as well: contact support.' };
   }
 
-  private async dataCall(s: Session, built: Built, expectObject: boolean, signal: AbortSignal | undefined, t0: number): Promise<{ result: CallResult; reauth: boolean; code?: string }> {
-    const ex = await this.exchange.run(built, signal, t0);
+  private async dataCall(s: Session, built: Built, expectObject: boolean, o: CallOptions, t0: number): Promise<{ result: CallResult; reauth: boolean; code?: string }> {
+    const ex = await this.exchange.run(built, o.signal, t0, o.stop);
     if (!('res' in ex)) return { result: withoutReach(ex), reauth: false };
     this.tracker.countCall(s.id);
     const { res, service, comeBackAt } = ex;
@@ -283,7 +288,7 @@ export class BizDataClient {
       return await run(t0);
     } catch (err) {
       // A shared store, lock or limiter lost its coordinator: a stop, not a network failure of the service.
-      if (CoordinatorUnavailableError.is(err)) return failure(t0, 'coordinator', this.redact(err.message), CoordinatorUnavailableError.advice);
+      if (CoordinatorUnavailableError.is(err)) return failure(t0, 'coordinator', this.redact(err.message), err.advice);
       // The state folder cannot be written: a setup problem to fix, named, like a wrong setting.
       if (StateDirError.is(err)) return failure(t0, 'input', err.message, err.advice);
       return failure(t0, 'network', `The call failed inside the client: ${this.redact(errorMessage(err))}`, 'Try again; if it persists, report it with the log.');

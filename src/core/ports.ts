@@ -97,15 +97,24 @@ export interface LimitsStore {
 
 /**
  * Thrown by a shared store, lock or limiter when the coordinator it lives in (Redis) cannot be
- * reached. Nothing was sent to the service for the call that met it; the message names the
- * coordinator (never its password).
+ * reached, or answers but refuses this client's password (`reason` 'auth'). Nothing was sent to the
+ * service for the call that met it; the message names the coordinator (never its password).
  */
 export class CoordinatorUnavailableError extends Error {
   static readonly advice = 'Nothing was sent for this call. Check that the coordinator is running and reachable, then run again: a batch continues where it stopped.';
+  static readonly authAdvice = 'Nothing was sent for this call. Give the password (and user) the coordinator expects, then run again: a batch continues where it stopped.';
 
-  constructor(message: string) {
+  /** What to do; a host may word it for its own settings. */
+  readonly advice: string;
+
+  constructor(
+    message: string,
+    readonly reason: 'unreachable' | 'auth' = 'unreachable',
+    advice?: string,
+  ) {
     super(message);
     this.name = 'CoordinatorUnavailableError';
+    this.advice = advice ?? (reason === 'auth' ? CoordinatorUnavailableError.authAdvice : CoordinatorUnavailableError.advice);
   }
 
   /** By name, not instanceof: the coordinator is a bundle of its own, with its own copy of this class. */

@@ -36,8 +36,9 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function launch(port: number, dir: string): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {
+async function launch(port: number, dir: string, password: string | undefined): Promise<ChildProcess> {
+  const auth = password === undefined ? [] : ['--requirepass', password];
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes', ...auth], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   await new Promise<void>((resolve, reject) => {
@@ -58,11 +59,12 @@ function exited(child: ChildProcess): Promise<void> {
   return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', () => r()));
 }
 
-export async function startRedis(): Promise<RedisServer> {
+/** `password`: the server asks for it (--requirepass), and redis-cli gives it. */
+export async function startRedis(o: { readonly password?: string } = {}): Promise<RedisServer> {
   ensureInstalled();
   const dir = await mkdtemp(join(tmpdir(), 'bizdata-redis-'));
   const port = await freePort();
-  let child: ChildProcess | undefined = await launch(port, dir);
+  let child: ChildProcess | undefined = await launch(port, dir, o.password);
   const killWith = async (signal: NodeJS.Signals): Promise<void> => {
     const c = child;
     child = undefined;
@@ -73,10 +75,11 @@ export async function startRedis(): Promise<RedisServer> {
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
-    cli: (...args) => execFileSync('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...args], { encoding: 'utf8' }),
+    // The password through the environment: an argument would show in the process list.
+    cli: (...args) => execFileSync('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...args], { encoding: 'utf8', env: o.password === undefined ? process.env : { ...process.env, REDISCLI_AUTH: o.password } }),
     kill: () => killWith('SIGKILL'),
     restart: async () => {
-      child = await launch(port, dir);
+      child = await launch(port, dir, o.password);
     },
     stop: async () => {
       await killWith('SIGTERM');

@@ -37,6 +37,11 @@ interface StoreCommands {
   bizLockOwned(k: string, owner: string, ms: string): Promise<number>;
 }
 
+/** Redis's word for a client that is not authenticated or gave a wrong password (Redis 6+ and older), if that is what `message` is. */
+function authRefusal(message: string): string | undefined {
+  return /^(NOAUTH|WRONGPASS|ERR invalid password)\b/i.exec(message)?.[1];
+}
+
 export async function connectRedis(address: CoordinatorAddress, o: CoordinatorOptions): Promise<Coordinator> {
   let lastError = '';
   const redis = new Redis({
@@ -58,6 +63,13 @@ export async function connectRedis(address: CoordinatorAddress, o: CoordinatorOp
   redis.on('error', (err: Error) => (lastError = err.message));
   const unavailable = (err: unknown): CoordinatorUnavailableError => {
     const why = err instanceof Error ? err.message : String(err);
+    // A refused AUTH closes the connection: ioredis rejects with "Connection is closed." and the
+    // server's own reason (WRONGPASS, NOAUTH) came as an 'error' event just before.
+    const refusal = [why, lastError].map(authRefusal).find((r) => r !== undefined);
+    if (refusal !== undefined) {
+      const what = o.password === undefined ? 'asks for a password and none was given' : `refused the ${o.username === undefined ? 'password' : 'user and password'} given`;
+      return new CoordinatorUnavailableError(`Authentication failed: the coordinator ${address.name} ${what} (${refusal}).`, 'auth');
+    }
     return new CoordinatorUnavailableError(`The coordinator ${address.name} cannot be reached (${why || lastError || 'connection lost'}).`);
   };
   const guard = async <T>(p: Promise<T>): Promise<T> => {

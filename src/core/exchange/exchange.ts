@@ -54,7 +54,13 @@ export class Exchange {
     return this.o.codes ?? BUILT_IN;
   }
 
-  async run(built: Built, signal: AbortSignal | undefined, t0: number): Promise<Exchanged | ExchangeFailure> {
+  /**
+   * `signal` cancels the call, the request on the wire too; `stop` only ends its waits (for the
+   * limiter, before a retry): once it is aborted nothing more of this call is sent, but a request
+   * already sent is answered (a clean stop of a batch).
+   */
+  async run(built: Built, signal: AbortSignal | undefined, t0: number, stop?: AbortSignal): Promise<Exchanged | ExchangeFailure> {
+    const waits = stop && signal ? AbortSignal.any([signal, stop]) : (stop ?? signal);
     const closed = (): ExchangeFailure => ({ ...failure(t0, 'cancelled', 'The client was closed.', 'Run the lookup again.', built.record), mayHaveReached: false });
     // The last gate before the wire, whichever path built the request: the callers check first, with their own place to say it.
     const refusal = credentialRefusal(built.wire.origin, this.o.endpoints, built.credentialOf);
@@ -66,11 +72,11 @@ export class Exchange {
       if (this.o.lifetime.aborted) return closed();
       let permit: Permit;
       try {
-        permit = await this.o.limiter.acquire(signal);
+        permit = await this.o.limiter.acquire(waits);
       } catch (err) {
         if (err instanceof LimiterDisposedError || this.o.lifetime.aborted) return closed();
         const retried = throttles + transients > 0;
-        if (CoordinatorUnavailableError.is(err)) return { ...failure(t0, 'coordinator', err.message, CoordinatorUnavailableError.advice, built.record), mayHaveReached: retried };
+        if (CoordinatorUnavailableError.is(err)) return { ...failure(t0, 'coordinator', err.message, err.advice, built.record), mayHaveReached: retried };
         const text = retried ? 'The call was cancelled while waiting to retry.' : 'The call was cancelled.';
         return { ...failure(t0, 'cancelled', text, 'Run it again when needed.', built.record), mayHaveReached: retried };
       }
@@ -85,7 +91,7 @@ export class Exchange {
         const text = this.o.redact(e.message);
         this.log(`${built.record.method} ${built.record.url} failed: ${text}`);
         if (idempotent && e.retryable && transients < this.policy.maxTransientRetries) {
-          if (!(await this.pause(backoffMs(transients, this.policy, this.o.random), `retry ${++transients} of ${this.policy.maxTransientRetries} after: ${text}`, signal))) return closed();
+          if (!(await this.pause(backoffMs(transients, this.policy, this.o.random), `retry ${++transients} of ${this.policy.maxTransientRetries} after: ${text}`, waits))) return closed();
           continue;
         }
         const advice = e.kind === 'cancelled' ? 'Run it again when needed.' : 'Check the network, proxy and service address, then try again.';
@@ -116,7 +122,7 @@ export class Exchange {
       permit.release();
       if (idempotent && isTransientStatus(res.status) && transients < this.policy.maxTransientRetries) {
         const ms = Math.max(wait ?? 0, backoffMs(transients, this.policy, this.o.random));
-        if (!(await this.pause(ms, `retry ${++transients} of ${this.policy.maxTransientRetries} after HTTP ${res.status}`, signal))) return closed();
+        if (!(await this.pause(ms, `retry ${++transients} of ${this.policy.maxTransientRetries} after HTTP ${res.status}`, waits))) return closed();
         continue;
       }
       return { res, service };

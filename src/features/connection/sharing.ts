@@ -9,7 +9,7 @@ import { CoordinatorUrlError, parseCoordinatorUrl, type Coordinator } from '../.
 import { deferredCoordinator } from '../../core/coordination/deferred';
 import { FileGuardStore, FileLimitsStore, FileLocks } from '../../core/storage/fileStores';
 import type { RateLimiter } from '../../core/limits/limiter';
-import type { AccountLocks, GuardStore, TokenStore } from '../../core/ports';
+import { CoordinatorUnavailableError, type AccountLocks, type GuardStore, type TokenStore } from '../../core/ports';
 import { checkStateDir, defaultStateDir } from '../../core/storage/stateDir';
 import { MemoryGuardStore, MemoryTokenStore } from '../../core/storage/stores';
 import { UserError } from '../shared/userError';
@@ -17,6 +17,7 @@ import type { ConnectionSettings } from './settings';
 import { migrateGuardCounts, SecretTokenStore } from './stores';
 
 export const COORDINATOR_PASSWORD_KEY = 'bizdata.coordination.password';
+const SET_PASSWORD_COMMAND = 'Business Data: Set Coordinator Password';
 
 export interface WindowSharing {
   readonly tokenStore: TokenStore;
@@ -78,7 +79,13 @@ function connect(url: string, secrets: vscode.SecretStorage): Coordinator {
     if (err instanceof CoordinatorUrlError) throw new UserError(`The setting bizdata.coordination.redisUrl cannot be used: ${err.message}`);
     throw err;
   }
-  const connecting = Promise.resolve(secrets.get(COORDINATOR_PASSWORD_KEY)).then((password) => connectCoordinator({ url, password }));
+  const connecting = Promise.resolve(secrets.get(COORDINATOR_PASSWORD_KEY))
+    .then((password) => connectCoordinator({ url, password }))
+    .catch((err: unknown) => {
+      // Refused: say where the password is set in the editor.
+      if (!CoordinatorUnavailableError.is(err) || err.reason !== 'auth') throw err;
+      throw new CoordinatorUnavailableError(err.message, 'auth', `Nothing was sent for this call. Run "${SET_PASSWORD_COMMAND}" with the coordinator's password, then try again.`);
+    });
   return deferredCoordinator(name, connecting);
 }
 

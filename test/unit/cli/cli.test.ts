@@ -44,6 +44,15 @@ describe('bizdata command line', () => {
     assert.equal(unknown.code, 2);
   });
 
+  it('prints the version of package.json with --version and -V, listed in --help', async () => {
+    const { version } = JSON.parse(await readFile(join(__dirname, '../../../../package.json'), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) {
+      const r = await run([flag]);
+      assert.deepEqual([r.code, r.stdout, r.stderr], [0, `${version}\n`, ''], flag);
+    }
+    assert.match((await run(['--help'])).stdout, /-V, --version +print the version/);
+  });
+
   it('looks up an IP and an organization against --sandbox with its demo credentials', async () => {
     const demo = await startSandbox({ port: 0 });
     try {

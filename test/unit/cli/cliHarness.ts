@@ -12,16 +12,21 @@ export interface Run {
   readonly stderr: string;
 }
 
+/** This process's environment without BIZDATA_ variables, then the state directory and `env`. */
+export function cliEnv(env: Record<string, string>, stateDir: string): NodeJS.ProcessEnv {
+  const base: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('BIZDATA_') && k !== 'NODE_TLS_REJECT_UNAUTHORIZED') base[k] = v;
+  return { ...base, BIZDATA_STATE_DIR: stateDir, ...env };
+}
+
 /**
  * Runs the bundle; every stdout and stderr is pushed to `outputs` (for the canary search). `as`: the
  * uid and gid to run it as (a test running as root, for which no file mode is a barrier, runs it as
  * another user to meet an unreadable file or an unwritable folder).
  */
 export function runCli(args: readonly string[], env: Record<string, string>, stateDir: string, outputs: string[], timeoutMs = 20_000, as?: { readonly uid: number; readonly gid: number }): Promise<Run> {
-  const base: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('BIZDATA_') && k !== 'NODE_TLS_REJECT_UNAUTHORIZED') base[k] = v;
   return new Promise((done) => {
-    execFile(process.execPath, [CLI, ...args], { env: { ...base, BIZDATA_STATE_DIR: stateDir, ...env }, timeout: timeoutMs, ...as }, (err, stdout, stderr) => {
+    execFile(process.execPath, [CLI, ...args], { env: cliEnv(env, stateDir), timeout: timeoutMs, ...as }, (err, stdout, stderr) => {
       outputs.push(stdout, stderr);
       const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
       done({ code, stdout, stderr });

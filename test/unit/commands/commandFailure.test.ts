@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { describeCommandFailure } from '../../../src/commands/commandFailure';
+import { CoordinatorUnavailableError } from '../../../src/core/ports';
 import { UserError } from '../../../src/features/shared/userError';
 
 describe('describeCommandFailure', () => {
@@ -10,6 +11,18 @@ describe('describeCommandFailure', () => {
       logLine: 'bizdata.deleteLookup: Choose a lookup in the Lookups view to delete.',
       unexpected: false,
     });
+  });
+
+  it('shows a coordinator that refused the password, or cannot be reached, with what to do, as the user\'s to fix', () => {
+    const refused = new CoordinatorUnavailableError('Authentication failed: the coordinator redis://127.0.0.1:6379 refused the password given (WRONGPASS).', 'auth', 'Run "Set Coordinator Password".');
+    assert.deepEqual(describeCommandFailure('bizdata.signIn', refused), {
+      message: 'Business Data: Authentication failed: the coordinator redis://127.0.0.1:6379 refused the password given (WRONGPASS). Run "Set Coordinator Password".',
+      logLine: 'bizdata.signIn: Authentication failed: the coordinator redis://127.0.0.1:6379 refused the password given (WRONGPASS).',
+      unexpected: false,
+    });
+    const gone = describeCommandFailure('bizdata.signIn', new CoordinatorUnavailableError('The coordinator redis://127.0.0.1:6379 cannot be reached (ECONNREFUSED).'));
+    assert.equal(gone.unexpected, false);
+    assert.match(gone.message, /cannot be reached \(ECONNREFUSED\)\. Nothing was sent for this call\. Check that the coordinator is running and reachable/);
   });
 
   it('logs anything else with its stack and shows one message that points to the log', () => {

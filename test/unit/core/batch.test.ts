@@ -92,6 +92,25 @@ describe('batch runner against the sandbox', () => {
     assert.equal(keys.size, 40);
   });
 
+  it('stops cleanly on `stop`: lookups waiting in the limiter are dropped, those on the wire are answered and written', async () => {
+    sb = await sandbox({ responseDelayMs: 200 });
+    // Many workers, two calls at a time: most lookups wait in the limiter, as in a CLI batch with --concurrency auto.
+    t = testClient(sb.url, { limits: { qps: 1000, concurrency: 2 } });
+    const inputs = parseBatchInput(Array.from({ length: 20 }, (_, i) => `192.0.2.${i + 1}`).join('\n'), 'ips.txt').inputs;
+    const out = join(dir, 'out.jsonl');
+    const stop = new AbortController();
+    const s = await runBatch({ client: t.client, inputs, outFile: out, concurrency: 16, stop: stop.signal, onProgress: (p) => p.done >= 4 && stop.abort() });
+    const written = await lines(out);
+    assert.equal(s.cancelled, true);
+    assert.ok(s.done >= 4 && s.done < 20, `done ${s.done}`);
+    assert.equal(written.length, s.done);
+    assert.ok(written.every((l) => l.ok), 'nothing was cut');
+    assert.equal((await sb.customer()).dataCalls, written.length, 'every call sent was answered and written; none waiting was sent');
+    const rest = await runBatch({ client: t.client, inputs, outFile: out, concurrency: 16 });
+    assert.deepEqual([rest.skipped, rest.ok, rest.cancelled], [s.done, 20 - s.done, false]);
+    assert.equal((await sb.customer()).dataCalls, 20, 'no input sent twice');
+  });
+
   it('resumes after a crash that cut the last line short, and keeps every new line readable', async () => {
     sb = await sandbox({ qps: 50, concurrency: 3 });
     t = testClient(sb.url, { limits: { qps: 50, concurrency: 3 } });

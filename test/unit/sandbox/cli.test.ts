@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { TestBed, call, orgLookup, tokenB } from './helpers';
+import { isLoopback } from '../../../src/cli/sandbox';
+import { TestBed, call, orgLookup, tokenB, waitFor } from './helpers';
 
 describe('bizdata sandbox (command line)', function () {
   this.timeout(30000);
@@ -98,5 +99,29 @@ describe('bizdata sandbox (command line)', function () {
     assert.match(second.stderr.join(''), /EADDRINUSE/);
     first.child.kill('SIGTERM');
     assert.equal(await first.exit, 0);
+  });
+
+  it('warns on stderr when --host is not loopback: the demo credentials are then open to the network', async () => {
+    const stderrOf = async (host: string, extra: readonly string[] = []): Promise<string> => {
+      const r = bed.cli(['--port', '0', '--host', host, ...extra]);
+      await r.url;
+      // The warning follows the address line; then the first request's log line shows stderr is flowing.
+      await call({ url: await r.url }, 'GET', '/no-such-path');
+      await waitFor('the request log line', () => (r.stderr.join('').includes('/no-such-path') ? true : undefined));
+      r.child.kill('SIGTERM');
+      assert.equal(await r.exit, 0);
+      return r.stderr.join('');
+    };
+    const open = await stderrOf('0.0.0.0');
+    assert.match(open, /^Warning: --host 0\.0\.0\.0 is not a loopback address, so the sandbox is open to the network: anyone who can reach this machine can sign in with its demo credentials .* Use --host 127\.0\.0\.1 \(the default\)/m);
+    const config = join(dir, 'own.json');
+    await writeFile(config, JSON.stringify({ customers: [{ id: 'c', users: [{ user: 'u', password: 'p' }] }] }));
+    assert.match(await stderrOf('0.0.0.0', ['--config', config]), new RegExp(`sign in with the accounts of ${config.replace(/[.\\/]/g, '\\$&')} and call it`));
+    for (const host of ['127.0.0.1', '127.0.0.2', 'localhost']) assert.doesNotMatch(await stderrOf(host), /Warning/, host);
+  });
+
+  it('counts 127.0.0.0/8, ::1 (also IPv4-mapped) and localhost as loopback, and nothing else', () => {
+    for (const host of ['127.0.0.1', '127.255.0.9', '::1', '[::1]', '::ffff:127.0.0.1', 'localhost', 'LOCALHOST', 'localhost.']) assert.equal(isLoopback(host), true, host);
+    for (const host of ['0.0.0.0', '::', '192.168.1.10', '10.0.0.1', '::ffff:10.0.0.1', 'example.com', 'localhost.example.com', '']) assert.equal(isLoopback(host), false, host);
   });
 });
