@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { safeLine } from '../../core/sanitize';
 import type { CallResult, FailureKind, LookupQuery, OperationRequest, RequestRecord } from '../../core/model';
-import { lineSlicesOf, SLICE_CHARS } from '../shared/codeScanner';
+import { lineSlicesOf, nextTurn, SLICE_CHARS } from '../shared/codeScanner';
 import { UserError } from '../shared/userError';
 
 /**
@@ -75,8 +75,8 @@ export interface HistoryStorage {
   /** Sets one record; undefined removes it. */
   update(key: string, value: unknown): Promise<void>;
   /** Writes a whole file at once (no reader ever sees half of it). */
-  writeFile(name: string, text: string): Promise<void>;
-  readFile(name: string): Promise<string>;
+  writeFile(name: string, data: Uint8Array): Promise<void>;
+  readFile(name: string): Promise<Uint8Array>;
   /** Removes a file; one that is not there is no error. */
   deleteFile(name: string): Promise<void>;
   /** Names of the files there (none when the folder does not exist yet). */
@@ -111,6 +111,8 @@ export class LookupModel {
   private readonly unsaved = new Map<string, LookupEntry>();
   /** Answers not in a file: being written, from the old format until migrated, or whose write failed. */
   private readonly texts = new Map<string, string>();
+  /** The answer last added, once written: its document opens next, without reading the file back. */
+  private recent: { readonly id: string; readonly text: string } | undefined;
   /** Entries whose file was missing or unreadable. */
   private readonly missing = new Set<string>();
   private newestFirst: readonly LookupEntry[] | undefined;
@@ -174,7 +176,7 @@ export class LookupModel {
   async add(query: HistoryQuery, result: CallResult, options: { readonly at?: number; readonly textIsJson?: boolean } = {}): Promise<LookupEntry> {
     const at = options.at ?? Date.now();
     const answer = answerFrom(query, result, options.textIsJson === true);
-    const text = answer === undefined ? undefined : await this.clean(answer.text);
+    const prepared = answer === undefined ? undefined : await this.prepare(answer.text);
     const summary = result.ok
       ? { status: result.status, code: result.code }
       : { status: result.status, code: result.code, kind: result.kind, text: this.redact(result.text), advice: this.redact(result.advice) };
@@ -186,23 +188,23 @@ export class LookupModel {
       ...summary,
       durationMs: result.durationMs,
       request: result.request,
-      answer: answer && text !== undefined ? { form: answer.form, chars: text.length } : undefined,
+      answer: answer && prepared ? { form: answer.form, chars: prepared.text.length } : undefined,
     });
     this.history.set(entry.id, entry);
     this.unsaved.set(entry.id, entry);
-    if (text !== undefined) this.texts.set(entry.id, text);
+    if (prepared) this.texts.set(entry.id, prepared.text);
     this.changed();
-    await this.store(entry, text);
+    await this.store(entry, prepared);
     return entry;
   }
 
   /** The entry's answer: from its file, or from memory while that is being written. */
   async answerOf(entry: LookupEntry): Promise<StoredAnswer> {
-    const text = this.texts.get(entry.id);
+    const text = this.texts.get(entry.id) ?? (this.recent?.id === entry.id ? this.recent.text : undefined);
     if (text !== undefined) return { state: 'stored', text };
     if (!entry.answer) return { state: 'none' };
     try {
-      return { state: 'stored', text: await this.storage.readFile(fileName(entry)) };
+      return { state: 'stored', text: await decoded(await this.storage.readFile(fileName(entry))) };
     } catch (err) {
       this.options.onError?.(`the answer of ${queryLabel(entry.query)} could not be read`, err);
       if (this.history.has(entry.id) && !this.missing.has(entry.id)) {
@@ -252,6 +254,8 @@ export class LookupModel {
   }
 
   private async loadOnce(): Promise<void> {
+    // As a start does: answers come from their files.
+    this.recent = undefined;
     await this.migrate();
     this.readIndex();
     await this.checkFiles();
@@ -300,11 +304,11 @@ export class LookupModel {
     if (!legacy) return;
     let complete = true;
     for (const { entry, text } of legacy.history) {
-      const clean = text === undefined ? undefined : await this.clean(text);
-      const migrated: LookupEntry = clean === undefined ? entry : { ...entry, answer: { form: entry.answer?.form ?? 'json', chars: clean.length } };
+      const prepared = text === undefined ? undefined : await this.prepare(text);
+      const migrated: LookupEntry = prepared ? { ...entry, answer: { form: entry.answer?.form ?? 'json', chars: prepared.text.length } } : entry;
       // The file first: a record is never without its file. One that cannot be written keeps the
       // old value in place, so the next start tries again and no entry is lost.
-      if (clean !== undefined && !(await this.writeAnswer(migrated, clean))) {
+      if (prepared && !(await this.writeAnswer(migrated, prepared.bytes))) {
         complete = false;
         continue;
       }
@@ -340,8 +344,11 @@ export class LookupModel {
    * the removal of the oldest record past the limit: updates made in one turn are one write of
    * globalState for VS Code. Then the oldest entry's file.
    */
-  private async store(entry: LookupEntry, text: string | undefined): Promise<void> {
-    if (text !== undefined && (await this.writeAnswer(entry, text))) this.texts.delete(entry.id);
+  private async store(entry: LookupEntry, prepared: Prepared | undefined): Promise<void> {
+    if (prepared && (await this.writeAnswer(entry, prepared.bytes))) {
+      this.texts.delete(entry.id);
+      this.recent = { id: entry.id, text: prepared.text };
+    }
     if (this.history.get(entry.id) !== entry) {
       // Deleted while its file was being written.
       await this.deleteFile(fileName(entry));
@@ -374,6 +381,7 @@ export class LookupModel {
     this.unsaved.delete(entry.id);
     this.texts.delete(entry.id);
     this.missing.delete(entry.id);
+    if (this.recent?.id === entry.id) this.recent = undefined;
   }
 
   /** The record, then the file: no window is left with a record whose file was taken first. */
@@ -382,9 +390,9 @@ export class LookupModel {
     if (entry.answer) await this.deleteFile(fileName(entry));
   }
 
-  private async writeAnswer(entry: LookupEntry, text: string): Promise<boolean> {
+  private async writeAnswer(entry: LookupEntry, bytes: Uint8Array): Promise<boolean> {
     try {
-      await this.storage.writeFile(fileName(entry), text);
+      await this.storage.writeFile(fileName(entry), bytes);
       return true;
     } catch (err) {
       // Kept in memory for this session; after a restart the entry says its answer is not stored.
@@ -413,15 +421,33 @@ export class LookupModel {
     return this.options.redact ? this.options.redact(text) : text;
   }
 
-  /** The answer without secrets; a large one slice by slice, yielding between them (it may be 100 MB). */
-  private async clean(text: string): Promise<string> {
-    if (!this.options.redact || text.length <= SLICE_CHARS) return this.redact(text);
-    const out: string[] = [];
-    for (const slice of lineSlicesOf(text)) {
-      out.push(this.redact(slice));
-      await new Promise((resolve) => setImmediate(resolve));
+  /**
+   * The answer without secrets, and its UTF-8 for the file: a large one slice by slice with a turn
+   * between (at once, a 50 MB answer would hold the extension host for hundreds of milliseconds).
+   */
+  private async prepare(text: string): Promise<Prepared> {
+    if (text.length <= SLICE_CHARS) {
+      const clean = this.redact(text);
+      return { text: clean, bytes: Buffer.from(clean, 'utf8') };
     }
-    return out.join('');
+    // Joined with + (V8 links the slices; join and concat would copy 50 MB in one go).
+    const parts: string[] = [];
+    let clean = '';
+    let size = 0;
+    for (const slice of lineSlicesOf(text)) {
+      const part = this.redact(slice);
+      parts.push(part);
+      clean += part;
+      size += Buffer.byteLength(part, 'utf8');
+      await nextTurn();
+    }
+    const bytes = Buffer.allocUnsafe(size);
+    let at = 0;
+    for (const part of parts) {
+      at += bytes.write(part, at, 'utf8');
+      await nextTurn();
+    }
+    return { text: clean, bytes };
   }
 
   private changed(): void {
@@ -432,6 +458,25 @@ export class LookupModel {
   private fire(): void {
     for (const listener of [...this.listeners]) listener();
   }
+}
+
+/** An answer as written: its text without secrets, and that text's UTF-8. */
+interface Prepared {
+  readonly text: string;
+  readonly bytes: Uint8Array;
+}
+
+/** A file's text, decoded slice by slice with a turn between (see prepare). */
+async function decoded(bytes: Uint8Array): Promise<string> {
+  if (bytes.length <= SLICE_CHARS) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8');
+  const decoder = new TextDecoder('utf-8');
+  let text = '';
+  for (let at = 0; at < bytes.length; at += SLICE_CHARS) {
+    // stream: a character whose bytes straddle two slices is decoded whole.
+    text += decoder.decode(bytes.subarray(at, at + SLICE_CHARS), { stream: true });
+    await nextTurn();
+  }
+  return text + decoder.decode();
 }
 
 /** The answer as the result document shows it: the text as sent, or the body pretty-printed. */

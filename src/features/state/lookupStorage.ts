@@ -25,17 +25,17 @@ export class VscodeHistoryStorage implements HistoryStorage {
     await this.state.update(key, value);
   }
 
-  async writeFile(name: string, text: string): Promise<void> {
+  async writeFile(name: string, data: Uint8Array): Promise<void> {
     this.folderReady ??= vscode.workspace.fs.createDirectory(this.folder);
     await this.folderReady;
     // Written beside, then renamed over: a reader (or another window) never sees half a file.
     const temporary = this.uri(`${name}.${randomBytes(4).toString('hex')}.tmp`);
-    await vscode.workspace.fs.writeFile(temporary, Buffer.from(text, 'utf8'));
+    await vscode.workspace.fs.writeFile(temporary, data);
     await vscode.workspace.fs.rename(temporary, this.uri(name), { overwrite: true });
   }
 
-  async readFile(name: string): Promise<string> {
-    return Buffer.from(await vscode.workspace.fs.readFile(this.uri(name))).toString('utf8');
+  readFile(name: string): Promise<Uint8Array> {
+    return Promise.resolve(vscode.workspace.fs.readFile(this.uri(name)));
   }
 
   async deleteFile(name: string): Promise<void> {

@@ -1,11 +1,13 @@
 // The lookup history's storage as the extension's (lookupStorage.ts) behaves, in plain Node: records
 // in a Map standing for globalState (values copied as JSON, as VS Code's Memento does; one Map may be
-// shared by two models, like two windows), files in a real folder, written beside and renamed over.
+// shared by two models, like two windows), files in a real folder, written beside and renamed over
+// without holding the thread (vscode.workspace.fs does not either).
 // Like VS Code's ExtensionMemento, it writes the whole globalState value once per turn with updates
 // (a RunOnceScheduler of 0 ms): counted as mementoWrites and mementoBytes.
 // It counts what is written, so tests and the benchmark can say what one lookup costs.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HistoryStorage } from '../../../src/features/state/lookupModel';
@@ -83,19 +85,17 @@ export class FolderHistoryStorage implements HistoryStorage {
     return Buffer.byteLength(JSON.stringify(Object.fromEntries(this.records)));
   }
 
-  writeFile(name: string, text: string): Promise<void> {
-    mkdirSync(this.folder, { recursive: true });
-    const data = Buffer.from(text, 'utf8');
+  async writeFile(name: string, data: Uint8Array): Promise<void> {
+    await mkdir(this.folder, { recursive: true });
     const temporary = join(this.folder, `${name}.${randomBytes(4).toString('hex')}.tmp`);
-    writeFileSync(temporary, data);
-    renameSync(temporary, join(this.folder, name));
+    await writeFile(temporary, data);
+    await rename(temporary, join(this.folder, name));
     this.written.files += 1;
     this.written.fileBytes += data.length;
-    return Promise.resolve();
   }
 
-  readFile(name: string): Promise<string> {
-    return Promise.resolve(readFileSync(join(this.folder, name), 'utf8'));
+  readFile(name: string): Promise<Uint8Array> {
+    return readFile(join(this.folder, name));
   }
 
   deleteFile(name: string): Promise<void> {

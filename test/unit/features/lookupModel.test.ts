@@ -2,7 +2,7 @@
 // and its answer as a file of its own, never the whole history; it brings an old-format history over,
 // survives lost files, keeps secrets out, and two windows writing at once lose nothing.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { accountKey } from '../../../src/core/accounts/session';
 import type { CallFailure, CallResult, CallSuccess, LookupQuery } from '../../../src/core/model';
@@ -51,6 +51,7 @@ describe('lookup history storage', () => {
   it('writes one lookup as its own record and its own file, not the whole history', async () => {
     const model = new LookupModel(storage);
     for (let i = 0; i < HISTORY_LIMIT; i++) await model.add(ip(i), success(bodyOf(60 * 1024, `old-${i}`)), { at: 1_000 + i });
+    await storage.settled();
     storage.resetCounts();
 
     const body = bodyOf(60 * 1024, 'the-new-one');
@@ -253,8 +254,8 @@ describe('lookup history storage', () => {
     const model = new LookupModel(storage);
     const old = `${(Date.now() - 2 * 86_400_000).toString(36)}-0123abcd.json`;
     const young = `${Date.now().toString(36)}-4567abcd.json`;
-    await storage.writeFile(old, '{}');
-    await storage.writeFile(young, '{}');
+    await storage.writeFile(old, Buffer.from('{}'));
+    await storage.writeFile(young, Buffer.from('{}'));
     await model.load();
     assert.deepEqual([...storage.files().keys()], [young]);
   });
@@ -267,6 +268,19 @@ describe('lookup history storage', () => {
     const entry = await model.add({ kind: 'request', request: { interfaceId: 'a', method: 'GET', url: 'https://api.example.com/v1/t', headers: {} } }, success(undefined, { text: lines }));
     const stored = storage.files().get(`${entry.id}.txt`) ?? '';
     assert.equal(stored, lines.replace(token, '<redacted>'));
+  });
+
+  it('writes and reads back a large answer of any characters exactly, slice by slice', async () => {
+    // One long line (no line end to cut at) of characters of 1 to 4 bytes: slices and their bytes
+    // must not split a character.
+    const unit = 'a\u00e9\u20ac\u{1F600}"\\';
+    const line = unit.repeat(Math.ceil((3 * SLICE_CHARS) / unit.length) + 1).slice(1);
+    const model = new LookupModel(storage, { redact: (t) => t });
+    const request: HistoryQuery = { kind: 'request', request: { interfaceId: 'a', method: 'GET', url: 'https://api.example.com/v1/t', headers: {} } };
+    const entry = await model.add(request, success(undefined, { text: line }));
+    assert.ok(readFileSync(join(storage.folder, `${entry.id}.txt`)).equals(Buffer.from(line, 'utf8')), 'the file is the answer\'s UTF-8');
+    const restarted = new LookupModel(storage);
+    assert.equal(await text(restarted, entry), line);
   });
 
   describe('against the sandbox: no credential or token is written', () => {
