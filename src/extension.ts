@@ -17,7 +17,7 @@ import { ChainedResponses } from './features/state/chainedResponses';
 import { CodeCatalog } from './features/state/codeCatalog';
 import { ContextKeys } from './features/state/contextKeys';
 import { FoundCodes } from './features/state/foundCodes';
-import { LookupModel } from './features/state/lookupModel';
+import { createLookups } from './features/state/lookupStorage';
 import { registerStatusBar } from './features/statusBar/statusBar';
 import { createTestingApi, type TestingApi } from './features/testingApi';
 
@@ -42,8 +42,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
   context.subscriptions.push(codes);
   const connection = createConnection(context, { log, contextKeys, codes });
   const sandbox = createSandbox(context, { log, contextKeys, connection });
-  const lookups = new LookupModel(context.globalState);
-  context.subscriptions.push(lookups);
+  const lookups = createLookups(context, { log, redact: (text) => connection.getClient().redact(text) });
   const results = new ResultDocuments(lookups);
   const responses = new ChainedResponses();
   // Large answers are scanned and pretty-printed on this worker, started on first use.

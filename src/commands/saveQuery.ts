@@ -2,6 +2,6 @@
 import type { Services } from '../features/services';
 import { resolveLookupTarget } from './lookupArgs';
 
-export function saveQuery(services: Services, arg?: unknown): void {
-  services.lookups.save(resolveLookupTarget(services, arg).query);
+export async function saveQuery(services: Services, arg?: unknown): Promise<void> {
+  await services.lookups.save(resolveLookupTarget(services, arg).query);
 }

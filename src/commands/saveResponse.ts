@@ -1,9 +1,10 @@
 // "Business Data: Save Response": writes the result as <name>.response.json (.txt for an answer that is
 // not JSON) into the workspace.
 import * as vscode from 'vscode';
-import { renderEntry } from '../features/results/resultDocuments';
+import { renderAnswer } from '../features/results/resultDocuments';
 import type { Services } from '../features/services';
 import { UserError } from '../features/shared/userError';
+import { ANSWER_NOT_STORED } from '../features/state/lookupModel';
 import { resultBaseName, resultExtension } from '../features/state/resultUri';
 import { resolveLookupTarget } from './lookupArgs';
 
@@ -11,6 +12,8 @@ import { resolveLookupTarget } from './lookupArgs';
 export async function saveResponse(services: Services, arg?: unknown): Promise<string | undefined> {
   const target = resolveLookupTarget(services, arg);
   if (!target.entry) throw new UserError('Run this saved query first; then save its response.');
+  const answer = await services.lookups.answerOf(target.entry);
+  if (answer.state === 'missing') throw new UserError(ANSWER_NOT_STORED);
   const extension = resultExtension(target.entry);
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   let uri: vscode.Uri | undefined;
@@ -21,7 +24,7 @@ export async function saveResponse(services: Services, arg?: unknown): Promise<s
     uri = await vscode.window.showSaveDialog({ title: 'Save Response', saveLabel: 'Save Response', filters });
     if (!uri) return undefined;
   }
-  await vscode.workspace.fs.writeFile(uri, Buffer.from(renderEntry(target.entry), 'utf8'));
+  await vscode.workspace.fs.writeFile(uri, Buffer.from(renderAnswer(target.entry, answer), 'utf8'));
   const written = uri;
   void vscode.window
     .showInformationMessage(`Business Data: response saved as ${vscode.workspace.asRelativePath(written)}.`, 'Open')

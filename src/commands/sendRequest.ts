@@ -31,7 +31,7 @@ export async function sendRequest(services: Services, arg?: unknown): Promise<st
   // Beside the file, as a preview: the next Send replaces it, and the file stays in view.
   const shown = await callAndShow(services, { kind: 'request', request: prepared.request, name }, { show: { viewColumn: vscode.ViewColumn.Beside, preview: true } });
   const result = shown.result;
-  if (result?.ok && name !== undefined) services.responses.remember(key, name, chainedFrom(result, shown.entry?.responseIsJson === true));
+  if (result?.ok && name !== undefined) services.responses.remember(key, name, chainedFrom(result, shown.entry?.answer?.form === 'json'));
   return shown.uri;
 }
 

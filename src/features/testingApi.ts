@@ -23,6 +23,10 @@ export interface TestingApi {
   sandboxUrl(): string | undefined;
   /** Every globalState and workspaceState entry as JSON, so tests can prove no secret is kept there. */
   stateDump(): string;
+  /** globalState itself: tests plant a lookup history in the format of an earlier version there. */
+  readonly globalState: vscode.Memento;
+  /** Loads the lookup history from storage as a start of the extension does (old format brought over). */
+  reloadLookups(): Promise<void>;
 }
 
 export function createTestingApi(
@@ -62,5 +66,7 @@ export function createTestingApi(
       const dump = (m: vscode.Memento): Record<string, unknown> => Object.fromEntries(m.keys().map((k) => [k, m.get(k)]));
       return JSON.stringify({ global: dump(context.globalState), workspace: dump(context.workspaceState) });
     },
+    globalState: context.globalState,
+    reloadLookups: () => services.lookups.load(),
   };
 }

@@ -1,11 +1,9 @@
 // Renders the LookupModel: a "Saved" group and a "History" group. Menus match the contextValues.
 import * as vscode from 'vscode';
 import { safeLine } from '../../core/sanitize';
-import { BUILT_IN } from '../../core/codes/codes';
-import { explainLine, recogniseBody } from '../../core/codes/recognise';
 import { failureLine } from '../../core/exchange/failures';
 import { commandOf, Commands } from '../shared/commandIds';
-import { queryKindLabel, queryLabel, type HistoryQuery, type LookupEntry, type LookupModel, type LookupNode } from '../state/lookupModel';
+import { ANSWER_NOT_STORED, queryKindLabel, queryLabel, type HistoryQuery, type LookupEntry, type LookupModel, type LookupNode } from '../state/lookupModel';
 import { toResultUri } from '../state/resultUri';
 
 export const LOOKUP_CONTEXT = { history: 'bizdata.lookup.history', saved: 'bizdata.lookup.saved' } as const;
@@ -56,8 +54,10 @@ export class LookupsTreeProvider implements vscode.TreeDataProvider<LookupNode>,
         item.command = commandOf(Commands.rerunLookup, 'Run', element);
         return item;
       }
-      case 'history':
-        return historyItem(element);
+      case 'history': {
+        const item = historyItem(element);
+        return this.model.answerMissing(element.entry.id) ? markedNotStored(item) : item;
+      }
     }
   }
 
@@ -92,8 +92,7 @@ function historyItem(node: Extract<LookupNode, { type: 'history' }>): vscode.Tre
  */
 function outcomeText(e: LookupEntry): string | undefined {
   if (!e.ok) return e.text ? failureLine({ text: e.text, meaning: e.meaning, advice: e.advice ?? '' }) : undefined;
-  const r = e.code !== undefined ? recogniseBody(e.body, BUILT_IN, e.status) : undefined;
-  return r ? `${r.code}: ${explainLine(r)}` : undefined;
+  return e.said;
 }
 
 function capitalised(text: string): string {
@@ -103,4 +102,12 @@ function capitalised(text: string): string {
 /** A request's method and URL (never a token: the client adds it when sending). */
 function requestLine(q: HistoryQuery): string {
   return q.kind === 'request' ? `\n${safeLine(`${q.request.method} ${q.request.url}`)}` : '';
+}
+
+/** An entry whose answer file is gone or unreadable stays in the list and says so. */
+function markedNotStored(item: vscode.TreeItem): vscode.TreeItem {
+  item.description = `${typeof item.description === 'string' ? item.description : ''} · answer no longer stored`;
+  item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
+  if (item.tooltip instanceof vscode.MarkdownString) item.tooltip.appendText(`\n${ANSWER_NOT_STORED}`);
+  return item;
 }

@@ -83,7 +83,7 @@ export async function callAndShow(services: Services, query: HistoryQuery, optio
     void showFailure(result, undefined);
     return { result };
   }
-  const entry = services.lookups.add(query, result, { textIsJson: json });
+  const entry = await services.lookups.add(query, result, { textIsJson: json });
   const uri = await services.results.open(entry, options.show);
   if (!result.ok) void showFailure(result, entry);
   return { uri: uri.toString(), result, entry };

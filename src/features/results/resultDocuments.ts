@@ -2,35 +2,41 @@
 // way back from a document to the lookup behind it. The lookups themselves live in the LookupModel.
 import * as vscode from 'vscode';
 import { EXTENSION_DOCUMENT_LIMIT_CHARS } from '../connection/settings';
-import type { LookupEntry, LookupModel } from '../state/lookupModel';
+import { ANSWER_NOT_STORED, prettyJson, type LookupEntry, type LookupModel, type StoredAnswer } from '../state/lookupModel';
 import { fromResultUri, RESULT_SCHEME, resultExtension, toResultUri } from '../state/resultUri';
 
 export class ResultDocuments implements vscode.TextDocumentContentProvider {
   constructor(private readonly lookups: LookupModel) {}
 
-  /** The lookup (query, status, code, request, body) behind a result URI; part of the contract with diagnostics and quick fixes. */
+  /** The lookup (query, status, code, request) behind a result URI; part of the contract with diagnostics and quick fixes. */
   find(uri: vscode.Uri | string): LookupEntry | undefined {
     const parsed = typeof uri === 'string' ? vscode.Uri.parse(uri) : uri;
     const id = fromResultUri(parsed);
     return id === undefined ? undefined : this.lookups.find(id);
   }
 
-  provideTextDocumentContent(uri: vscode.Uri): string {
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const entry = this.find(uri);
     if (!entry) {
-      return pretty({ note: 'This lookup was deleted from the history. Run it again with "Business Data: Re-run Lookup" or a new lookup.' });
+      return prettyJson({ note: 'This lookup was deleted from the history. Run it again with "Business Data: Re-run Lookup" or a new lookup.' });
     }
-    return renderEntry(entry);
+    return this.text(entry);
+  }
+
+  /** The document text of an entry: its answer as stored, or a note saying why there is none. */
+  async text(entry: LookupEntry): Promise<string> {
+    return renderAnswer(entry, await this.lookups.answerOf(entry));
   }
 
   /** Opens the entry's read-only editor (JSON, or plain text for an answer that is not JSON) and returns its URI. */
   async open(entry: LookupEntry, options: vscode.TextDocumentShowOptions = { preview: false }): Promise<vscode.Uri> {
     const uri = toResultUri(entry);
-    if ((entry.responseText?.length ?? 0) > EXTENSION_DOCUMENT_LIMIT_CHARS) {
+    const chars = entry.answer?.chars ?? 0;
+    if (chars > EXTENSION_DOCUMENT_LIMIT_CHARS) {
       // The editor can show it; VS Code keeps it from extensions, so no code in it can be marked.
       await vscode.commands.executeCommand('vscode.open', uri, options);
       void vscode.window.showWarningMessage(
-        `Business Data: the answer is ${Math.round((entry.responseText?.length ?? 0) / 1e6)} MB, more than VS Code lets extensions read (50 MB): it is shown, but its result codes are not marked or explained. Use Save Response to keep it as a file.`,
+        `Business Data: the answer is ${Math.round(chars / 1e6)} MB, more than VS Code lets extensions read (50 MB): it is shown, but its result codes are not marked or explained. Use Save Response to keep it as a file.`,
       );
       return uri;
     }
@@ -46,16 +52,14 @@ export function registerResults(context: vscode.ExtensionContext, results: Resul
   context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, results));
 }
 
-/** The document text: the response body as the service sent it, pretty-printed when JSON. */
-export function renderEntry(entry: LookupEntry): string {
-  if (entry.responseText !== undefined) return entry.responseText;
-  if (entry.body !== undefined) return pretty(entry.body);
-  if (!entry.ok) {
-    return pretty({ error: { kind: entry.kind, code: entry.code, status: entry.status, text: entry.text, advice: entry.advice } });
+/** The document text: the answer as the service sent it (JSON pretty-printed), or why there is none. */
+export function renderAnswer(entry: LookupEntry, answer: StoredAnswer): string {
+  if (answer.state === 'stored') return answer.text;
+  if (answer.state === 'missing') {
+    return prettyJson({ note: ANSWER_NOT_STORED });
   }
-  return pretty({ note: 'The response was too large to keep after a restart. Re-run the lookup to see it again.' });
-}
-
-function pretty(value: unknown): string {
-  return `${JSON.stringify(value, null, 2)}\n`;
+  if (!entry.ok) {
+    return prettyJson({ error: { kind: entry.kind, code: entry.code, status: entry.status, text: entry.text, advice: entry.advice } });
+  }
+  return prettyJson({ note: 'The response was too large to keep after a restart. Re-run the lookup to see it again.' });
 }

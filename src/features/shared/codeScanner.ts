@@ -173,7 +173,8 @@ export function* slicesOf(text: string): Generator<string> {
 
 /**
  * A text cut into slices of about SLICE_CHARS that end at a line end where one is near, so that no
- * line (and no secret written on it) is split between two slices.
+ * line (and no secret written on it) is split between two slices; never inside a surrogate pair, so
+ * each slice can be encoded on its own.
  */
 export function* lineSlicesOf(text: string): Generator<string> {
   let at = 0;
@@ -182,12 +183,17 @@ export function* lineSlicesOf(text: string): Generator<string> {
     if (end < text.length) {
       const newline = text.lastIndexOf('\n', end - 1);
       if (newline >= at + SLICE_CHARS / 2) end = newline + 1;
+      else if (isHighSurrogate(text.charCodeAt(end - 1))) end -= 1;
     }
     yield text.slice(at, end);
     at = end;
   }
 }
 
-function nextTurn(): Promise<void> {
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+export function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }

@@ -5,13 +5,13 @@ import type { HistoryQuery, LookupEntry } from './lookupModel';
 
 export const RESULT_SCHEME = 'bizdata-result';
 
-export function toResultUri(entry: Pick<LookupEntry, 'id' | 'query' | 'responseText' | 'responseIsJson'>): vscode.Uri {
+export function toResultUri(entry: Pick<LookupEntry, 'id' | 'query' | 'answer'>): vscode.Uri {
   return vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${entry.id}/${resultBaseName(entry.query)}${resultExtension(entry)}` });
 }
 
 /** `.txt` for an answer that is not JSON, else `.json`. */
-export function resultExtension(entry: Pick<LookupEntry, 'responseText' | 'responseIsJson'>): '.json' | '.txt' {
-  return entry.responseText !== undefined && entry.responseIsJson !== true ? '.txt' : '.json';
+export function resultExtension(entry: Pick<LookupEntry, 'answer'>): '.json' | '.txt' {
+  return entry.answer?.form === 'text' ? '.txt' : '.json';
 }
 
 /** The lookup entry id behind a result URI, or undefined when the URI is not one of ours. */
