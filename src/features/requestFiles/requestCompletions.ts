@@ -38,7 +38,9 @@ const PREAMBLE = /^\s*(?:$|#|\/\/|@[A-Za-z_])/;
 /** Suggestions at a 0-based line and column of a request file's text. */
 export function completeRequestFile(text: string, line: number, character: number, connection: Readonly<Record<string, string>>): Suggestion[] {
   const lines = splitLines(text);
-  const lineText = lines[line] ?? '';
+  // A position the text does not have (a stale one) has nothing to offer.
+  if (!(line >= 0 && line < lines.length)) return [];
+  const lineText = lines[line];
   const before = lineText.slice(0, character);
   const file = parseRequestFile(text);
   const open = before.lastIndexOf('{{');

@@ -49,6 +49,7 @@ function readsTotally(text: string): void {
     completeRequestFile(text, i, line.length, connection);
     completeRequestFile(text, i, Math.floor(line.length / 2), connection);
   });
+  assert.deepEqual(completeRequestFile(text, lines.length + 1, 0, connection), [], 'a line the text does not have');
 }
 
 /** Pieces of the syntax, odd characters and stray braces, to put together at random. */
