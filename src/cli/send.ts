@@ -60,11 +60,13 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
     refuseErrors(file, unknownReferences(text, parsed, connectionVariables(endpoints)));
     const responses = new Map<string, ChainedResponse>();
     // Where each token goes is checked before the first request is sent; a URL built from an answer, at its turn.
-    const refused = selected.flatMap((r) => {
-      const resolved = resolveRequest(parsed, r, { connection: connectionVariables(endpoints), responses }, endpoints);
-      return !resolved.ok && resolved.reason === 'interface' ? [`  ${file}:${resolved.line + 1}: ${resolved.message}`] : [];
-    });
-    if (refused.length > 0) throw new UsageError(`${file} sends a request where no token may go; nothing was sent:\n${refused.join('\n')}`);
+    refuseAll(
+      file,
+      selected.flatMap((r) => {
+        const resolved = resolveRequest(parsed, r, { connection: connectionVariables(endpoints), responses }, endpoints);
+        return !resolved.ok && resolved.reason === 'interface' ? [resolved] : [];
+      }),
+    );
     for (const r of selected) {
       if (stop.received) break;
       const resolved = resolveRequest(parsed, r, { connection: connectionVariables(endpoints), responses }, endpoints);
@@ -94,12 +96,19 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
   return endBySignal(stop.received, io);
 }
 
-/** Every error of a file, one `FILE:LINE: message` line each (the form editors jump to), as a usage error. */
+/** Every error of a file refuses all of it. */
 function refuseErrors(file: string, problems: readonly RequestFileProblem[]): void {
-  const errors = problems.filter((p) => p.severity === 'error');
-  if (errors.length === 0) return;
-  const count = errors.length === 1 ? 'a problem' : `${errors.length} problems`;
-  throw new UsageError(`nothing was sent: ${file} has ${count}.\n${errors.map((p) => `${file}:${p.span.line + 1}: ${p.message}`).join('\n')}`);
+  refuseAll(
+    file,
+    problems.filter((p) => p.severity === 'error').map((p) => ({ line: p.span.line, message: p.message })),
+  );
+}
+
+/** Problems at 0-based lines as one usage error: a `FILE:LINE: message` line each, the form editors and CI jump to. */
+function refuseAll(file: string, problems: ReadonlyArray<{ readonly line: number; readonly message: string }>): void {
+  if (problems.length === 0) return;
+  const count = problems.length === 1 ? 'a problem' : `${problems.length} problems`;
+  throw new UsageError(`nothing was sent: ${file} has ${count}.\n${problems.map((p) => `${file}:${p.line + 1}: ${p.message}`).join('\n')}`);
 }
 
 function select(requests: readonly ParsedRequest[], names: readonly string[], file: string): ParsedRequest[] {
