@@ -261,8 +261,13 @@ export function printFailure(f: CallFailure, io: CliIo, redactText: (s: string) 
 
 /** A file named on the command line, as text; a file that cannot be read is a usage error. */
 export async function readInputFile(file: string): Promise<string> {
+  return (await readInputBytes(file)).toString('utf8');
+}
+
+/** The bytes of a file the user named; one that cannot be read is a usage error naming it. */
+export async function readInputBytes(file: string): Promise<Buffer> {
   try {
-    return await readFile(file, 'utf8');
+    return await readFile(file);
   } catch (err) {
     throw new UsageError(`Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}.`);
   }

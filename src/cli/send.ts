@@ -2,9 +2,10 @@
 // managed token through the same client as every other command, each response printed as it comes.
 import { MANAGED_HEADERS } from '../core/requests/queries';
 import { safeLine, safeText } from '../core/sanitize';
-import { parseRequestFile, type ParsedRequest } from '../core/requests/requestFile';
+import { parseRequestFile, type ParsedRequest, type RequestFileProblem } from '../core/requests/requestFile';
+import { requestFileText } from '../core/requests/requestText';
 import { connectionVariables, resolveRequest, unknownReferences, type ChainedResponse } from '../core/requests/requestVariables';
-import { CONNECTION_HELP, CONNECTION_OPTIONS, makeClient, parse, readInputFile, printFailure, printJson } from './common';
+import { CONNECTION_HELP, CONNECTION_OPTIONS, makeClient, parse, readInputBytes, printFailure, printJson } from './common';
 import { EXIT, UsageError, type CliIo } from './io';
 import { againToStop, endBySignal, StopRequests } from './signals';
 
@@ -26,6 +27,10 @@ Variables: {{baseUrl}}, {{authUrl}}, {{legacyUrl}}, {{origin}}, {{aVersion}}, {{
 chained values of an earlier named request ("# @name login"): {{login.response.body.$.a.b}},
 {{login.response.headers.Content-Type}}.
 
+A file with an error sends nothing: each error is printed as FILE:LINE: what is wrong, exit status 2
+(a line that is not a header, a "{{" that is not closed, a U+2028 or a control character, a file that
+is compressed or not text). CR, LF and CRLF line ends are all read.
+
 The run stops at the first request that fails, with that failure's exit status. Ctrl-C (SIGINT) or
 SIGTERM lets the request on its way be answered and printed, sends no other, and ends the process by
 that signal (exit status 130 or 143 in a shell); a second Ctrl-C stops at once.
@@ -40,8 +45,11 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
   }
   if (positionals.length !== 1) throw new UsageError('Give exactly one request file: bizdata send FILE [--name NAME]. See "bizdata send --help".');
   const file = positionals[0];
-  const text = await readInputFile(file);
+  const text = requestFileText(await readInputBytes(file));
   const parsed = parseRequestFile(text);
+  // A file with an error sends nothing, and is refused before any client is made.
+  refuseErrors(file, parsed.problems);
+  for (const p of parsed.problems) io.stderr.write(`${safeLine(`${file}:${p.span.line + 1}: warning: ${p.message}`)}\n`);
   const selected = select(parsed.requests, values.name ?? [], file);
   const { client, codes, endpoints, close, requestTimeoutMs } = await makeClient(values, io, 'any');
   const stop = new StopRequests(requestTimeoutMs, (sig) =>
@@ -49,17 +57,16 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
   );
   let sent = 0;
   try {
-    const problems = [...parsed.problems, ...unknownReferences(text, parsed, connectionVariables(endpoints))];
-    for (const p of problems.filter((x) => x.severity === 'warning')) io.stderr.write(`${safeLine(`${file}:${p.span.line + 1}: warning: ${p.message}`)}\n`);
-    const errors = problems.filter((x) => x.severity === 'error');
-    if (errors.length > 0) throw new UsageError(`${file} has problems; nothing was sent:\n${errors.map((p) => `  ${file}:${p.span.line + 1}: ${p.message}`).join('\n')}`);
+    refuseErrors(file, unknownReferences(text, parsed, connectionVariables(endpoints)));
     const responses = new Map<string, ChainedResponse>();
     // Where each token goes is checked before the first request is sent; a URL built from an answer, at its turn.
-    const refused = selected.flatMap((r) => {
-      const resolved = resolveRequest(parsed, r, { connection: connectionVariables(endpoints), responses }, endpoints);
-      return !resolved.ok && resolved.reason === 'interface' ? [`  ${file}:${resolved.line + 1}: ${resolved.message}`] : [];
-    });
-    if (refused.length > 0) throw new UsageError(`${file} sends a request where no token may go; nothing was sent:\n${refused.join('\n')}`);
+    refuseAll(
+      file,
+      selected.flatMap((r) => {
+        const resolved = resolveRequest(parsed, r, { connection: connectionVariables(endpoints), responses }, endpoints);
+        return !resolved.ok && resolved.reason === 'interface' ? [resolved] : [];
+      }),
+    );
     for (const r of selected) {
       if (stop.received) break;
       const resolved = resolveRequest(parsed, r, { connection: connectionVariables(endpoints), responses }, endpoints);
@@ -87,6 +94,21 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
   if (!stop.received || sent === selected.length) return EXIT.ok;
   io.stderr.write(`bizdata: stopped by ${stop.received} after ${sent} of ${selected.length} requests; the others were not sent.\n`);
   return endBySignal(stop.received, io);
+}
+
+/** Every error of a file refuses all of it. */
+function refuseErrors(file: string, problems: readonly RequestFileProblem[]): void {
+  refuseAll(
+    file,
+    problems.filter((p) => p.severity === 'error').map((p) => ({ line: p.span.line, message: p.message })),
+  );
+}
+
+/** Problems at 0-based lines as one usage error: a `FILE:LINE: message` line each, the form editors and CI jump to. */
+function refuseAll(file: string, problems: ReadonlyArray<{ readonly line: number; readonly message: string }>): void {
+  if (problems.length === 0) return;
+  const count = problems.length === 1 ? 'a problem' : `${problems.length} problems`;
+  throw new UsageError(`nothing was sent: ${file} has ${count}.\n${problems.map((p) => `${file}:${p.line + 1}: ${p.message}`).join('\n')}`);
 }
 
 function select(requests: readonly ParsedRequest[], names: readonly string[], file: string): ParsedRequest[] {

@@ -23,7 +23,11 @@ export async function resolveRequestTarget(arg: unknown): Promise<RequestTarget>
   const line = typeof givenLine === 'number' ? givenLine : editor?.document === document ? editor.selection.active.line : undefined;
   const request = findRequest(file, { name, line });
   if (request) return { document, file, request };
-  if (name !== undefined) throw new UserError(`No request named "${name}" in ${vscode.workspace.asRelativePath(document.uri)}.`);
+  const path = vscode.workspace.asRelativePath(document.uri);
+  if (name !== undefined) throw new UserError(`No request named "${name}" in ${path}.`);
+  // A file that is not text, or whose only request could not be read: what its diagnostic says.
+  const problem = file.problems.find((p) => p.severity === 'error');
+  if (file.requests.length === 0 && problem) throw new UserError(`${path}:${problem.span.line + 1}: ${problem.message}`);
   throw new UserError(
     file.requests.length === 0
       ? 'This file holds no request yet. Write one as "GET {{baseUrl}}/v1/…", or run "Business Data: New Request File" for examples.'

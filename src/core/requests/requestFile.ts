@@ -4,16 +4,10 @@
 // `[METHOD] URL [HTTP/1.1]` with query continuation lines starting with `?` or `&`, headers up to
 // the first blank line, then the body. Plus one meta line of ours: `# @interface a|b`.
 // Pure and line-based, so the extension's diagnostics, completion and CodeLens and the CLI share it.
+// Total: whatever the text, the result is requests and problems at lines, never an exception.
 import type { InterfaceId } from '../model';
 import { MANAGED_HEADERS } from './queries';
-
-export interface LineSpan {
-  /** 0-based line. */
-  readonly line: number;
-  /** 0-based character columns, end exclusive. */
-  readonly start: number;
-  readonly end: number;
-}
+import { binaryProblem, characterProblem, openReference, splitLines, type LineSpan } from './requestText';
 
 export interface FileVariable {
   readonly name: string;
@@ -45,7 +39,8 @@ export interface ParsedRequest {
   readonly requestLine: number;
 }
 
-export type ProblemCode = 'credential-header' | 'syntax' | 'unknown-variable' | 'interface';
+/** `binary`: the file is not text at all; `character`: a line holds a character no request can carry. */
+export type ProblemCode = 'credential-header' | 'syntax' | 'unknown-variable' | 'interface' | 'binary' | 'character';
 
 export interface RequestFileProblem {
   readonly span: LineSpan;
@@ -57,24 +52,35 @@ export interface RequestFileProblem {
 export interface ParsedRequestFile {
   readonly variables: readonly FileVariable[];
   readonly requests: readonly ParsedRequest[];
+  /** In line order. */
   readonly problems: readonly RequestFileProblem[];
 }
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 const METHOD_SET: ReadonlySet<string> = new Set(HTTP_METHODS);
-const SEPARATOR = /^###(.*)$/;
-const VARIABLE = /^\s*@([A-Za-z_][\w.-]*)\s*=\s?(.*?)\s*$/;
-const META = /^\s*(?:#|\/\/)\s*@([A-Za-z]+)(?:\s*=?\s*(.*?))?\s*$/;
+const SEPARATOR = /^###(.*)$/s;
+// The patterns below read trimmed lines, greedily and with `s` (a line may hold any character): a
+// lazy group before `\s*$` takes time quadratic in the length of a line of spaces.
+const VARIABLE = /^@([A-Za-z_][\w.-]*)\s*=\s?(.*)$/s;
+const META = /^(?:#|\/\/)\s*@([A-Za-z]+)(?:\s*=?\s*(.*))?$/s;
 const COMMENT = /^\s*(?:#|\/\/)/;
-const REQUEST_LINE = /^\s*(?:([A-Za-z]+)\s+)?(\S.*?)(?:\s+HTTP\/\d(?:\.\d)?)?\s*$/;
+const REQUEST_LINE = /^(?:([A-Za-z]+)\s+)?(\S.*)$/s;
+const HTTP_VERSION = /\sHTTP\/\d(?:\.\d)?$/;
 // Indented headers are read as httpYac reads them: Enter after an indented query line keeps the indent.
-const HEADER = /^\s*([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*:\s*(.*?)\s*$/;
+const HEADER = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*:\s*(.*)$/s;
 
 export function parseRequestFile(text: string): ParsedRequestFile {
-  const lines = text.split(/\r?\n/);
+  const lines = splitLines(text);
+  // A compressed or binary file holds no request: one problem, and nothing of it is read as one.
+  const binary = binaryProblem(text, lines);
+  if (binary) return { variables: [], requests: [], problems: [{ ...binary, severity: 'error' }] };
   const variables: FileVariable[] = [];
   const requests: ParsedRequest[] = [];
   const problems: RequestFileProblem[] = [];
+  lines.forEach((line, i) => {
+    const p = characterProblem(line, i);
+    if (p) problems.push({ ...p, severity: 'error' });
+  });
   let start = 0;
   let title: string | undefined;
   for (let i = 0; i <= lines.length; i++) {
@@ -84,7 +90,7 @@ export function parseRequestFile(text: string): ParsedRequestFile {
     title = m?.[1].trim() || undefined;
     start = i + 1;
   }
-  return { variables, requests, problems };
+  return { variables, requests, problems: problems.sort((a, b) => a.span.line - b.span.line || a.span.start - b.span.start) };
 }
 
 interface Sink {
@@ -100,14 +106,16 @@ function parseBlock(lines: readonly string[], first: number, last: number, title
   // Before the request line: blank lines, comments (with meta data) and file variables.
   for (; i <= last; i++) {
     const line = lines[i];
-    if (line.trim() === '') continue;
-    const variable = VARIABLE.exec(line);
+    const trimmed = line.trim();
+    if (trimmed === '') continue;
+    const variable = VARIABLE.exec(trimmed);
     if (variable) {
       const col = line.indexOf('@');
       sink.variables.push({ name: variable[1], value: variable[2], span: { line: i, start: col, end: col + 1 + variable[1].length } });
+      checkReferences(lines, i, sink);
       continue;
     }
-    const meta = META.exec(line);
+    const meta = META.exec(trimmed);
     if (meta) {
       const key = meta[1].toLowerCase();
       const value = meta[2] ?? '';
@@ -124,25 +132,35 @@ function parseBlock(lines: readonly string[], first: number, last: number, title
   }
   if (i > last) return;
   const requestLine = i;
-  const rl = REQUEST_LINE.exec(lines[i]) as RegExpExecArray;
+  const rl = REQUEST_LINE.exec(lines[i].trim());
+  if (!rl) {
+    // A line that is not blank always matches; a problem all the same, never an exception.
+    sink.problems.push(problem(i, lines[i], 'This line is not a request line; write it as "GET {{baseUrl}}/…".', 'error', 'syntax'));
+    return;
+  }
   let method = (rl[1] ?? 'GET').toUpperCase();
-  let url = rl[2];
+  let url = withoutVersion(rl[2]);
   if (rl[1] !== undefined && !METHOD_SET.has(method)) {
     sink.problems.push(problem(i, lines[i], `"${rl[1]}" is not a method this client sends; use one of ${HTTP_METHODS.join(', ')}.`, 'error', 'syntax'));
     method = 'GET';
     url = lines[i].trim();
   }
+  checkReferences(lines, i, sink);
   // Query continuation: lines that start with ? or & join the URL.
-  while (i + 1 <= last && /^\s*[?&]/.test(lines[i + 1])) url += lines[++i].trim();
+  while (i + 1 <= last && /^\s*[?&]/.test(lines[i + 1])) {
+    url += lines[++i].trim();
+    checkReferences(lines, i, sink);
+  }
   const headers: RequestHeader[] = [];
   for (i++; i <= last && lines[i].trim() !== ''; i++) {
     const line = lines[i];
     if (COMMENT.test(line)) continue;
-    const h = HEADER.exec(line);
+    const h = HEADER.exec(line.trim());
     if (!h) {
       sink.problems.push(problem(i, line, 'This line is not a header ("Name: value"). Leave one blank line between the headers and the body.', 'error', 'syntax'));
       continue;
     }
+    checkReferences(lines, i, sink);
     const span = { line: i, start: line.search(/\S/), end: line.length };
     headers.push({ name: h[1], value: h[2], span });
     if (MANAGED_HEADERS.has(h[1].toLowerCase())) {
@@ -156,8 +174,21 @@ function parseBlock(lines: readonly string[], first: number, last: number, title
   }
   let end = last;
   while (end > i && lines[end].trim() === '') end--;
+  for (let b = i + 1; b <= end; b++) checkReferences(lines, b, sink);
   const body = i < end ? lines.slice(i + 1, end + 1).join('\n') : undefined;
   sink.requests.push({ index: sink.requests.length, name, interfaceId, method, url, headers, body, startLine: first, endLine: last, requestLine });
+}
+
+/** The URL of a trimmed request line, without a trailing ` HTTP/1.1`. */
+function withoutVersion(target: string): string {
+  const version = HTTP_VERSION.exec(target);
+  return version ? target.slice(0, version.index).trimEnd() : target;
+}
+
+/** A `{{` that opens no variable would go out as text (`%7B%7B…`): refused at its line. */
+function checkReferences(lines: readonly string[], line: number, sink: Sink): void {
+  const open = openReference(lines[line]);
+  if (open) sink.problems.push({ span: { line, start: open.start, end: open.start + 2 }, message: open.message, severity: 'error', code: 'syntax' });
 }
 
 function problem(line: number, text: string, message: string, severity: 'error' | 'warning', code: ProblemCode): RequestFileProblem {

@@ -4,8 +4,9 @@
 // `{{NAME.response.body.$.a.b[0]}}`, `{{NAME.response.body.*}}` and `{{NAME.response.headers.X}}`.
 import { randomUUID } from 'node:crypto';
 import type { Endpoints, InterfaceId, OperationRequest } from '../model';
-import type { LineSpan, ParsedRequest, ParsedRequestFile, RequestFileProblem } from './requestFile';
+import type { FileVariable, ParsedRequest, ParsedRequestFile, RequestFileProblem } from './requestFile';
 import { credentialRefusal, mayCarryCredentials, noServiceHostMessage } from '../protocol/credentialOrigins';
+import { openReference, references, replaceReferences, splitLines } from './requestText';
 import { VERSION_A } from '../constants';
 
 /** The parts of an earlier response that later requests may chain on. */
@@ -23,7 +24,6 @@ export interface VariableContext {
 }
 
 export const SYSTEM_VARIABLES = ['$guid', '$timestamp', '$isoTimestamp'] as const;
-const REFERENCE = /\{\{\s*([^{}]+?)\s*\}\}/g;
 const CHAIN = /^([A-Za-z_][\w-]*)\.response\.(body|headers)\.(.+)$/;
 
 /** The connection's variables, as request files name them. */
@@ -31,17 +31,14 @@ export function connectionVariables(e: Endpoints): Record<string, string> {
   return { baseUrl: e.baseUrl, authUrl: e.authUrl, legacyUrl: e.legacyUrl, origin: e.origin, aVersion: e.aVersion ?? VERSION_A, authVersion: e.authVersion, orgVersion: e.orgVersion };
 }
 
-/** Every `{{…}}` of a line, with its column span (the braces included). */
-export function references(line: string, lineNo: number): Array<{ readonly name: string; readonly span: LineSpan }> {
-  return [...line.matchAll(REFERENCE)].map((m) => ({ name: m[1], span: { line: lineNo, start: m.index, end: m.index + m[0].length } }));
-}
-
 /** References to nothing the file, the connection, the system or a named request of the file defines. */
 export function unknownReferences(text: string, file: ParsedRequestFile, connection: Readonly<Record<string, string>>): RequestFileProblem[] {
   const known = new Set([...Object.keys(connection), ...file.variables.map((v) => v.name), ...SYSTEM_VARIABLES]);
   const named = new Set(file.requests.flatMap((r) => (r.name ? [r.name] : [])));
   const out: RequestFileProblem[] = [];
-  text.split(/\r?\n/).forEach((line, i) => {
+  // A file that is not text has one problem already; its bytes name no variables.
+  if (file.problems.some((p) => p.code === 'binary')) return out;
+  splitLines(text).forEach((line, i) => {
     for (const ref of references(line, i)) {
       const chain = CHAIN.exec(ref.name);
       if (known.has(ref.name) || (chain && named.has(chain[1]))) continue;
@@ -59,15 +56,30 @@ export type Resolved =
   /** `variable`: a value is missing or circular (a chained one until its request is sent); `interface`: no token may go to the URL. */
   | { readonly ok: false; readonly line: number; readonly message: string; readonly reason: 'variable' | 'interface' };
 
+/** How deep file variables may use each other, how many references one request may take in all, and how long a replaced text may grow (a body's limit). */
+const MAX_DEPTH = 32;
+const MAX_REFERENCES = 10_000;
+const MAX_CHARS = 1024 * 1024;
+
 /** The request with every variable replaced and its interface decided, or the first problem. */
 export function resolveRequest(file: ParsedRequestFile, r: ParsedRequest, ctx: VariableContext, endpoints: Endpoints): Resolved {
-  const fileVars = new Map(file.variables.map((v) => [v.name, v.value]));
-  const expand = (text: string, seen: readonly string[] = []): string =>
-    text.replace(REFERENCE, (_all, raw: string) => {
-      const value = lookUp(raw, fileVars, ctx, seen, expand);
-      if (value === undefined) throw new UnresolvedError(raw);
+  const fileVars = new Map(file.variables.map((v) => [v.name, v]));
+  let taken = 0;
+  const expand = (text: string, seen: readonly FileVariable[] = []): string => {
+    const inside = seen.at(-1);
+    // A `{{` that opens nothing would go out as text; the parser says so at its line, and so does this.
+    const open = openReference(text, false);
+    if (open) throw new VariableError(inside ? `The value of ${inside.name}: ${open.message}` : open.message, inside?.span.line);
+    const out = replaceReferences(text, (name) => {
+      // Variables that each use the next twice would take time doubling with every one.
+      if (++taken > MAX_REFERENCES) throw new VariableError(`The variables of this request take more than ${MAX_REFERENCES} values in all; check what ${inside ? `@${inside.name} refers` : 'they refer'} to.`);
+      const value = lookUp(name, fileVars, ctx, seen, expand);
+      if (value === undefined) throw new UnresolvedError(name);
       return value;
     });
+    if (out.length > MAX_CHARS && out.length > text.length) throw new VariableError(`The variables of this request grow to more than ${MAX_CHARS} characters; check what ${inside ? `@${inside.name} refers` : 'they refer'} to.`);
+    return out;
+  };
   try {
     const url = expand(r.url);
     const headers: Record<string, string> = {};
@@ -83,11 +95,19 @@ export function resolveRequest(file: ParsedRequestFile, r: ParsedRequest, ctx: V
     return { ok: true, request: { interfaceId, method: r.method, url, headers, body } };
   } catch (err) {
     if (!(err instanceof VariableError)) throw err;
-    return { ok: false, line: r.requestLine, reason: 'variable', message: err.message };
+    return { ok: false, line: err.line ?? r.requestLine, reason: 'variable', message: err.message };
   }
 }
 
-class VariableError extends Error {}
+class VariableError extends Error {
+  /** The 0-based line of the file variable whose own text is at fault; otherwise the request line. */
+  constructor(
+    message: string,
+    readonly line?: number,
+  ) {
+    super(message);
+  }
+}
 
 class UnresolvedError extends VariableError {
   constructor(name: string) {
@@ -102,23 +122,37 @@ class UnresolvedError extends VariableError {
   }
 }
 
-function lookUp(raw: string, fileVars: ReadonlyMap<string, string>, ctx: VariableContext, seen: readonly string[], expand: (t: string, seen: readonly string[]) => string): string | undefined {
-  if (raw === '$guid') return randomUUID();
-  if (raw === '$timestamp') return String(Math.floor(Date.now() / 1000));
-  if (raw === '$isoTimestamp') return new Date().toISOString();
-  const fileValue = fileVars.get(raw);
-  if (fileValue !== undefined) {
-    if (seen.includes(raw)) throw new VariableError(`The variables ${[...seen, raw].join(' → ')} refer to each other in a circle; break the circle.`);
-    return expand(fileValue, [...seen, raw]);
+type Expand = (text: string, seen: readonly FileVariable[]) => string;
+
+function lookUp(name: string, fileVars: ReadonlyMap<string, FileVariable>, ctx: VariableContext, seen: readonly FileVariable[], expand: Expand): string | undefined {
+  if (name === '$guid') return randomUUID();
+  if (name === '$timestamp') return String(Math.floor(Date.now() / 1000));
+  if (name === '$isoTimestamp') return new Date().toISOString();
+  const variable = fileVars.get(name);
+  if (variable !== undefined) {
+    const path = () => [...seen, variable].map((v) => v.name).join(' → ');
+    if (seen.includes(variable)) throw new VariableError(`The variables ${path()} refer to each other in a circle; break the circle.`);
+    if (seen.length >= MAX_DEPTH) throw new VariableError(`The variables ${path()} use each other more than ${MAX_DEPTH} deep; give one of them its value directly.`);
+    return expand(variable.value, [...seen, variable]);
   }
-  if (Object.hasOwn(ctx.connection, raw)) return ctx.connection[raw];
-  const chain = CHAIN.exec(raw);
+  if (Object.hasOwn(ctx.connection, name)) return ctx.connection[name];
+  const chain = CHAIN.exec(name);
   const response = chain ? ctx.responses.get(chain[1]) : undefined;
   if (!chain || !response) return undefined;
-  if (chain[2] === 'headers') return response.headers[chain[3].toLowerCase()];
-  if (chain[3] === '*') return response.text ?? JSON.stringify(response.body);
+  if (chain[2] === 'headers') return ownValue(response.headers, chain[3].toLowerCase());
+  if (chain[3] === '*') return response.text ?? jsonText(response.body);
   const value = jsonPath(response.body, chain[3]);
-  return value === undefined ? undefined : typeof value === 'string' ? value : JSON.stringify(value);
+  return typeof value === 'string' ? value : jsonText(value);
+}
+
+/** JSON text of a value, or undefined where JSON has none (undefined itself). */
+function jsonText(value: unknown): string | undefined {
+  return value === undefined ? undefined : (JSON.stringify(value) as string | undefined);
+}
+
+/** A record's own value for a key: never one of Object.prototype's (`constructor`, `__proto__`). */
+function ownValue<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
 /** The JSONPath subset request files use: `$`, `.key`, `[n]`, `['key']` / `["key"]`. */
@@ -131,7 +165,7 @@ export function jsonPath(root: unknown, path: string): unknown {
     const m = steps.exec(path);
     if (!m) return undefined;
     const key = m[1] ?? m[4];
-    if (key !== undefined) value = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
+    if (key !== undefined) value = typeof value === 'object' && value !== null && !Array.isArray(value) ? ownValue(value as Record<string, unknown>, key) : undefined;
     else value = Array.isArray(value) ? value[Number(m[2])] : undefined;
     if (value === undefined) return undefined;
   }

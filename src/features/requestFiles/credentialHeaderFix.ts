@@ -5,7 +5,8 @@ import { DIAGNOSTIC_SOURCE } from '../shared/codeDocuments';
 
 export function credentialHeaderFixes(document: vscode.TextDocument, diagnostics: readonly vscode.Diagnostic[]): vscode.CodeAction[] {
   return diagnostics
-    .filter((d) => d.source === DIAGNOSTIC_SOURCE && d.code === 'credential-header')
+    // A diagnostic of an older version of the text may name a line the document no longer has.
+    .filter((d) => d.source === DIAGNOSTIC_SOURCE && d.code === 'credential-header' && d.range.start.line < document.lineCount)
     .map((d) => {
       const line = d.range.start.line;
       const name = document.lineAt(line).text.split(':')[0].trim();

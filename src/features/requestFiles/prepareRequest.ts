@@ -3,16 +3,19 @@
 // file's credential headers dropped. Plain TypeScript (unit-tested in plain Node).
 import type { Endpoints, InterfaceId, OperationRequest } from '../../core/model';
 import type { ParsedRequest, ParsedRequestFile } from '../../core/requests/requestFile';
+import { replaceReferences } from '../../core/requests/requestText';
 import { connectionVariables, inferInterface, resolveRequest, type ChainedResponse } from '../../core/requests/requestVariables';
 import { withoutManagedHeaders } from './requestProblems';
 
 export type Prepared =
   | { readonly ok: true; readonly request: OperationRequest }
-  /** `problem`: the request's lines have an error; `variable` and `interface` as resolveRequest says. */
+  /** `problem`: the request's lines or the file's variables have an error; `variable` and `interface` as resolveRequest says. */
   | { readonly ok: false; readonly line: number; readonly message: string; readonly reason: 'problem' | 'variable' | 'interface' };
 
 export function prepareRequest(file: ParsedRequestFile, r: ParsedRequest, endpoints: Endpoints, responses: ReadonlyMap<string, ChainedResponse>): Prepared {
-  const own = file.problems.find((p) => p.severity === 'error' && p.span.line >= r.startLine && p.span.line <= r.endLine);
+  // Its own lines, and the file's variables, which every request may use.
+  const variableLines = new Set(file.variables.map((v) => v.span.line));
+  const own = file.problems.find((p) => p.severity === 'error' && ((p.span.line >= r.startLine && p.span.line <= r.endLine) || variableLines.has(p.span.line)));
   if (own) return { ok: false, line: own.span.line, message: own.message, reason: 'problem' };
   const resolved = resolveRequest(file, r, { connection: connectionVariables(endpoints), responses }, endpoints);
   return resolved.ok ? { ok: true, request: withoutManagedHeaders(resolved.request) } : resolved;
@@ -36,6 +39,6 @@ export function likelyInterface(file: ParsedRequestFile, r: ParsedRequest, endpo
   const known = new Map<string, string>([...Object.entries(connectionVariables(endpoints)), ...file.variables.map((v) => [v.name, v.value] as const)]);
   let url = r.url;
   // File variables may use others: a few rounds reach any sensible depth.
-  for (let round = 0; round < 4 && url.includes('{{'); round++) url = url.replace(/\{\{\s*([^{}]+?)\s*\}\}/g, (_all, name: string) => known.get(name) ?? 'x');
+  for (let round = 0; round < 4 && url.includes('{{'); round++) url = replaceReferences(url, (name) => known.get(name) ?? 'x');
   return URL.canParse(url) ? inferInterface(url, endpoints) : undefined;
 }

@@ -4,6 +4,7 @@
 import { COUNTRIES } from '../../core/protocol/countries';
 import { MANAGED_HEADERS } from '../../core/requests/queries';
 import { HTTP_METHODS, parseRequestFile, type ParsedRequest, type ParsedRequestFile } from '../../core/requests/requestFile';
+import { splitLines } from '../../core/requests/requestText';
 import { SYSTEM_VARIABLES } from '../../core/requests/requestVariables';
 import { KNOWN_OPERATIONS, operationOf, REQUEST_HEADERS, type QueryParameter } from './knownOperations';
 
@@ -36,8 +37,10 @@ const PREAMBLE = /^\s*(?:$|#|\/\/|@[A-Za-z_])/;
 
 /** Suggestions at a 0-based line and column of a request file's text. */
 export function completeRequestFile(text: string, line: number, character: number, connection: Readonly<Record<string, string>>): Suggestion[] {
-  const lines = text.split(/\r?\n/);
-  const lineText = lines[line] ?? '';
+  const lines = splitLines(text);
+  // A position the text does not have (a stale one) has nothing to offer.
+  if (!(line >= 0 && line < lines.length)) return [];
+  const lineText = lines[line];
   const before = lineText.slice(0, character);
   const file = parseRequestFile(text);
   const open = before.lastIndexOf('{{');

@@ -3,7 +3,8 @@
 // would send the token elsewhere says so before anyone clicks Send. Plain TypeScript (Node-tested).
 import type { Endpoints, OperationRequest } from '../../core/model';
 import { checkOperation, MANAGED_HEADERS } from '../../core/requests/queries';
-import { parseRequestFile, type LineSpan, type ParsedRequestFile, type ProblemCode } from '../../core/requests/requestFile';
+import { parseRequestFile, type ParsedRequestFile, type ProblemCode } from '../../core/requests/requestFile';
+import { splitLines, type LineSpan } from '../../core/requests/requestText';
 import { connectionVariables, resolveRequest, unknownReferences } from '../../core/requests/requestVariables';
 
 export type RequestProblemCode = ProblemCode | 'operation';
@@ -21,7 +22,7 @@ export function requestFileProblems(text: string, endpoints: Endpoints, parsed: 
   const problems: RequestProblem[] = [...parsed.problems, ...unknownReferences(text, parsed, connection)];
   // Without any address the readiness offer says what to set; every request would be "elsewhere".
   if (endpoints.authUrl === '' && endpoints.baseUrl === '' && endpoints.legacyUrl === '') return sorted(problems);
-  const lines = text.split(/\r?\n/);
+  const lines = splitLines(text);
   for (const r of parsed.requests) {
     const resolved = resolveRequest(parsed, r, { connection, responses: new Map() }, endpoints);
     // A missing value is reported where it is written (or, for a chained one, is there once its request is sent).

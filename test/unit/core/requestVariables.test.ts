@@ -51,6 +51,47 @@ describe('request file variables', () => {
     assert.equal(nowhere.reason, 'interface');
   });
 
+  it('refuses a {{ that opens nothing, in the request or in a file variable it uses (at that variable\'s line)', () => {
+    const direct = resolveFirst('GET {{baseUrl}}/v1/duns-search/ip/{{ip', SPLIT);
+    assert.ok(!direct.ok);
+    assert.deepEqual([direct.reason, direct.line], ['variable', 0]);
+    assert.match(direct.message, /^"\{\{" opens a variable that is not closed on this line/);
+    const viaVariable = resolveFirst(['@ip = {{other', '###', 'GET {{baseUrl}}/v1/duns-search/ip/{{ip}}'].join('\n'), SPLIT);
+    assert.ok(!viaVariable.ok);
+    assert.deepEqual([viaVariable.reason, viaVariable.line], ['variable', 0]);
+    assert.match(viaVariable.message, /^The value of ip: "\{\{"/);
+    const empty = resolveFirst('GET {{baseUrl}}/v1/{{ }}', SPLIT);
+    assert.ok(!empty.ok);
+    assert.match(empty.message, /names no variable/);
+  });
+
+  it('reads only what a response holds, never a property every object has', () => {
+    const responses = new Map<string, ChainedResponse>([['first', { body: { a: 1 }, headers: {} }]]);
+    for (const ref of ['first.response.headers.constructor', 'first.response.headers.__proto__', 'first.response.body.$.constructor', 'first.response.body.$.a.toString']) {
+      const r = resolveFirst(`GET {{baseUrl}}/v1/{{${ref}}}`, SPLIT, responses);
+      assert.ok(!r.ok, ref);
+      assert.match(r.message, /has no value: send the request named "first" first/, ref);
+    }
+    assert.equal(jsonPath({ a: {} }, '$.a.constructor'), undefined);
+  });
+
+  it('stops variables that use each other too deep, or grow without end, with a message', () => {
+    const chain = Array.from({ length: 40 }, (_, i) => `@v${i} = {{v${i + 1}}}`).concat('@v40 = x', 'GET {{baseUrl}}/v1/{{v0}}');
+    const deep = resolveFirst(chain.join('\n'), SPLIT);
+    assert.ok(!deep.ok);
+    assert.equal(deep.line, 41);
+    assert.match(deep.message, /v0 → v1 → .* use each other more than 32 deep; give one of them its value directly/);
+    const doubling = Array.from({ length: 30 }, (_, i) => `@d${i} = {{d${i + 1}}}{{d${i + 1}}}`).concat('@d30 = xx', 'GET {{baseUrl}}/v1/{{d0}}');
+    const started = Date.now();
+    const many = resolveFirst(doubling.join('\n'), SPLIT);
+    assert.ok(!many.ok);
+    assert.match(many.message, /take more than 10000 values in all/);
+    assert.ok(Date.now() - started < 2000, `${Date.now() - started} ms`);
+    const big = resolveFirst([`@x = ${'x'.repeat(200_000)}`, '@y = {{x}}{{x}}{{x}}{{x}}{{x}}{{x}}', 'POST {{baseUrl}}/v1/x', '', '{{y}}'].join('\n'), SPLIT);
+    assert.ok(!big.ok);
+    assert.match(big.message, /grow to more than 1048576 characters; check what @y refers to\.$/);
+  });
+
   it('lists unknown references with their place, knowing names of the file', () => {
     const text = ['# @name login', 'GET {{baseUrl}}/v1/x', '###', 'GET {{baseUrl}}/v1/{{login.response.body.$.id}}/{{typo}}/{{other.response.headers.X}}'].join('\n');
     const problems = unknownReferences(text, parseRequestFile(text), connectionVariables(SPLIT));

@@ -107,4 +107,26 @@ describe('preparing a request to send', () => {
     assert.deepEqual([p.reason, p.line], ['problem', 10]);
     assert.match(p.message, /not a header/);
   });
+
+  it('refuses every request while a file variable\'s line has an error: any request may use it', () => {
+    const f = parseRequestFile(['@ip = 203.0.113.7\u2028', '@view = {{mode', '###', 'GET {{baseUrl}}/v1/duns-search/ip/{{ip}}', '###', 'GET {{baseUrl}}/v1/other'].join('\n'));
+    for (const r of f.requests) {
+      const p = prepareRequest(f, r, SPLIT, new Map());
+      assert.ok(!p.ok);
+      assert.deepEqual([p.reason, p.line], ['problem', 0]);
+      assert.match(p.message, /U\+2028 \(LINE SEPARATOR\) at column 18/);
+    }
+    assert.deepEqual(
+      requestFileProblems(['@view = {{mode', 'GET {{baseUrl}}/v1/duns-search/ip/1.2.3.4?view={{view}}'].join('\n'), SPLIT).map((p) => [p.span.line, p.code]),
+      [[0, 'syntax']],
+    );
+  });
+
+  it('reports a file that is not text once, and nothing of its bytes as variables or requests', () => {
+    const text = `\x1f\ufffd\b\0\0\0{{x}}\nGET {{baseUrl}}/v1/{{nope}}\n`;
+    assert.deepEqual(
+      requestFileProblems(text, SPLIT).map((p) => [p.span.line, p.code]),
+      [[0, 'binary']],
+    );
+  });
 });
