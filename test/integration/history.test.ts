@@ -38,7 +38,7 @@ async function dump(): Promise<{ readonly text: string; readonly global: Dump['g
 
 describe('lookup history storage', function () {
   this.timeout(60_000);
-  const { c } = useSignedInTestSandbox();
+  const { c, sandbox } = useSignedInTestSandbox();
 
   it('keeps a lookup\'s answer as a file in globalStorageUri and only its summary in globalState', async () => {
     const uri = await vscode.commands.executeCommand<string>('bizdata.lookUpIp', { ip: '203.0.113.61' });
@@ -62,8 +62,9 @@ describe('lookup history storage', function () {
     const api = await extensionApi();
     const kept = await vscode.commands.executeCommand<string>('bizdata.lookUpIp', { ip: '203.0.113.62' });
     const keptId = idOf(kept);
-    // The old format: every entry with its answer inline, in one value.
-    const legacyRequest = { method: 'GET', url: 'https://api.example.com/v1/duns-search/ip/192.0.2.201?view=standard', headers: { authorization: 'Bearer <TOKEN>' } };
+    // The old format: every entry with its answer inline, in one value. Its address is the service's:
+    // Copy as curl gives a command only for an address the token may go to.
+    const legacyRequest = { method: 'GET', url: `${sandbox().url}/v1/duns-search/ip/192.0.2.201?view=standard`, headers: { authorization: 'Bearer <TOKEN>' } };
     const legacy = {
       history: [{ id: 'legacy0001', query: { kind: 'ip', ip: '192.0.2.201' }, at: Date.now() - 60_000, ok: true, status: 200, durationMs: 42, request: legacyRequest, body: { legacyMarker: 'kept-from-the-old-format' } }],
       saved: [{ id: 'legacysaved1', query: { kind: 'org', country: 'GB', name: 'Legacy Saved Ltd' } }],
