@@ -41,9 +41,17 @@ describe('client against the real service\'s documented answers (sandbox respond
     await respond('/v1/duns-search', 429, { error: { errorCode: '00045', errorMessage: 'Too Many Requests' } }, { 'retry-after': '1' });
     ok(await t.client.lookupIp({ ip: '203.0.113.8' }));
     assert.ok(t.logs.some((l) => /HTTP 429 \(00045\): every call waits 1000 ms/.test(l)), t.logs.join('\n'));
-    await respond('/v1/duns-search', 429, 'slow down', { 'retry-after': new Date(Date.now() + 2000).toUTCString() });
+    // An HTTP date has whole seconds: 2 to 3 s ahead, so the wait is the date less when the answer came.
+    const until = (Math.floor(Date.now() / 1000) + 3) * 1000;
+    await respond('/v1/duns-search', 429, 'slow down', { 'retry-after': new Date(until).toUTCString() });
+    const before = Date.now();
     ok(await t.client.lookupIp({ ip: '203.0.113.9' }));
-    assert.ok(t.logs.some((l) => /HTTP 429: every call waits (1[0-9]{3}|2000) ms/.test(l)), t.logs.join('\n'));
+    const held = Date.now() - before;
+    const waited = t.logs.map((l) => /HTTP 429: every call waits (\d+) ms/.exec(l)).find((m) => m !== null);
+    assert.ok(waited, t.logs.join('\n'));
+    const ms = Number(waited[1]);
+    assert.ok(ms >= 1000 && ms <= until - before, `waits ${ms} ms for a date ${until - before} ms ahead`);
+    assert.ok(held >= ms, `the caller was held ${held} ms, less than the ${ms} ms asked`);
     assert.equal((await sb.customer()).tokenRequests, 1);
   });
 
