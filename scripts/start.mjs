@@ -16,11 +16,15 @@ const port = Number(portArg >= 0 ? args[portArg + 1] : (process.env.BIZDATA_PORT
 const withSandbox = !args.includes('--no-sandbox');
 const log = (m) => console.log(m);
 
-/** Runs `node dist/cli.js sandbox --port 0` in its own process group; resolves with it and its URL once listening. */
+/**
+ * Runs `node dist/cli.js sandbox --port 0` in its own process group, stopped with this script however
+ * it ends (--stop-with-stdin); resolves with it and its URL once listening.
+ */
 async function startSandboxProcess() {
   let output = '';
-  const sandbox = spawnProcessGroup(process.execPath, [join(root, 'dist', 'cli.js'), 'sandbox', '--port', '0'], {
+  const sandbox = spawnProcessGroup(process.execPath, [join(root, 'dist', 'cli.js'), 'sandbox', '--port', '0', '--stop-with-stdin'], {
     cwd: root,
+    lifeline: true,
     onLine: (line) => {
       output += `${line}\n`;
     },

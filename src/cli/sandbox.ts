@@ -1,4 +1,5 @@
-// `bizdata sandbox`: runs the local sandbox of the service until SIGINT or SIGTERM.
+// `bizdata sandbox`: runs the local sandbox of the service until SIGINT or SIGTERM, or with
+// --stop-with-stdin until its standard input closes.
 import { SandboxSetupError, readConfigFile } from '../sandbox/config';
 import { DEFAULT_CLI_PORT, DEFAULT_HOST, DEMO_CREDENTIALS } from '../sandbox/defaults';
 import { type RunningSandbox, startSandbox } from '../sandbox/server';
@@ -20,6 +21,8 @@ Options:
                      environment variable BIZDATA_SANDBOX_ADMIN_KEY; random otherwise
   --fixtures DIR     serve DIR/ip/<ip>.json and DIR/org/<name>.json as responses,
                      and DIR/routes.json for any other path
+  --stop-with-stdin  stop when standard input closes, as on SIGTERM: for programs that start
+                     the sandbox and may die without stopping it (they keep a pipe to it open)
   -h, --help         show this help
 
 The first line on stdout is "Sandbox listening on http://HOST:PORT".
@@ -37,10 +40,12 @@ interface SandboxArgs {
   state?: string;
   adminKey?: string;
   fixtures?: string;
+  stopWithStdin?: boolean;
   help?: boolean;
 }
 
-const VALUE_FLAGS: Readonly<Record<string, keyof SandboxArgs>> = {
+/** The options that take a value; the others are switches. */
+const VALUE_FLAGS: Readonly<Record<string, Exclude<keyof SandboxArgs, 'stopWithStdin' | 'help'>>> = {
   '--host': 'host',
   '--port': 'port',
   '--config': 'config',
@@ -58,6 +63,10 @@ export function parseSandboxArgs(argv: readonly string[]): SandboxArgs | string 
       out.help = true;
       continue;
     }
+    if (arg === '--stop-with-stdin') {
+      out.stopWithStdin = true;
+      continue;
+    }
     const eq = arg.indexOf('=');
     const flag = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
     const key = VALUE_FLAGS[flag];
@@ -67,7 +76,7 @@ export function parseSandboxArgs(argv: readonly string[]): SandboxArgs | string 
     if (key === 'port') {
       if (!/^\d+$/.test(value) || Number(value) > 65535) return `--port must be a number from 0 to 65535, not "${value}".`;
       out.port = Number(value);
-    } else if (key !== 'help') {
+    } else {
       out[key] = value;
     }
   }
@@ -115,18 +124,36 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
   // The key is printed only when the sandbox made it up: otherwise the user already has it.
   const generated = adminKey === undefined && (config as { adminKey?: string } | undefined)?.adminKey === undefined;
   if (generated) process.stdout.write(`Admin key (header x-sandbox-admin): ${sandbox.adminKey}\n`);
-  await new Promise<void>((resolve) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  const why = await untilStopped(args.stopWithStdin === true);
   await sandbox.close();
-  process.stderr.write('Sandbox stopped.\n');
+  process.stderr.write(`Sandbox stopped${why === 'stdin' ? ' (standard input closed)' : ''}.\n`);
   return 0;
+}
+
+/**
+ * Resolves on SIGINT or SIGTERM, or with `stopWithStdin` when standard input ends or fails. A second
+ * signal while the sandbox closes then ends it at once, as signals do by default.
+ */
+function untilStopped(stopWithStdin: boolean): Promise<'signal' | 'stdin'> {
+  return new Promise((resolve) => {
+    const stop = (why: 'signal' | 'stdin'): void => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      // After a signal standard input is still open: reading it would keep the process alive.
+      if (stopWithStdin) process.stdin.destroy();
+      resolve(why);
+    };
+    const onSignal = (): void => stop('signal');
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    if (!stopWithStdin) return;
+    // The parent that gave us this pipe is gone with it: so are the readers of our stdout and stderr,
+    // and a write to them (the request log, "Sandbox stopped.") fails with EPIPE. That must not cut
+    // the clean stop short, the state file's last write included.
+    for (const out of [process.stdout, process.stderr]) out.on('error', () => undefined);
+    // What comes in is read and dropped: only its end matters.
+    process.stdin.once('end', () => stop('stdin')).once('close', () => stop('stdin')).on('error', () => stop('stdin')).resume();
+  });
 }
 
 /**

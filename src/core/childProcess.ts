@@ -11,6 +11,13 @@ export interface ProcessGroupOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Every complete line the process writes, in order per stream. */
   readonly onLine?: (line: string, stream: OutputStream) => void;
+  /**
+   * Give the process a standard input that is a pipe from this one, never written to. The system
+   * closes it when this process ends, however it ends (SIGKILL too), so a child that stops when its
+   * standard input closes (`bizdata sandbox --stop-with-stdin`) cannot outlive its parent, although
+   * it runs in a group of its own. Without it, standard input is /dev/null.
+   */
+  readonly lifeline?: boolean;
 }
 
 export interface ProcessExit {
@@ -175,8 +182,10 @@ export function spawnProcessGroup(command: string, args: readonly string[], opti
     cwd: options.cwd,
     env: options.env,
     detached: GROUPS,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [options.lifeline === true ? 'pipe' : 'ignore', 'pipe', 'pipe'],
     windowsHide: true,
   });
+  // Nothing is written to the lifeline, so an error on it can only mean the child closed it.
+  child.stdin?.on('error', () => undefined);
   return new ProcessGroup(child, options.onLine);
 }

@@ -40,8 +40,10 @@ describe('answers of other operations', function () {
     await writeFile(join(dir, 'routes.json'), JSON.stringify({ routes }));
     const customers = [{ id: 'test', qps: 50, concurrency: 8, clients: [{ consumerKey: c.key, consumerSecret: c.secret }], users: [{ user: c.user, password: c.password }] }];
     await writeFile(join(dir, 'config.json'), JSON.stringify({ customers }));
-    sandbox = spawnProcessGroup(process.execPath, [join(EXTENSION_PATH, 'dist', 'cli.js'), 'sandbox', '--port', '0', '--config', join(dir, 'config.json'), '--fixtures', dir], {
+    // --stop-with-stdin and the lifeline: if the extension host is killed before `after`, the sandbox goes too.
+    sandbox = spawnProcessGroup(process.execPath, [join(EXTENSION_PATH, 'dist', 'cli.js'), 'sandbox', '--port', '0', '--config', join(dir, 'config.json'), '--fixtures', dir, '--stop-with-stdin'], {
       env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+      lifeline: true,
     });
     const [, url] = await sandbox.readAddress(LISTENING, 60_000);
     await pointAt(url);

@@ -44,6 +44,7 @@ function authRefusal(message: string): string | undefined {
 
 export async function connectRedis(address: CoordinatorAddress, o: CoordinatorOptions): Promise<Coordinator> {
   let lastError = '';
+  let connected = false;
   const redis = new Redis({
     host: address.host,
     port: address.port,
@@ -57,7 +58,9 @@ export async function connectRedis(address: CoordinatorAddress, o: CoordinatorOp
     // Fail at once while disconnected: a call must not wait, unseen, for a coordinator that is gone.
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    retryStrategy: (times) => Math.min(200 * times, 2000),
+    // A first connection that fails is final (null: no reconnect is scheduled), so the client ends
+    // with nothing left to cancel; reconnecting is for a coordinator lost after it answered.
+    retryStrategy: (times) => (connected ? Math.min(200 * times, 2000) : null),
   });
   // ioredis prints unhandled 'error' events; the reason goes into our own message instead.
   redis.on('error', (err: Error) => (lastError = err.message));
@@ -83,9 +86,12 @@ export async function connectRedis(address: CoordinatorAddress, o: CoordinatorOp
     await redis.connect();
     await redis.ping();
   } catch (err) {
-    redis.disconnect();
+    // disconnect() on a client that has already ended would arm ioredis's disconnectTimeout (2 s) on
+    // the closed socket, a timer that keeps the command line from exiting.
+    if (redis.status !== 'end') redis.disconnect();
     throw unavailable(err);
   }
+  connected = true;
   redis.defineCommand('bizDeleteIf', { numberOfKeys: 1, lua: DELETE_IF });
   redis.defineCommand('bizGuardEnd', { numberOfKeys: 1, lua: GUARD_END });
   redis.defineCommand('bizLockOwned', { numberOfKeys: 1, lua: LOCK_OWNED });

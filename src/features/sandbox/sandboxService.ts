@@ -1,13 +1,13 @@
 // "Start Local Sandbox": runs the bundled CLI (`dist/cli.js sandbox --port 0`) as a child process on
-// a free loopback port, reads its address from the first stdout line, and stops it on demand or dispose.
+// a free loopback port (sandboxProcess.ts), reads its address from the first stdout line, and stops it
+// on demand or dispose; it also stops by itself when the extension host dies first.
 // The sandbox server code is never imported here, which keeps the extension bundle small.
 import { randomBytes } from 'node:crypto';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { describeExit, ProcessStartError, spawnProcessGroup, type ProcessGroup, type StartFailure } from '../../core/childProcess';
+import { describeExit, ProcessStartError, type ProcessGroup, type StartFailure } from '../../core/childProcess';
 import { UserError } from '../shared/userError';
+import { SANDBOX_LISTENING, spawnSandbox } from './sandboxProcess';
 
-const LISTENING = /^Sandbox listening on (https?:\/\/\S+)$/;
 const START_TIMEOUT_MS = 20_000;
 
 /** The sandbox this window started: where it listens and the key of its admin API. */
@@ -44,14 +44,10 @@ export class SandboxService implements vscode.Disposable {
 
   private async spawnSandbox(): Promise<SandboxProcess> {
     const adminKey = randomBytes(18).toString('base64url');
-    const cli = path.join(this.extensionPath, 'dist', 'cli.js');
-    const child = spawnProcessGroup(process.execPath, [cli, 'sandbox', '--port', '0'], {
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', BIZDATA_SANDBOX_ADMIN_KEY: adminKey },
-      onLine: (line, stream) => {
-        if (line.trim() === '') return;
-        if (stream === 'stderr') this.log.warn(`sandbox: ${line}`);
-        else this.log.info(`sandbox: ${line}`);
-      },
+    const child = spawnSandbox(this.extensionPath, adminKey, (line, stream) => {
+      if (line.trim() === '') return;
+      if (stream === 'stderr') this.log.warn(`sandbox: ${line}`);
+      else this.log.info(`sandbox: ${line}`);
     });
     this.process = child;
     void child.exited.then((exit) => {
@@ -63,7 +59,7 @@ export class SandboxService implements vscode.Disposable {
     });
     let match: RegExpExecArray;
     try {
-      match = await child.readAddress(LISTENING, START_TIMEOUT_MS);
+      match = await child.readAddress(SANDBOX_LISTENING, START_TIMEOUT_MS);
     } catch (err) {
       if (this.process === child) this.process = undefined;
       throw err instanceof ProcessStartError ? new UserError(startFailureText(err.failure)) : err;

@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ProcessStartError, spawnProcessGroup, type ProcessGroup, type StartFailure } from '../../../src/core/childProcess';
+import { isRunning, waitUntilGone } from '../processes';
 
 const ROOT = join(__dirname, '../../../..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -23,15 +24,6 @@ async function startFailure(promise: Promise<unknown>): Promise<StartFailure> {
     return err.failure;
   }
   throw new Error('the start did not fail');
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('childProcess', function () {
@@ -69,11 +61,9 @@ describe('childProcess', function () {
     started.push(leader);
     const [line] = await leader.readAddress(/^Sandbox listening on \S+ (\d+)$/, 10_000);
     const grandchild = Number(line.split(' ').pop());
-    assert.equal(isAlive(grandchild), true);
+    assert.equal(isRunning(grandchild), true);
     await leader.stop();
-    const deadline = Date.now() + 5000;
-    while (isAlive(grandchild) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    assert.equal(isAlive(grandchild), false, 'the grandchild outlived stop()');
+    assert.equal(await waitUntilGone(grandchild, 5000), true, 'the grandchild outlived stop()');
   });
 
   it('falls back to SIGKILL when the process ignores SIGTERM', async () => {

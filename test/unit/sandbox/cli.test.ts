@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isLoopback } from '../../../src/cli/sandbox';
-import { TestBed, call, orgLookup, tokenB, waitFor } from './helpers';
+import { type CliRun, TestBed, call, delay, orgLookup, readState, tokenB, waitFor } from './helpers';
 
 describe('bizdata sandbox (command line)', function () {
   this.timeout(30000);
@@ -51,6 +51,46 @@ describe('bizdata sandbox (command line)', function () {
     assert.equal(r.stdout.length, 1, 'no admin key line when the config gives the key');
   });
 
+  /** `bizdata sandbox --stop-with-stdin` with a state file, once it holds a token. */
+  const watchingStdin = async (stateName: string): Promise<{ r: CliRun; tokens: () => Promise<number> }> => {
+    const state = join(dir, stateName);
+    const r = bed.cli(['--port', '0', '--stop-with-stdin', '--state', state]);
+    await tokenB({ url: await r.url });
+    // readState parses the file as one JSON value: it fails unless a clean stop rewrote the journal as one snapshot.
+    return { r, tokens: async () => Object.keys((await readState(state)).tokens).length };
+  };
+
+  it('--stop-with-stdin: stops when standard input closes, by the path of SIGTERM (exit 0, state file compacted)', async () => {
+    const { r, tokens } = await watchingStdin('stdin-state.json');
+    r.child.stdin!.end();
+    assert.equal(await r.exit, 0);
+    assert.match(r.stderr.join(''), /^Sandbox stopped \(standard input closed\)\.$/m);
+    assert.equal(await tokens(), 1);
+  });
+
+  it('--stop-with-stdin: when every pipe closes at once, as when its parent dies, it still stops cleanly', async () => {
+    const { r, tokens } = await watchingStdin('orphan-state.json');
+    // No one reads its output any more: its last words ("Sandbox stopped") meet a closed pipe.
+    r.child.stdout!.destroy();
+    r.child.stderr!.destroy();
+    r.child.stdin!.destroy();
+    assert.equal(await r.exit, 0);
+    assert.equal(await tokens(), 1);
+  });
+
+  it('without --stop-with-stdin, keeps serving after standard input closes', async () => {
+    const r = bed.cli(['--port', '0']);
+    const url = await r.url;
+    r.child.stdin!.end();
+    // Ten times what --stop-with-stdin needs to stop (the tests above).
+    await delay(1000);
+    assert.equal(r.child.exitCode, null, r.stderr.join(''));
+    assert.equal((await orgLookup({ url }, await tokenB({ url }))).status, 200);
+    r.child.kill('SIGTERM');
+    assert.equal(await r.exit, 0);
+    assert.match(r.stderr.join(''), /^Sandbox stopped\.$/m);
+  });
+
   it('refuses an invalid config at start, naming the file and the path, exit code 2', async () => {
     const config = join(dir, 'bad.json');
     await writeFile(config, JSON.stringify({ customers: [{ id: 'c', users: [{ user: 'u', password: 'p', locked: 'no' }] }] }));
@@ -89,6 +129,7 @@ describe('bizdata sandbox (command line)', function () {
     assert.equal(await help.exit, 0);
     assert.match(help.stdout.join('\n'), /Usage: bizdata sandbox/);
     assert.match(help.stdout.join('\n'), /sandbox-user/);
+    assert.match(help.stdout.join('\n'), /--stop-with-stdin {2}stop when standard input closes/);
   });
 
   it('reports a port in use instead of crashing silently', async () => {

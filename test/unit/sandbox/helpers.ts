@@ -278,7 +278,8 @@ export interface CliRun {
 function spawnSandboxCli(args: readonly string[], env: Record<string, string>): CliRun {
   // `npm run test:unit` builds first; build here too so running mocha alone still works.
   if (!existsSync(CLI)) execFileSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT });
-  const child = spawn(process.execPath, [CLI, 'sandbox', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Standard input is a pipe the test may close, as a parent's death closes it.
+  const child = spawn(process.execPath, [CLI, 'sandbox', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   const stdout: string[] = [];
   const stderr: string[] = [];
   const lines = createInterface({ input: child.stdout! });
