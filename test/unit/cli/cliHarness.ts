@@ -1,8 +1,10 @@
 // The built command line (dist/cli.js) as a child process, with a clean BIZDATA_ environment, for
 // every CLI test file. execFile, not spawnSync: a sandbox in the test process must keep answering.
 import { execFile } from 'node:child_process';
-import { resolve } from 'node:path';
-import { CANARY } from '../core/harness';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { assertNoCanary, CANARY } from '../core/harness';
 
 export const CLI = resolve(__dirname, '../../../../dist/cli.js');
 
@@ -32,6 +34,25 @@ export function runCli(args: readonly string[], env: Record<string, string>, sta
       done({ code, stdout, stderr });
     });
   });
+}
+
+export type CliRun = (args: string[], env?: Record<string, string>, timeoutMs?: number) => Promise<Run>;
+
+/**
+ * The hooks and the runner of a suite of command-line runs: before each test a fresh folder (the
+ * state directory of its runs, and room for its files) handed to `use`, removed after the test;
+ * after the suite, every output of every run searched for the canaries.
+ */
+export function cliRuns(prefix: string, use: (dir: string) => void): { run: CliRun; outputs: readonly string[] } {
+  const outputs: string[] = [];
+  let dir = '';
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), prefix));
+    use(dir);
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+  after(() => assertNoCanary(outputs));
+  return { run: (args, env = {}, timeoutMs) => runCli(args, env, dir, outputs, timeoutMs), outputs };
 }
 
 /** Every service address at `url`, and the canary credentials of both interfaces. */

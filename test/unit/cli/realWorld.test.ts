@@ -1,12 +1,11 @@
 // The command line bundle (dist/cli.js) against real components: tinyproxy, an HTTPS server with a
 // self-signed certificate, a sandbox with faults, a dripping server, and hostile files.
 import * as assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { assertNoCanary, CANARY, sandbox, type Sandbox } from '../core/harness';
+import { CANARY, sandbox, type Sandbox } from '../core/harness';
 import { startDripServer, startHostileServer, startHttpsFront, startTinyproxy, TLS_CERT } from '../core/network';
-import { canaryEnv, runCli, type Run } from './cliHarness';
+import { canaryEnv, cliRuns } from './cliHarness';
 
 // eslint-disable-next-line no-control-regex -- what must never reach a terminal
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
@@ -14,21 +13,14 @@ const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066
 describe('bizdata command line: real-world answers and hostile networks', () => {
   let sb: Sandbox | undefined;
   let dir: string;
-  const outputs: string[] = [];
-  const run = (args: string[], env: Record<string, string> = {}, timeoutMs?: number): Promise<Run> => runCli(args, env, dir, outputs, timeoutMs);
-
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'bizdata-cli-rw-'));
-  });
+  const { run, outputs } = cliRuns('bizdata-cli-rw-', (d) => (dir = d));
 
   afterEach(async () => {
     await sb?.close();
     sb = undefined;
-    await rm(dir, { recursive: true, force: true });
   });
 
   after(() => {
-    assertNoCanary(outputs);
     for (const o of outputs) assert.doesNotMatch(o, RAW_CONTROL, 'a control character reached the terminal');
   });
 

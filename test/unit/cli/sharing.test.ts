@@ -1,26 +1,16 @@
 // Several real `bizdata` processes sharing one machine's state directory: kept tokens, guard counts
 // under the file lock, caps and learned limits.
 import * as assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { assertNoCanary, CANARY, sandbox, type Sandbox } from '../core/harness';
-import { canaryEnv as canaryEnvFor, runCli, type Run } from './cliHarness';
+import { canaryEnv as canaryEnvFor, cliRuns } from './cliHarness';
 
 describe('bizdata processes sharing the state directory', () => {
   let sb: Sandbox;
   let dir: string;
-  const outputs: string[] = [];
-  const run = (args: string[], env: Record<string, string> = {}, timeoutMs?: number): Promise<Run> => runCli(args, env, dir, outputs, timeoutMs);
-
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'bizdata-share-'));
-  });
-  afterEach(async () => {
-    await sb?.close();
-    await rm(dir, { recursive: true, force: true });
-  });
-  after(() => assertNoCanary(outputs));
+  const { run, outputs } = cliRuns('bizdata-share-', (d) => (dir = d));
+  afterEach(() => sb?.close());
 
   it('with --keep-token, many runs make one token request; the token stays in a file only the user can read, never printed', async () => {
     sb = await sandbox();

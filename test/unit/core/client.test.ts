@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { TokenStatus } from '../../../src/core/model';
 import { PLACEHOLDER } from '../../../src/core/http/curl';
-import { CANARY, failed, ok, sandbox, testClient, type Sandbox, type TestClient } from './harness';
+import { allOk, assertCustomer, CANARY, closeAll, failed, ok, sandbox, sandboxWithClient, testClient, type Sandbox, type TestClient } from './harness';
 
 
 
@@ -9,17 +9,10 @@ describe('core client against the sandbox', () => {
   let sb: Sandbox;
   let t: TestClient;
 
-  afterEach(async () => {
-    await t?.client.dispose();
-    await sb?.close();
-  });
+  beforeEach(async () => ({ sb, t } = await sandboxWithClient()));
+  afterEach(() => closeAll(t, sb));
 
   describe('happy paths', () => {
-    beforeEach(async () => {
-      sb = await sandbox();
-      t = testClient(sb.url);
-    });
-
     it('Interface A: token exchange then an IP lookup with Bearer and Origin', async () => {
       const r = ok(await t.client.lookupIp({ ip: '203.0.113.7' }));
       assert.equal(r.status, 200);
@@ -48,14 +41,10 @@ describe('core client against the sandbox', () => {
     });
 
     it('reuses one token for many calls, and concurrent first calls share one sign-in', async () => {
-      const first = await Promise.all(Array.from({ length: 10 }, (_, i) => t.client.lookupIp({ ip: `198.51.100.${i + 1}` })));
-      first.forEach(ok);
+      await allOk(10, (i) => t.client.lookupIp({ ip: `198.51.100.${i + 1}` }));
       for (let i = 0; i < 10; i++) ok(await t.client.lookupIp({ ip: `192.0.2.${i + 1}` }));
-      const orgs = await Promise.all(Array.from({ length: 5 }, () => t.client.lookupOrganization({ country: 'DE', name: 'Beispiel GmbH' })));
-      orgs.forEach(ok);
-      const c = await sb.customer();
-      assert.equal(c.tokenRequests, 2, 'one token per interface');
-      assert.equal(c.dataCalls, 25);
+      await allOk(5, () => t.client.lookupOrganization({ country: 'DE', name: 'Beispiel GmbH' }));
+      await assertCustomer(sb, { tokenRequests: 2, dataCalls: 25 }, 'one token per interface');
     });
 
     it('decodes gzip answers and reports the encoding in the log', async () => {
@@ -102,8 +91,7 @@ describe('core client against the sandbox', () => {
       ok(await t.client.refreshToken('a'));
       const seen: TokenStatus[] = [];
       const sub = t.client.onDidChangeStatus((s) => seen.push(s));
-      const burst = await Promise.all(Array.from({ length: 5 }, (_, i) => t.client.lookupIp({ ip: `198.51.100.${i + 1}` })));
-      burst.forEach(ok);
+      await allOk(5, (i) => t.client.lookupIp({ ip: `198.51.100.${i + 1}` }));
       await new Promise((r) => setTimeout(r, 400));
       sub.dispose();
       assert.equal(seen.length, 1, `expected one coalesced event, got ${seen.length}`);
@@ -151,11 +139,6 @@ describe('core client against the sandbox', () => {
   });
 
   describe('expired and invalidated tokens', () => {
-    beforeEach(async () => {
-      sb = await sandbox();
-      t = testClient(sb.url);
-    });
-
     it('A: after the service clock passes 24 h, 00040 leads to exactly one new token and one repeat', async () => {
       ok(await t.client.lookupIp({ ip: '203.0.113.7' }));
       await sb.admin('POST', 'clock', { advanceSeconds: 86_400 + 60 });
@@ -178,11 +161,8 @@ describe('core client against the sandbox', () => {
     it('B: a token invalidated by a release update is replaced once, shared by concurrent callers', async () => {
       ok(await t.client.lookupOrganization({ country: 'US', name: 'Example Corp' }));
       await sb.admin('POST', 'tokens/invalidate', { reason: 'release-update', user: CANARY.user });
-      const rs = await Promise.all(Array.from({ length: 5 }, () => t.client.lookupOrganization({ country: 'US', name: 'Example Corp' })));
-      rs.forEach(ok);
-      const c = await sb.customer();
-      assert.equal(c.tokenRequests, 2, 'one re-authentication for all five callers');
-      assert.equal(c.authFailures, 0);
+      await allOk(5, () => t.client.lookupOrganization({ country: 'US', name: 'Example Corp' }));
+      await assertCustomer(sb, { tokenRequests: 2, authFailures: 0 }, 'one re-authentication for all five callers');
     });
 
     it('A: an invalidated token (invalid_token) is replaced once', async () => {
@@ -224,11 +204,6 @@ describe('core client against the sandbox', () => {
   });
 
   describe('other operations (request files) with the managed token', () => {
-    beforeEach(async () => {
-      sb = await sandbox();
-      t = testClient(sb.url);
-    });
-
     it('sends any operation of either interface with the same token, and gives back headers', async () => {
       ok(await t.client.lookupIp({ ip: '203.0.113.7' }));
       const a = ok(await t.client.send({ interfaceId: 'a', method: 'GET', url: `${sb.url}/v1/duns-search/ip/198.51.100.4?view=standard`, headers: { 'X-Trace': 't-1' } }));

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { Credentials } from '../../../src/core/model';
 import { accountKey } from '../../../src/core/accounts/session';
 import { describeCode } from '../../../src/core/codes/codes';
-import { CANARY, endpointsFor, failed, sandbox, testClient, type Sandbox, type TestClient } from './harness';
+import { CANARY, closeAll, endpointsFor, failed, sandbox, sandboxWithClient, testClient, type Sandbox, type TestClient } from './harness';
 
 const ORG = { country: 'US', name: 'Example Corp' } as const;
 
@@ -10,16 +10,10 @@ describe('lockout guard and calls that must not be retried', () => {
   let sb: Sandbox;
   let t: TestClient;
 
-  afterEach(async () => {
-    await t?.client.dispose();
-    await sb?.close();
-  });
+  afterEach(() => closeAll(t, sb));
 
   describe('wrong credentials', () => {
-    beforeEach(async () => {
-      sb = await sandbox();
-      t = testClient(sb.url);
-    });
+    beforeEach(async () => ({ sb, t } = await sandboxWithClient()));
 
     it('B: one authentication attempt, never repeated automatically with the same credentials', async () => {
       t.credentials.b = { interfaceId: 'b', user: CANARY.user, password: 'wrong-1' };

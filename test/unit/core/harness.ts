@@ -130,6 +130,30 @@ export function assertNoCanary(captured: readonly string[], extraSecrets: readon
   }
 }
 
+/** A sandbox (with these limits) and a client of it. */
+export async function sandboxWithClient(o: CustomerOverrides = {}, extra: Partial<ClientOptions> = {}): Promise<{ sb: Sandbox; t: TestClient }> {
+  const sb = await sandbox(o);
+  return { sb, t: testClient(sb.url, extra) };
+}
+
+/** Closes what a test opened: the client first (its calls end), then the sandbox. */
+export async function closeAll(t: TestClient | undefined, sb: Sandbox | undefined): Promise<void> {
+  await t?.client.dispose();
+  await sb?.close();
+}
+
+/** Asserts these counters of the sandbox's customer; the others are not looked at. */
+export async function assertCustomer(sb: Sandbox, expected: Partial<CustomerStats>, message?: string): Promise<void> {
+  const c = await sb.customer();
+  const seen = Object.fromEntries(Object.keys(expected).map((k) => [k, c[k as keyof CustomerStats]]));
+  assert.deepEqual(seen, expected, message);
+}
+
+/** Makes `n` calls at once and asserts that every one succeeded. */
+export async function allOk(n: number, call: (i: number) => Promise<CallResult>): Promise<CallSuccess[]> {
+  return (await Promise.all(Array.from({ length: n }, (_, i) => call(i)))).map(ok);
+}
+
 export function ok(r: CallResult): CallSuccess {
   if (!r.ok) assert.fail(`expected success, got ${r.kind} ${r.code ?? ''}: ${r.text}`);
   return r;
