@@ -48,7 +48,8 @@ export class Exchange {
     return this.o.codes ?? BUILT_IN;
   }
 
-  async run(built: Built, signal: AbortSignal | undefined, t0: number): Promise<Exchanged | ExchangeFailure> {
+  /** `signIn`: the request gets a token; it is held to the limits like any call, but tells the limiter nothing of them. */
+  async run(built: Built, signal: AbortSignal | undefined, t0: number, signIn = false): Promise<Exchanged | ExchangeFailure> {
     const closed = (): ExchangeFailure => ({ ...failure(t0, 'cancelled', 'The client was closed.', 'Run the lookup again.', built.record), mayHaveReached: false });
     const idempotent = built.wire.method === 'GET';
     let throttles = 0;
@@ -70,7 +71,7 @@ export class Exchange {
       try {
         res = await this.o.http.send(built.wire, signal);
       } catch (err) {
-        permit.release();
+        permit.release(undefined, signIn);
         if (this.o.lifetime.aborted) return closed();
         const e = err instanceof TransportError ? err : new TransportError(String(err), 'network');
         const text = this.o.redact(e.message);
@@ -91,13 +92,13 @@ export class Exchange {
       const tooLong = wait !== undefined && wait > this.policy.maxRetryAfterMs;
       if (isThrottle(res.status, service)) {
         // The service blocks the whole customer while over the limit: the limiter holds every caller.
-        const held = permit.release({ retryAfterMs: wait === undefined ? undefined : Math.min(wait, this.policy.maxRetryAfterMs) });
+        const held = permit.release({ retryAfterMs: wait === undefined ? undefined : Math.min(wait, this.policy.maxRetryAfterMs) }, signIn);
         if (throttles >= this.policy.maxThrottleRetries || tooLong) return { res, service };
         const what = service?.code === 'SC006' ? 'SC006' : `HTTP ${res.status}${service ? ` (${service.code})` : ''}`;
         this.log(`${what}: every call waits ${held} ms, then retry ${++throttles} of ${this.policy.maxThrottleRetries} with the same token`);
         continue;
       }
-      permit.release();
+      permit.release(undefined, signIn);
       if (idempotent && isTransientStatus(res.status) && transients < this.policy.maxTransientRetries && !tooLong) {
         const ms = Math.max(wait ?? 0, backoffMs(transients, this.policy, this.o.random));
         if (!(await this.pause(ms, `retry ${++transients} of ${this.policy.maxTransientRetries} after HTTP ${res.status}`, signal))) return closed();
