@@ -244,7 +244,7 @@ export class BizDataClient {
   }
 
   private async dataCall(s: Session, built: Built, expectObject: boolean, o: CallOptions, t0: number): Promise<{ result: CallResult; reauth: boolean; code?: string }> {
-    const ex = await this.exchange.run(built, o.signal, t0, o.stop);
+    const ex = await this.exchange.run(built, o.signal, t0, { stop: o.stop });
     if (!('res' in ex)) return { result: withoutReach(ex), reauth: false };
     this.tracker.countCall(s.id);
     const { res, service, comeBackAt } = ex;

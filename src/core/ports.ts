@@ -73,10 +73,11 @@ export interface Throttle {
 /** One call's place under the limits; released exactly once. */
 export interface Permit {
   /**
-   * Ends the call; `throttle` when the service refused it for the rate (SC006, HTTP 429). Returns how
-   * long every caller is now held, in milliseconds (0 when not held).
+   * Ends the call; `throttle` when the service refused it for the rate (SC006, HTTP 429); `signIn`
+   * when it was a sign-in, held to the same limits but no measure of them (the service may leave
+   * sign-ins out of its rate). Returns how long every caller is now held, in milliseconds (0 when not held).
    */
-  release(throttle?: Throttle): number;
+  release(throttle?: Throttle, signIn?: boolean): number;
 }
 
 /** What a limiter found the account's limits to be, remembered for the next run. */

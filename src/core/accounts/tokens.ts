@@ -107,7 +107,7 @@ export class TokenCache {
     }
     this.o.tracker.set(s.id, { state: 'refreshing' });
     const { built, readToken } = this.signInRequest(s);
-    const ex = await this.o.exchange.run(built, r.signal, t0);
+    const ex = await this.o.exchange.run(built, r.signal, t0, { signIn: true });
     if (!('res' in ex)) {
       // An answer lost after the request left may have been a refusal the service counted.
       await this.settle(s, ex.mayHaveReached ? 'failed' : 'uncounted', verdict.failures);

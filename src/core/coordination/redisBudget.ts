@@ -112,9 +112,11 @@ export class RedisBudget implements Budget {
     return { ok: false, by: a as 'pause' | 'qps' | 'concurrency', waitMs: b };
   }
 
-  end(id: string, throttled: boolean): void {
+  /** Other processes' answers are not seen here: the count at the call's start stands. */
+  end(id: string, throttled: boolean): undefined {
     // Best effort: when the coordinator is gone, the lease runs out by itself.
     void this.keys?.then((k) => this.cmd.bizEnd(k.active, k.accepted, id, throttled ? '1' : '0')).catch(() => undefined);
+    return undefined;
   }
 
   hold(ms: number): void {

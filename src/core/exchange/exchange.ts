@@ -28,6 +28,12 @@ export interface Exchanged {
 /** A transport failure, with whether the service may have seen the request (the lockout guard counts those). */
 export type ExchangeFailure = CallFailure & { readonly mayHaveReached: boolean };
 
+/** How one call runs: `stop` ends its waits but not a request on the wire; `signIn` gets a token. */
+export interface RunOptions {
+  readonly stop?: AbortSignal;
+  readonly signIn?: boolean;
+}
+
 export interface ExchangeOptions {
   readonly http: HttpTransport;
   /** The service addresses: the only origins a request carrying a credential is sent to. */
@@ -57,9 +63,10 @@ export class Exchange {
   /**
    * `signal` cancels the call, the request on the wire too; `stop` only ends its waits (for the
    * limiter, before a retry): once it is aborted nothing more of this call is sent, but a request
-   * already sent is answered (a clean stop of a batch).
+   * already sent is answered (a clean stop of a batch). `signIn`: the request gets a token; it is held
+   * to the limits like any call, but tells the limiter nothing of them.
    */
-  async run(built: Built, signal: AbortSignal | undefined, t0: number, stop?: AbortSignal): Promise<Exchanged | ExchangeFailure> {
+  async run(built: Built, signal: AbortSignal | undefined, t0: number, { stop, signIn = false }: RunOptions = {}): Promise<Exchanged | ExchangeFailure> {
     const waits = stop && signal ? AbortSignal.any([signal, stop]) : (stop ?? signal);
     const closed = (): ExchangeFailure => ({ ...failure(t0, 'cancelled', 'The client was closed.', 'Run the lookup again.', built.record), mayHaveReached: false });
     // The last gate before the wire, whichever path built the request: the callers check first, with their own place to say it.
@@ -85,7 +92,7 @@ export class Exchange {
       try {
         res = await this.o.http.send(built.wire, signal);
       } catch (err) {
-        permit.release();
+        permit.release(undefined, signIn);
         if (this.o.lifetime.aborted) return closed();
         const e = err instanceof TransportError ? err : new TransportError(String(err), 'network');
         const text = this.o.redact(e.message);
@@ -107,19 +114,19 @@ export class Exchange {
         // Longer than the policy waits: the call stops at once and says when to come back. A wait
         // this long is a block, not a measure of the rate: the limiter neither learns from it nor
         // holds every caller for it; each call that meets it stops the same way.
-        permit.release();
+        permit.release(undefined, signIn);
         this.log(`${built.record.method} ${built.record.url}: Retry-After ${Math.round(wait / 1000)} s is longer than the ${this.policy.maxRetryAfterMs / 1000} s the client waits; not retried`);
         return { res, service, comeBackAt: Date.now() + wait };
       }
       if (isThrottle(res.status, service)) {
         // The service blocks the whole customer while over the limit: the limiter holds every caller.
-        const held = permit.release({ retryAfterMs: wait });
+        const held = permit.release({ retryAfterMs: wait }, signIn);
         if (throttles >= this.policy.maxThrottleRetries) return { res, service };
         const what = service?.code === 'SC006' ? 'SC006' : `HTTP ${res.status}${service ? ` (${service.code})` : ''}`;
         this.log(`${what}: every call waits ${held} ms, then retry ${++throttles} of ${this.policy.maxThrottleRetries} with the same token`);
         continue;
       }
-      permit.release();
+      permit.release(undefined, signIn);
       if (idempotent && isTransientStatus(res.status) && transients < this.policy.maxTransientRetries) {
         const ms = Math.max(wait ?? 0, backoffMs(transients, this.policy, this.o.random));
         if (!(await this.pause(ms, `retry ${++transients} of ${this.policy.maxTransientRetries} after HTTP ${res.status}`, waits))) return closed();

@@ -34,13 +34,18 @@ export interface AdaptiveState {
   readonly exact: boolean;
   /** Refusals of a second call in flight that the rate does not explain (a concurrency of 1 needs three). */
   readonly pairRefusals?: number;
+  /** Calls in flight at once shown by accepted calls above okConcurrency, largest first, not yet shown often enough. */
+  readonly shown?: readonly number[];
   readonly probe: { readonly qps: Probe; readonly concurrency: Probe };
 }
 
-/** What a call saw when it started: calls accepted in the service's last second, and calls in flight counting itself. */
+/** What a call shows of the service's limits: calls it accepted in its last second before this one, and calls in flight with it counting itself. */
 export interface Observation {
+  /** Surely accepted before it. */
   readonly recent: number;
   readonly level: number;
+  /** Accepted before it or perhaps so (counted when it started, some outcomes unknown); `recent` when not told. */
+  readonly recentAtMost?: number;
 }
 
 export const START = { qps: 5, concurrency: 2 } as const;
@@ -106,23 +111,40 @@ export function nextGrowth(s: AdaptiveState, by: LimitName, caps: Caps): number 
   return s[by] >= caps[by] ? undefined : s.probe[by].at;
 }
 
-/** A call was accepted: remember what the service has shown it takes. */
+/** Accepted calls that must show a number of calls in flight at once before it counts as proven. */
+const SHOWN_TIMES = 3;
+
+/**
+ * A call was accepted: remember what the service has shown it takes. Calls in flight with it count
+ * no higher than the concurrency now allowed (one lowered by a refusal since it started outweighs
+ * it), and are counted here, not at the service: more than one call in flight is proven once
+ * SHOWN_TIMES accepted calls have shown it, so that one call timed wrong (an answer read late) does
+ * not raise it.
+ */
 export function onAccepted(s: AdaptiveState, o: Observation): AdaptiveState | undefined {
   const okQps = Math.max(s.okQps, o.recent + 1);
-  const okConcurrency = Math.max(s.okConcurrency, o.level);
-  return okQps === s.okQps && okConcurrency === s.okConcurrency ? undefined : { ...s, okQps, okConcurrency };
+  const level = Math.min(o.level, s.concurrency);
+  let okConcurrency = Math.max(s.okConcurrency, 1);
+  let shown = s.shown;
+  if (level > okConcurrency) {
+    const top = [...(s.shown ?? []), level].sort((a, b) => b - a).slice(0, SHOWN_TIMES);
+    if (top.length === SHOWN_TIMES) okConcurrency = top[SHOWN_TIMES - 1];
+    shown = top.filter((l) => l > okConcurrency);
+  }
+  if (okQps === s.okQps && okConcurrency === s.okConcurrency && shown === s.shown) return undefined;
+  return { ...s, okQps, okConcurrency, shown };
 }
 
 /**
  * The service refused a call for the rate (SC006, 429): the limits drop at once to what the service
  * accepted when that call started, and a limit that dropped is probed again later, each time later
- * still. Which limit refused is read from what is known for sure: the calls the service accepted in
- * its last second (counted here exactly), against the calls in flight (counted here, so never fewer
- * than the service saw). Below the rate it has accepted before, the rate did not refuse: concurrency
- * did, unless the call was alone. At a new high of the rate, either may have: both drop.
+ * still. Which limit refused is read from the calls the service accepted in its last second, or may
+ * have, against the calls in flight (counted here, so never fewer than the service saw). Below the
+ * rate it has accepted before, the rate did not refuse: concurrency did, unless the call was alone.
+ * At a new high of the rate, either may have: both drop, the rate to what was surely accepted.
  */
 export function onThrottled(s: AdaptiveState, o: Observation, now: number): AdaptiveState {
-  const beyondRate = o.recent + 1 > s.okQps;
+  const beyondRate = (o.recentAtMost ?? o.recent) + 1 > s.okQps;
   const alone = o.level < 2;
   const byRate = beyondRate || alone;
   // At a new high the service has shown its limit: settle just under it. Below, take what it accepted.
@@ -136,6 +158,8 @@ export function onThrottled(s: AdaptiveState, o: Observation, now: number): Adap
   // last run): back soon, to a little less than before. At a new high, the limit is found: probe rarely.
   const okQps = beyondRate ? Math.max(s.okQps, o.recent) : byRate ? Math.max(o.recent, s.okQps - 1) : s.okQps;
   const okConcurrency = alone ? s.okConcurrency : Math.min(s.okConcurrency, concurrency);
+  // Levels not yet proven that a refusal contradicts are forgotten.
+  const shown = alone ? s.shown : s.shown?.filter((l) => l <= concurrency);
   // When either limit may have refused, the rate keeps ramping until a refusal is surely its own.
   const ramp = { qps: s.ramp.qps && !alone, concurrency: s.ramp.concurrency && alone };
   const later = (p: Probe, ramped: boolean): Probe => {
@@ -153,6 +177,7 @@ export function onThrottled(s: AdaptiveState, o: Observation, now: number): Adap
     okQps,
     okConcurrency,
     pairRefusals,
+    shown,
     ramp,
     exact: true,
     probe: { qps: probeQps, concurrency: alone ? s.probe.concurrency : later(s.probe.concurrency, s.ramp.concurrency) },
@@ -184,5 +209,6 @@ export function parseState(raw: unknown): AdaptiveState | undefined {
   if (typeof s !== 'object' || s === null) return undefined;
   const nums = [s.qps, s.concurrency, s.grownAt, s.okQps, s.okConcurrency, s.probe?.qps?.at, s.probe?.concurrency?.at];
   if (nums.some((n) => typeof n !== 'number' || !Number.isFinite(n)) || typeof s.ramp?.qps !== 'boolean' || typeof s.ramp.concurrency !== 'boolean' || typeof s.exact !== 'boolean') return undefined;
-  return s as AdaptiveState;
+  const shown = Array.isArray(s.shown) && s.shown.every((l) => typeof l === 'number' && Number.isFinite(l)) ? s.shown : undefined;
+  return { ...(s as AdaptiveState), shown };
 }

@@ -1,5 +1,6 @@
 // Where a limiter's window and concurrency count live: this process (LocalBudget), or the
 // coordinator (the Redis budget), where every process of the account spends one budget.
+import type { Observation } from './adaptive';
 
 /** What a budget allows: a rate and a count in flight. */
 export interface Limits {
@@ -24,8 +25,12 @@ export type StartResult =
 export interface Budget {
   /** Starts one call if `limits` (and any hold) allow it now. */
   tryStart(limits: Limits): StartResult | Promise<StartResult>;
-  /** The call ended; `throttled`: the service refused it for the rate, so it does not count as accepted. */
-  end(id: string, throttled: boolean): void;
+  /**
+   * The call ended; `uncounted`: the service refused it for the rate, or it was a sign-in, so it does
+   * not count as a call the service accepted. Returns what the call shows of the service's limits,
+   * counted now that its answer is read, or undefined where only the count at its start is known.
+   */
+  end(id: string, uncounted: boolean): Observation | undefined;
   /** Holds every start of the account for `ms`. */
   hold(ms: number): void;
   /** Calls of other processes can end without this one hearing of it: poll for a free slot. */
@@ -57,7 +62,21 @@ export class Pacer {
 
 interface Start {
   readonly at: number;
+  /** Start order. */
+  readonly n: number;
   readonly id: string;
+  /** Calls in flight here when it started, itself included. */
+  readonly level: number;
+  /** Those other calls: its answer is weighed against theirs (emptied once it is read, so no chain of calls stays in memory). */
+  alongside: readonly Start[];
+  /** How many answers had been read when it started. */
+  readonly endsBefore: number;
+  /** The calls accepted in the service's window when it started, or perhaps so (some still in flight). */
+  readonly recentAtStart: number;
+  /** The number of its own answer among all answers read, and when it was read; undefined while in flight. */
+  endNo?: number;
+  endedAt?: number;
+  refused?: boolean;
 }
 
 /** The budget of one process: start times of the last window and the calls in flight. */
@@ -67,8 +86,11 @@ export class LocalBudget implements Budget {
   private readonly starts: Start[] = [];
   /** The throttled ones among them (few): `recent` leaves them out without walking the window. */
   private readonly throttled = new Set<Start>();
-  private readonly byId = new Map<string, Start>();
-  private active = 0;
+  /** In start order, whether or not still in the window. */
+  private readonly inFlight = new Map<string, Start>();
+  private ends = 0;
+  /** The fastest round trip of a call the service accepted so far (ms). */
+  private fastest = Infinity;
   private heldUntil = 0;
   private seq = 0;
   private readonly pacer = new Pacer();
@@ -82,11 +104,9 @@ export class LocalBudget implements Budget {
   tryStart(limits: Limits): StartResult {
     const now = this.now();
     if (now < this.heldUntil) return { ok: false, by: 'pause', waitMs: this.heldUntil - now };
-    if (this.active >= limits.concurrency) return { ok: false, by: 'concurrency', waitMs: -1 };
+    if (this.inFlight.size >= limits.concurrency) return { ok: false, by: 'concurrency', waitMs: -1 };
     while (this.starts.length > 0 && this.starts[0].at <= now - this.windowMs) {
-      const gone = this.starts.shift() as Start;
-      this.byId.delete(gone.id);
-      this.throttled.delete(gone);
+      this.throttled.delete(this.starts.shift() as Start);
     }
     if (Number.isFinite(limits.qps) && this.starts.length >= limits.qps) {
       // The oldest start that must leave the window before one more fits.
@@ -99,17 +119,52 @@ export class LocalBudget implements Budget {
     const since = now - SERVICE_WINDOW_MS;
     let recent = this.starts.length - firstAfter(this.starts, since);
     for (const t of this.throttled) if (t.at > since) recent--;
-    const start: Start = { at: now, id: String(++this.seq) };
+    const n = ++this.seq;
+    const start: Start = { at: now, n, id: String(n), level: this.inFlight.size + 1, alongside: [...this.inFlight.values()], endsBefore: this.ends, recentAtStart: recent };
     this.starts.push(start);
-    this.byId.set(start.id, start);
-    this.active++;
-    return { ok: true, id: start.id, recent, level: this.active };
+    this.inFlight.set(start.id, start);
+    return { ok: true, id: start.id, recent, level: start.level };
   }
 
-  end(id: string, throttled: boolean): void {
-    this.active = Math.max(0, this.active - 1);
-    const start = this.byId.get(id);
-    if (start && throttled) this.throttled.add(start);
+  /**
+   * What the call shows, counted when its answer is read rather than when it started: an answer may
+   * reach this process, or be read by it, long after the service sent it (a slow network, a busy
+   * process), and a call still in flight may yet be refused.
+   * - Accepted before it, surely: the calls whose answers were read before it started and were not
+   *   refused, sent within the service's window before its own answer was read (it had reached the
+   *   service by then).
+   * - In flight with it, and accepted before it too: those in flight when it started and not refused
+   *   whose answers came back as they were sent (no slower than its own), and later after its start
+   *   than all the time it took beyond the fastest accepted round trip: that extra time, spent on the
+   *   way or waiting here, is how long an answer already on its way back when it reached the service
+   *   could have taken to be read.
+   */
+  end(id: string, throttled: boolean): Observation | undefined {
+    const call = this.inFlight.get(id);
+    if (!call) return undefined;
+    this.inFlight.delete(id);
+    const now = this.now();
+    call.endNo = ++this.ends;
+    call.endedAt = now;
+    call.refused = throttled;
+    // Out of the window (or about to leave it): never counted again, nor kept in the set.
+    if (throttled && call.at > now - this.windowMs) this.throttled.add(call);
+    const took = now - call.at;
+    // A refusal comes back sooner than any call the service serves: only those served set the pace.
+    if (!throttled) this.fastest = Math.min(this.fastest, took);
+    const after = call.at + (took - this.fastest);
+    const withIt = call.alongside.filter((x) => x.endedAt !== undefined && !x.refused && x.endedAt > after && x.endedAt - x.at <= took);
+    const edge = now - SERVICE_WINDOW_MS;
+    let recent = 0;
+    if (edge < call.at) {
+      // Started before it within the window: answered before it started (throttled ones left out) or in flight then.
+      recent = indexOf(this.starts, call.n) - firstAfter(this.starts, edge);
+      for (const t of this.throttled) if (t.at > edge && (t.endNo as number) <= call.endsBefore) recent--;
+      for (const x of call.alongside) if (x.at > edge) recent--;
+      for (const x of withIt) if (x.at > edge) recent++;
+    }
+    call.alongside = [];
+    return { recent: Math.max(0, recent), level: throttled ? call.level : 1 + withIt.length, recentAtMost: Math.max(recent, call.recentAtStart) };
   }
 
   hold(ms: number): void {
@@ -119,8 +174,20 @@ export class LocalBudget implements Budget {
   dispose(): void {
     this.starts.length = 0;
     this.throttled.clear();
-    this.byId.clear();
+    this.inFlight.clear();
   }
+}
+
+/** The index of the start numbered `n` (starts are in start order). */
+function indexOf(starts: readonly Start[], n: number): number {
+  let lo = 0;
+  let hi = starts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (starts[mid].n < n) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** The index of the first start later than `t` (starts are in time order). */

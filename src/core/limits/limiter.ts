@@ -150,12 +150,14 @@ export class RateLimiter implements Limiter {
     this.active++;
     let released = false;
     return {
-      release: (throttle?: Throttle) => {
+      release: (throttle?: Throttle, signIn = false) => {
         if (released) return 0;
         released = true;
         this.active--;
-        this.budget.end(id, throttle !== undefined);
-        this.control.ended(seen, throttle !== undefined);
+        // What the call shows, counted now that its answer is read; a shared budget knows only its start.
+        const shown = this.budget.end(id, throttle !== undefined || signIn) ?? seen;
+        // A sign-in spends the budget like any call, but says nothing of the limits of data calls.
+        if (!signIn) this.control.ended(shown, throttle !== undefined);
         let held = 0;
         if (throttle) held = this.throttled(throttle);
         else this.throttles = 0;

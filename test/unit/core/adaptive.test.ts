@@ -60,6 +60,38 @@ describe('adaptive limits (the reducer)', () => {
     assert.equal(back.qps, 49);
   });
 
+  it('proves more than one call in flight at once only when three accepted calls have shown it', () => {
+    let s = startState(AUTO, undefined, 0);
+    ({ s } = grow(s, 'concurrency', AUTO, 0, 3)); // 2 -> 16 at once
+    // One call counted 6 in flight with it (an answer read late can do that): nothing proven yet.
+    s = onAccepted(s, { recent: 3, level: 6 }) ?? s;
+    assert.equal(s.okConcurrency, 1);
+    s = onAccepted(s, { recent: 4, level: 3 }) ?? s;
+    assert.equal(s.okConcurrency, 1);
+    s = onAccepted(s, { recent: 5, level: 4 }) ?? s;
+    assert.equal(s.okConcurrency, 3, 'three calls showed 3 or more');
+    assert.deepEqual(s.shown, [6, 4]);
+    s = onAccepted(s, { recent: 6, level: 5 }) ?? s;
+    assert.equal(s.okConcurrency, 4);
+  });
+
+  it('an acceptance proves no more calls in flight than the concurrency a refusal since has left', () => {
+    let s = startState(AUTO, { qps: 50, concurrency: 8, exact: true, at: 0 }, 0);
+    s = onThrottled(s, { recent: 20, level: 3 }, 100);
+    assert.equal(s.concurrency, 2);
+    // Calls that started with 5 in flight, before that refusal, and were accepted after it.
+    for (let i = 0; i < 3; i++) s = onAccepted(s, { recent: 20, level: 5 }) ?? s;
+    assert.equal(estimate(s).concurrency, 2);
+  });
+
+  it('a refusal that calls of unknown outcome may have caused drops the rate to what was surely accepted', () => {
+    let s = startState(AUTO, { qps: 50, concurrency: 8, exact: true, at: 0 }, 0);
+    // 40 surely accepted in the service's last second, 55 perhaps: beyond the 50 it took before.
+    s = onThrottled(s, { recent: 40, level: 6, recentAtMost: 55 }, 100);
+    assert.deepEqual(capped(s, AUTO), { qps: settle(40), concurrency: 5 });
+    assert.equal(estimate(s).qps, 50, 'what it took before still stands');
+  });
+
   it('starts from exact learned limits at once, and remembers only what is not held down by a cap', () => {
     const learned = { qps: 50, concurrency: 5, exact: true, at: 1 };
     const s = startState(AUTO, learned, 0);
