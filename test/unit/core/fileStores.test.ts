@@ -2,13 +2,13 @@
 // lock, kept tokens are readable by the user alone, nothing names an account.
 import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { defaultStateDir } from '../../../src/core/storage/stateDir';
 import { FileGuardStore, FileLocks, fileTokenStore } from '../../../src/core/storage/fileStores';
 import { normaliseHost } from '../../../src/core/accounts/session';
 import { assertNoCanary, CANARY } from './harness';
+import { tempDirs } from '../tempDirs';
 
 const STORES = resolve(__dirname, '../../../src/core/storage/fileStores.js');
 const ACCOUNT = `b|loopback:8080|${CANARY.user}`;
@@ -22,12 +22,10 @@ const g = new FileGuardStore(${JSON.stringify(dir)});
 }
 
 describe('state directory stores', () => {
+  const temp = tempDirs();
   let dir: string;
   beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'bizdata-state-'));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
+    dir = await temp.make('bizdata-state-');
   });
 
   it('is the same default path for every host, and BIZDATA_STATE_DIR wins', () => {

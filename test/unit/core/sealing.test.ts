@@ -2,8 +2,7 @@
 // the kept-token file, a canary token is nowhere, and a value moved to another account, read with
 // another secret, altered, or left in clear by an earlier version counts as no token and is deleted.
 import * as assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { connectCoordinator } from '../../../src/core/coordination/connect';
 import type { Coordinator } from '../../../src/core/coordination/coordinator';
@@ -14,6 +13,7 @@ import { fileTokenStore } from '../../../src/core/storage/fileStores';
 import { guardKey } from '../../../src/core/storage/stores';
 import { startRedis, type RedisServer } from '../redisServer';
 import { assertNoCanary, CANARY } from './harness';
+import { tempDirs } from '../tempDirs';
 
 const TOKEN_CANARY = 'canaryTOKEN-0b9e6a41d2';
 const OWNER: TokenOwner = { key: `a|loopback:8080|${CANARY.consumerKey}`, secret: CANARY.consumerSecret };
@@ -86,12 +86,10 @@ describe('sealed tokens at rest', () => {
   });
 
   describe('in the kept-token file', () => {
+    const temp = tempDirs();
     let dir: string;
     beforeEach(async () => {
-      dir = await mkdtemp(join(tmpdir(), 'bizdata-sealed-'));
-    });
-    afterEach(async () => {
-      await rm(dir, { recursive: true, force: true });
+      dir = await temp.make('bizdata-sealed-');
     });
     const file = (): string => join(dir, 'tokens.json');
     const entries = async (): Promise<Record<string, StoredToken>> => JSON.parse(await readFile(file(), 'utf8').catch(() => '{}')) as Record<string, StoredToken>;

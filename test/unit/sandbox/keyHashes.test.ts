@@ -2,24 +2,22 @@
 // scrypt hash, and a restart finds the key again (the token still works and can be invalidated by key).
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SandboxConfig } from '../../../src/sandbox/config';
 import { startSandbox } from '../../../src/sandbox/server';
 import { admin, ipLookup, tokenA } from './helpers';
+import { tempDirs } from '../tempDirs';
 
 const KEY = 'CANARY-consumer-key-3c9d7e';
 const SECRET = 'CANARY-consumer-secret-81aa';
 const config: SandboxConfig = { customers: [{ id: 'acme', qps: 1000, concurrency: 50, clients: [{ consumerKey: KEY, consumerSecret: SECRET }] }] };
 
 describe('sandbox: no consumer key in the state file', () => {
+  const temp = tempDirs();
   let dir: string;
   beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'bizdata-keys-'));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
+    dir = await temp.make('bizdata-keys-');
   });
 
   it('journals and snapshots a token under the hash of its key, and knows the key again after a restart', async () => {
