@@ -17,7 +17,7 @@ import { resolveRequestTarget, type RequestTarget } from './requestTarget';
 export async function sendRequest(services: Services, arg?: unknown): Promise<string | undefined> {
   const target = await resolveRequestTarget(arg);
   const key = target.document.uri.toString();
-  const prepared = prepareRequest(target.file, target.request, services.connection.settings().endpoints, services.responses.of(key));
+  const prepared = prepareRequest(target.file, target.request, services.connections.active.settings().endpoints, services.responses.of(key));
   if (!prepared.ok) {
     // No service address to recognise the host by: the user has not connected anywhere yet.
     const notReady = prepared.reason === 'interface' ? await notReadyAnywhere(services) : undefined;
@@ -43,7 +43,7 @@ export function placeOf(target: RequestTarget, line: number): string {
 /** Why neither interface can be called, or undefined when one can. */
 async function notReadyAnywhere(services: Services): Promise<NotReady | undefined> {
   const reasons: Array<NotReady | undefined> = [];
-  for (const id of INTERFACE_IDS) reasons.push(await services.connection.readiness(id));
+  for (const id of INTERFACE_IDS) reasons.push(await services.connections.active.readiness(id));
   if (reasons.some((r) => r === undefined)) return undefined;
   return reasons.find((r) => r?.kind === 'missingSetting') ?? { kind: 'signedOut' };
 }

@@ -2,7 +2,7 @@
 // quick fix that removes a credential header. The logic is plain (requestCompletions.ts,
 // requestProblems.ts, prepareRequest.ts); these are the VS Code adapters.
 import * as vscode from 'vscode';
-import type { Connection } from '../connection/connection';
+import type { Connections } from '../connection/connections';
 import type { ChainedResponses } from '../state/chainedResponses';
 import { connectionVariables } from '../../core/requests/requestVariables';
 import { safeLine } from '../../core/sanitize';
@@ -38,9 +38,9 @@ export function toCompletionItem(line: number, s: Suggestion, order: number): vs
   return item;
 }
 
-export function registerRequestFiles(context: vscode.ExtensionContext, deps: { readonly connection: Connection; readonly responses: ChainedResponses }): void {
-  const endpoints = () => deps.connection.settings().endpoints;
-  const onEndpointsMayChange: vscode.Event<void> = (listener, thisArg, disposables) => deps.connection.onDidChange(listener, thisArg, disposables);
+export function registerRequestFiles(context: vscode.ExtensionContext, deps: { readonly connections: Connections; readonly responses: ChainedResponses }): void {
+  const endpoints = () => deps.connections.active.settings().endpoints;
+  const onEndpointsMayChange: vscode.Event<void> = (listener, thisArg, disposables) => deps.connections.onDidChange(listener, thisArg, disposables);
   registerRequestDiagnostics(context, endpoints, onEndpointsMayChange);
   const lenses = new RequestCodeLenses(endpoints, onEndpointsMayChange);
   const completion: vscode.CompletionItemProvider = {
