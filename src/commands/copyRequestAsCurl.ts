@@ -8,12 +8,12 @@ import { prepareRequest } from '../features/requestFiles/prepareRequest';
 import type { Services } from '../features/services';
 import { UserError } from '../features/shared/userError';
 import { copyCurl } from './copyAsCurl';
-import { placeOf } from './sendRequest';
+import { placeOf, requestConnection } from './sendRequest';
 import { resolveRequestTarget } from './requestTarget';
 
 export async function copyRequestAsCurl(services: Services, arg?: unknown): Promise<string> {
   const target = await resolveRequestTarget(arg);
-  const connection = services.connections.active;
+  const connection = requestConnection(services, target);
   const endpoints = connection.settings().endpoints;
   const prepared = prepareRequest(target.file, target.request, endpoints, services.responses.of(target.document.uri.toString()));
   if (!prepared.ok) throw new UserError(`${placeOf(target, prepared.line)}: ${prepared.message}`);

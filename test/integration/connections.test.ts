@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { RunningSandbox } from '../../src/sandbox/server';
-import { answerErrorMessages, answerModalWarnings, canaries, closeAllEditors, dataRootOf, extensionApi, filesContaining, pointAt, sleep, startSandboxWith, stats, waitFor, type Canaries, type CustomerStats } from './helpers';
+import { answerErrorMessages, answerModalWarnings, canaries, closeAllEditors, dataRootOf, extensionApi, filesContaining, openRequestFile, ourDiagnostics, pointAt, runCodeLens, sleep, startSandboxWith, stats, waitFor, type Canaries, type CustomerStats } from './helpers';
 
 const CONNECTIONS = 'bizdata.connections';
 
@@ -205,8 +205,51 @@ describe('named connections', function () {
     await setConnections({ connections: { alpha: addresses(alpha), beta: { ...addresses(beta), production: true } } });
   });
 
+  it('a request file goes to the connection its "# @connection" names; a name that is none is refused at its line', async () => {
+    await vscode.commands.executeCommand('bizdata.switchConnection', { connection: 'alpha' });
+    const text = ['# @connection beta', '### onBeta', 'GET {{baseUrl}}/v1/duns-search/ip/203.0.113.30?view=standard', '', '### onAlpha', '# @connection alpha', 'GET {{baseUrl}}/v1/duns-search/ip/203.0.113.31?view=standard', ''].join('\n');
+    const file = await openRequestFile(text);
+    try {
+      const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', file.document.uri);
+      const sends = lenses.filter((l) => l.command?.title.includes('Send')).map((l) => l.command?.title);
+      assert.deepEqual(sends, ['$(play) Send (Interface A) · beta', '$(play) Send (Interface A) · alpha']);
+      const [a0, b0] = [await seen(alpha, 'alpha'), await seen(beta, 'beta')];
+      const onBeta = await runCodeLens<string>(file.document, 2, 'Send');
+      assert.match(vscode.Uri.parse(onBeta).path, /@beta\.json$/);
+      const [a1, b1] = [await seen(alpha, 'alpha'), await seen(beta, 'beta')];
+      assert.equal(b1.dataCalls, (b0.dataCalls ?? 0) + 1, '{{baseUrl}} and the token are beta\'s');
+      assert.equal(a1.requests, a0.requests, 'nothing went to the active connection');
+      await runCodeLens<string>(file.document, 6, 'Send');
+      assert.equal((await seen(alpha, 'alpha')).dataCalls, (a1.dataCalls ?? 0) + 1);
+    } finally {
+      await closeAllEditors();
+      await file.dispose();
+    }
+
+    const bad = await openRequestFile(['# @connection nowhere', 'GET {{baseUrl}}/v1/duns-search/ip/203.0.113.32?view=standard', ''].join('\n'));
+    try {
+      const diagnostics = await waitFor(() => ourDiagnostics(bad.document.uri), (d) => d.some((x) => x.code === 'connection'), 'the connection diagnostic');
+      const d = diagnostics.find((x) => x.code === 'connection');
+      assert.equal(d?.range.start.line, 0);
+      assert.match(d?.message ?? '', /"# @connection nowhere" names no connection; use one of alpha, beta, sandbox/);
+      const before = [await seen(alpha, 'alpha'), await seen(beta, 'beta')];
+      const errors = answerErrorMessages();
+      try {
+        assert.equal(await vscode.commands.executeCommand('bizdata.sendRequest', { uri: bad.document.uri.toString(), line: 1 }), undefined);
+      } finally {
+        errors.restore();
+      }
+      assert.match(errors.shown[0]?.message ?? '', /\.bizdata\.http:1: "# @connection nowhere" names no connection/);
+      assert.deepEqual([(await seen(alpha, 'alpha')).requests, (await seen(beta, 'beta')).requests], before.map((x) => x.requests), 'nothing was sent');
+    } finally {
+      await closeAllEditors();
+      await bad.dispose();
+    }
+  });
+
   it('signing out of one connection leaves the other signed in', async () => {
     const api = await extensionApi();
+    await vscode.commands.executeCommand('bizdata.switchConnection', { connection: 'beta' });
     assert.equal(await vscode.commands.executeCommand('bizdata.signOut', { interfaceId: 'a', connection: 'beta' }), true);
     const items = await waitFor(
       () => api.testing.treeItems('connections'),
@@ -242,8 +285,7 @@ describe('named connections', function () {
     const evil = { connections: { evil: addresses(beta), alpha: addresses(beta) } };
     try {
       writeFileSync(file, JSON.stringify({ ...JSON.parse(original), [CONNECTIONS]: evil }, null, 2));
-      await waitFor(() => vscode.workspace.getConfiguration().inspect(CONNECTIONS)?.workspaceValue !== undefined, Boolean, 'the workspace value to be read', 5000).catch(() => undefined);
-      await sleep(500);
+      await sleep(1000);
       const list = api.testing.connections().list;
       assert.deepEqual(list.map((c) => c.name), ['alpha', 'beta']);
       assert.equal(list.find((c) => c.name === 'alpha')?.endpoints.baseUrl, alpha.url, "alpha's host is the user's");
@@ -259,12 +301,13 @@ describe('named connections', function () {
       await vscode.commands.executeCommand('bizdata.switchConnection', { connection: 'alpha' });
       assert.ok(await vscode.commands.executeCommand<string>('bizdata.lookUpIp', { ip: '203.0.113.11' }));
       assert.equal((await seen(beta, 'beta')).requests, before.requests, 'nothing went to the host the workspace named');
-      if (vscode.workspace.getConfiguration().inspect(CONNECTIONS)?.workspaceValue !== undefined) {
-        await vscode.commands.executeCommand('bizdata.showLog');
-        await sleep(1500);
-        const logs = filesContaining(dataRootOf(vscode.Uri.parse(api.testing.logUri).fsPath), ["is set in this workspace's settings; it is ignored"]);
-        assert.ok(logs.length > 0, 'the log warns about the workspace value');
-      }
+      await vscode.commands.executeCommand('bizdata.showLog');
+      const warned = await waitFor(
+        async () => filesContaining(dataRootOf(vscode.Uri.parse(api.testing.logUri).fsPath), ['bizdata.connections is set in .vscode/settings.json; it is ignored']).length,
+        (n) => n > 0,
+        'the warning in the log',
+      );
+      assert.equal(warned, 1, 'one log file holds the warning');
     } finally {
       writeFileSync(file, original);
       await sleep(300);

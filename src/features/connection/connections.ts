@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { DEFAULT_CONNECTION, sandboxConnection, SANDBOX_CONNECTION, shownName, type Connection as ConnectionDefinition } from '../../core/connections/connection';
 import type { InterfaceId } from '../../core/model';
 import { INTERFACE_IDS } from '../shared/interfaces';
+import type { ConnectionChoice } from '../shared/requestConnection';
 import { UserError } from '../shared/userError';
 import type { CodeCatalog } from '../state/codeCatalog';
 import type { ContextKeys } from '../state/contextKeys';
@@ -16,11 +17,13 @@ import { connectionTable, settingsOf, type ConnectionTable, type NamedConnection
 import { CLIENT_SECTIONS } from './settings';
 import { COORDINATOR_PASSWORD_KEY } from './sharing';
 import { CredentialStore } from './stores';
+import { watchWorkspaceSettings, workspaceFilesDefining } from './workspaceSettings';
 
 export const CONNECTIONS_SETTING = 'bizdata.connections';
 export const PREFERRED_SETTING = 'bizdata.preferredConnection';
 /** The connection this workspace's window last switched to (workspaceState: the user's choice, not the repository's). */
 const CHOSEN_KEY = 'bizdata.connection.chosen';
+const WORKSPACE_WARNING = 'workspace-connections';
 
 /** A connection as lists show it. */
 export interface ConnectionInfo {
@@ -67,7 +70,9 @@ export class Connections implements vscode.Disposable {
       }),
       // Trusting the folder lets its connection preference count.
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.fireChanged()),
+      watchWorkspaceSettings(() => void this.checkWorkspaceFiles()),
     );
+    void this.checkWorkspaceFiles();
   }
 
   /** The connection the status bar names and new lookups, batches and request files use. */
@@ -130,6 +135,15 @@ export class Connections implements vscode.Disposable {
     this.log.info(`connection: switched to ${name}`);
     this.fireChanged();
     return target;
+  }
+
+  /** The connections a request file may name (the user's and `sandbox`), and each one's endpoints. */
+  choice(): ConnectionChoice {
+    return {
+      active: this.activeName,
+      names: [...this.table.connections.map((c) => c.name), SANDBOX_CONNECTION],
+      endpoints: (name) => this.named(name)?.settings().endpoints,
+    };
   }
 
   /** Back from the local sandbox to the user's own active connection (signing in with real credentials means it). */
@@ -222,9 +236,7 @@ export class Connections implements vscode.Disposable {
   private reload(): void {
     const config = vscode.workspace.getConfiguration();
     const inspected = config.inspect(CONNECTIONS_SETTING);
-    if (inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined) {
-      this.warnOnce('connection: bizdata.connections is set in this workspace\'s settings; it is ignored: only your user settings define connections, so a repository cannot point your credentials at another host. A workspace may name the connection it prefers with bizdata.preferredConnection.');
-    }
+    if (inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined) this.warnWorkspaceValue('this workspace\'s settings');
     const read = readUserConnections(inspected?.globalValue);
     for (const problem of read.problems) this.warnOnce(`connection: ${problem}`);
     this.table = connectionTable(config, read.definitions, read.active);
@@ -262,6 +274,20 @@ export class Connections implements vscode.Disposable {
 
   private deps(): ConstructorParameters<typeof Connection>[2] {
     return { context: this.context, log: this.log, codes: this.codes, credentialStore: this.credentialStore, warned: this.warned };
+  }
+
+  /** One warning per window that a workspace's own settings try to define connections. */
+  private async checkWorkspaceFiles(): Promise<void> {
+    const files = await workspaceFilesDefining(CONNECTIONS_SETTING);
+    if (files.length > 0) this.warnWorkspaceValue(files.join(', '));
+  }
+
+  private warnWorkspaceValue(where: string): void {
+    if (this.warned.has(WORKSPACE_WARNING)) return;
+    this.warned.add(WORKSPACE_WARNING);
+    this.log.warn(
+      `connection: bizdata.connections is set in ${where}; it is ignored: only your user settings define connections, so a repository cannot point your credentials at another host. A workspace may name the connection it prefers with bizdata.preferredConnection.`,
+    );
   }
 
   private warnOnce(text: string): void {
