@@ -5,10 +5,11 @@ import type { TokenStatus } from '../../core/model';
 import { INTERFACES } from './interfaces';
 import { stateLabel } from './tokenLabels';
 
-/** The distinct hosts of a connection's addresses ("https://api.example.com"), or "no address set". */
+/** The distinct hosts of a connection's addresses ("api.example.com", "http://127.0.0.1:8080"), or "no address set". */
 export function hostsLabel(e: { readonly authUrl: string; readonly baseUrl: string; readonly legacyUrl: string }): string {
   const hosts = [...new Set([e.authUrl, e.baseUrl, e.legacyUrl].map(exactOrigin).filter((o): o is string => o !== undefined))];
-  return hosts.length > 0 ? hosts.join(', ') : 'no address set';
+  // https:// is what every service address should be: only another scheme is worth the room.
+  return hosts.length > 0 ? hosts.map((h) => h.replace(/^https:\/\//, '')).join(', ') : 'no address set';
 }
 
 /** "A: valid 23h 59m · B: signed out". */
