@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { registerCommands } from './commands/registerCommands';
-import { createConnection } from './features/connection/registerConnection';
+import { createConnections } from './features/connection/registerConnection';
 import { registerDiagnostics } from './features/diagnostics/registerDiagnostics';
 import { registerExplorer } from './features/explorer/registerExplorer';
 import { registerHovers } from './features/hovers/registerHovers';
@@ -40,16 +40,16 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
   const contextKeys = new ContextKeys();
   const codes = new CodeCatalog(log);
   context.subscriptions.push(codes);
-  const connection = createConnection(context, { log, contextKeys, codes });
-  const sandbox = createSandbox(context, { log, contextKeys, connection });
-  const lookups = createLookups(context, { log, redact: (text) => connection.getClient().redact(text) });
+  const connections = createConnections(context, { log, contextKeys, codes });
+  const sandbox = createSandbox(context, { log, contextKeys, connections });
+  const lookups = createLookups(context, { log, redact: (text) => connections.redact(text) });
   const results = new ResultDocuments(lookups);
   const responses = new ChainedResponses();
   // Large answers are scanned and pretty-printed on this worker, started on first use.
   const scanner = new CodeScanner(context.asAbsolutePath(join('dist', 'scanWorker.js')));
   context.subscriptions.push({ dispose: () => void scanner.dispose() });
   const found = new FoundCodes();
-  const services: Services = { context, testMode, log, contextKeys, connection, results, lookups, responses, scanner, sandbox };
+  const services: Services = { context, testMode, log, contextKeys, connections, results, lookups, responses, scanner, sandbox };
 
   registerResults(context, results);
   const statusBar = registerStatusBar(context, services);
@@ -58,7 +58,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
   registerDiagnostics(context, { log, codes, scanner, found });
   registerHovers(context, { contextKeys, codes, found });
   registerQuickFixes(context);
-  registerRequestFiles(context, { connection, responses });
+  registerRequestFiles(context, { connections, responses });
 
   if (!testMode) return undefined;
   return { activationMs: performance.now() - started, testing: createTestingApi(context, services, statusBar, views) };

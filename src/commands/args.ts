@@ -28,6 +28,11 @@ export function interfaceIdField(arg: unknown): InterfaceId | undefined {
   return isInterfaceId(id) ? id : undefined;
 }
 
+/** The connection a command acts on, by name (`{ connection }`), when the caller names one. */
+export function connectionField(arg: unknown): string | undefined {
+  return trimmedField(arg, 'connection');
+}
+
 /** The id of the history entry or saved query a Lookups view element stands for. */
 export function lookupNodeId(arg: unknown): string | undefined {
   const type = field(arg, 'type');

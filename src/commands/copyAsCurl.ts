@@ -14,15 +14,17 @@ export async function copyAsCurl(services: Services, arg?: unknown): Promise<str
   const target = resolveLookupTarget(services, arg);
   const request = target.entry?.request;
   if (!request) throw new UserError('This lookup has no recorded request to copy: it failed before anything was sent. Re-run it first.');
-  // The service addresses may have changed since: a token pasted into the command must not go elsewhere.
-  const foreign = credentialRefusal(request.url, services.connection.settings().endpoints, interfaceOf(target.query));
+  // The connection's addresses may have changed since: a token pasted into the command must not go elsewhere.
+  const connection = target.connection === undefined ? services.connections.active : services.connections.require(target.connection, 'No curl command for this lookup');
+  const foreign = credentialRefusal(request.url, connection.settings().endpoints, interfaceOf(target.query));
   if (foreign) throw new UserError(`No curl command for this lookup: ${foreign}`);
-  return copyCurl(request);
+  return copyCurl(request, connection.name);
 }
 
-/** Copies a recorded request (placeholders, never a credential) as a curl command, and returns it. */
-export async function copyCurl(request: RequestRecord): Promise<string> {
-  const command = toCurl(request);
+/** Copies a recorded request (placeholders, never a credential) as a curl command naming its connection, and returns it. */
+export async function copyCurl(request: RequestRecord, connection: string): Promise<string> {
+  // A shell comment: the command still runs as pasted, and says whose account the token must be of.
+  const command = `# Business Data connection: ${connection}\n${toCurl(request)}`;
   await vscode.env.clipboard.writeText(command);
   void vscode.window.showInformationMessage('Business Data: curl command copied. Replace <TOKEN> (or the other <…> placeholders) with your own values before running it.');
   return command;

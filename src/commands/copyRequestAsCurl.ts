@@ -8,15 +8,16 @@ import { prepareRequest } from '../features/requestFiles/prepareRequest';
 import type { Services } from '../features/services';
 import { UserError } from '../features/shared/userError';
 import { copyCurl } from './copyAsCurl';
-import { placeOf } from './sendRequest';
+import { placeOf, requestConnection } from './sendRequest';
 import { resolveRequestTarget } from './requestTarget';
 
 export async function copyRequestAsCurl(services: Services, arg?: unknown): Promise<string> {
   const target = await resolveRequestTarget(arg);
-  const endpoints = services.connection.settings().endpoints;
+  const connection = requestConnection(services, target);
+  const endpoints = connection.settings().endpoints;
   const prepared = prepareRequest(target.file, target.request, endpoints, services.responses.of(target.document.uri.toString()));
   if (!prepared.ok) throw new UserError(`${placeOf(target, prepared.line)}: ${prepared.message}`);
   const problem = checkOperation(prepared.request, endpoints);
   if (problem) throw new UserError(`${placeOf(target, target.request.requestLine)}: ${problem}`);
-  return copyCurl(operationRequest(endpoints, prepared.request, PLACEHOLDER.token).record);
+  return copyCurl(operationRequest(endpoints, prepared.request, PLACEHOLDER.token).record, connection.name);
 }

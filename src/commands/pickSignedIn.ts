@@ -2,14 +2,14 @@
 import * as vscode from 'vscode';
 import type { InterfaceId } from '../core/model';
 import { offerToGetReady } from '../features/connection/readinessOffer';
-import type { Services } from '../features/services';
+import type { Connection } from '../features/connection/connection';
 import { INTERFACES } from '../features/shared/interfaces';
 import { interfaceIdField } from './args';
 
-export async function pickSignedIn(services: Services, arg: unknown, title: string): Promise<InterfaceId | undefined> {
+export async function pickSignedIn(connection: Connection, arg: unknown, title: string): Promise<InterfaceId | undefined> {
   const given = interfaceIdField(arg);
   if (given) return given;
-  const signedIn = await services.connection.signedInInterfaces();
+  const signedIn = await connection.signedInInterfaces();
   if (signedIn.length === 0) {
     void offerToGetReady({ kind: 'signedOut' });
     return undefined;

@@ -7,16 +7,18 @@ import type { Services } from '../features/services';
 import { INTERFACES } from '../features/shared/interfaces';
 import { stateLabel } from '../features/shared/tokenLabels';
 import { pickSignedIn } from './pickSignedIn';
+import { targetConnection } from './targetConnection';
 
 export async function refreshToken(services: Services, arg?: unknown): Promise<TokenState | undefined> {
-  const id = await pickSignedIn(services, arg, 'Business Data: Refresh Token');
+  const connection = targetConnection(services, arg, 'Cannot refresh the token');
+  const id = await pickSignedIn(connection, arg, 'Business Data: Refresh Token');
   if (!id) return undefined;
   const name = INTERFACES[id].label;
   const result = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Window, title: `Getting a new token for ${name}` },
-    () => services.connection.refreshToken(id),
+    () => connection.refreshToken(id),
   );
-  const status = await services.connection.status(id);
+  const status = await connection.status(id);
   if (result.ok) {
     void vscode.window.showInformationMessage(`Business Data: new token for ${name}, ${stateLabel(status, Date.now())}.`);
   } else {

@@ -4,8 +4,10 @@
 import type * as vscode from 'vscode';
 import type { Services } from '../features/services';
 import { Commands, type CommandId } from '../features/shared/commandIds';
+import { addConnection } from './addConnection';
 import { copyAsCurl } from './copyAsCurl';
 import { deleteLookup } from './deleteLookup';
+import { editConnections } from './editConnections';
 import { lookUpIp } from './lookUpIp';
 import { copyRequestAsCurl } from './copyRequestAsCurl';
 import { lookUpOrganization } from './lookUpOrganization';
@@ -23,6 +25,7 @@ import { signIn } from './signIn';
 import { signOut } from './signOut';
 import { startLocalSandbox } from './startSandbox';
 import { stopLocalSandbox } from './stopSandbox';
+import { switchConnection } from './switchConnection';
 
 export function registerCommands(context: vscode.ExtensionContext, services: Services): void {
   const handlers = {
@@ -45,6 +48,9 @@ export function registerCommands(context: vscode.ExtensionContext, services: Ser
     [Commands.newRequestFile]: () => newRequestFile(),
     [Commands.sendRequest]: (arg) => sendRequest(services, arg),
     [Commands.copyRequestAsCurl]: (arg) => copyRequestAsCurl(services, arg),
+    [Commands.switchConnection]: (arg) => switchConnection(services, arg),
+    [Commands.addConnection]: (arg) => addConnection(services, arg),
+    [Commands.editConnections]: () => editConnections(),
   } satisfies Record<CommandId, CommandHandler>;
   for (const id of Object.keys(handlers) as CommandId[]) registerCommand(context, services.log, id, handlers[id]);
 }

@@ -31,18 +31,21 @@ export async function runBatchLookup(services: Services, arg?: unknown): Promise
     const lines = parsed.problems.map((p) => p.line).join(', ');
     void vscode.window.showWarningMessage(safeLine(`Business Data: skipped unreadable line(s) ${lines} of ${path.basename(input.fsPath)}: ${parsed.problems[0].message}`));
   }
+  // The active connection, fixed for the whole run (a switch meanwhile does not move it).
+  const connection = services.connections.active;
   // Checked once before the run: otherwise every line would fail the same way and be recorded as
   // done, and a later run would not retry them.
-  const notReady = await services.connection.readiness(interfaceOf(first));
+  const notReady = await connection.readiness(interfaceOf(first));
   if (notReady) {
     void offerToGetReady(notReady);
     return undefined;
   }
+  if (connection.production && !(await confirmProduction(connection.name, parsed.inputs.length, path.basename(input.fsPath)))) return undefined;
 
   const outFile = resultsPathFor(input.fsPath);
   const concurrency = vscode.workspace.getConfiguration('bizdata.batch').get<number>('concurrency', 2);
   const summary = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Batch lookup of ${path.basename(input.fsPath)}`, cancellable: true },
+    { location: vscode.ProgressLocation.Notification, title: `Batch lookup of ${path.basename(input.fsPath)} (connection ${connection.name})`, cancellable: true },
     async (progress, token): Promise<BatchSummary> => {
       const abort = new AbortController();
       const subscription = token.onCancellationRequested(() => abort.abort());
@@ -51,7 +54,7 @@ export async function runBatchLookup(services: Services, arg?: unknown): Promise
       try {
         return await runBatch({
           // Through the connection, so every call passes the lockout guard and its prompt.
-          client: { lookup: (q, o) => services.connection.lookup(q, { signal: o?.signal }) },
+          client: { lookup: (q, o) => connection.lookup(q, { signal: o?.signal }) },
           inputs: parsed.inputs,
           outFile,
           concurrency,
@@ -67,12 +70,23 @@ export async function runBatchLookup(services: Services, arg?: unknown): Promise
       }
     },
   );
-  services.log.info(`batch: ${input.fsPath}: ${summary.done} run, ${summary.skipped} resumed, ${summary.ok} ok, ${summary.failed} failed${summary.cancelled ? ', cancelled' : ''}`);
+  services.log.info(`batch: ${input.fsPath} on ${connection.name}: ${summary.done} run, ${summary.skipped} resumed, ${summary.ok} ok, ${summary.failed} failed${summary.cancelled ? ', cancelled' : ''}`);
   const outUri = vscode.Uri.file(outFile);
-  const message = safeLine(`Business Data: ${summaryMessage(summary, path.basename(outFile))}`);
+  const message = safeLine(`Business Data (${connection.name}): ${summaryMessage(summary, path.basename(outFile))}`);
   const show = summary.stoppedBy ? vscode.window.showErrorMessage : summary.cancelled ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
   void show(message, 'Open Results').then((choice) => (choice ? vscode.window.showTextDocument(outUri) : undefined));
   return outUri.toString();
+}
+
+/** A batch spends a production account's contract: asked once, before anything is sent. */
+async function confirmProduction(name: string, count: number, file: string): Promise<boolean> {
+  const run = 'Run on Production';
+  const choice = await vscode.window.showWarningMessage(
+    `Run ${count} lookup${count === 1 ? '' : 's'} of ${file} on "${name}", a production account?`,
+    { modal: true, detail: 'Every lookup is a real call that counts against the account\'s contract. Switch to a test connection to try the batch first.' },
+    run,
+  );
+  return choice === run;
 }
 
 async function resolveInputFile(arg: unknown): Promise<vscode.Uri | undefined> {

@@ -3,5 +3,6 @@ import type { Services } from '../features/services';
 import { resolveLookupTarget } from './lookupArgs';
 
 export async function saveQuery(services: Services, arg?: unknown): Promise<void> {
-  await services.lookups.save(resolveLookupTarget(services, arg).query);
+  const target = resolveLookupTarget(services, arg);
+  await services.lookups.save(target.query, target.connection);
 }

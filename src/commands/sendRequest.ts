@@ -1,14 +1,17 @@
 // "Business Data: Send Request" (and the Send CodeLens): one request of a request file, sent with the
-// signed-in account's token through the connection's guarded path (readiness offer, lockout prompt),
+// token of its connection (`# @connection`, else the active one) through the guarded path (readiness
+// offer, lockout prompt); nothing in Restricted Mode,
 // its answer opened and kept in the history; a named request's answer is remembered for the requests
 // of the same document that chain on it.
 import * as vscode from 'vscode';
+import type { Connection } from '../features/connection/connection';
 import { offerToGetReady } from '../features/connection/readinessOffer';
 import type { NotReady } from '../features/connection/readiness';
 import { prepareRequest } from '../features/requestFiles/prepareRequest';
 import { callAndShow } from '../features/results/lookUpAndShow';
 import type { Services } from '../features/services';
 import { INTERFACE_IDS } from '../features/shared/interfaces';
+import { connectionOfRequest } from '../features/shared/requestConnection';
 import { chainedFrom } from '../features/state/chainedResponses';
 import { UserError } from '../features/shared/userError';
 import { resolveRequestTarget, type RequestTarget } from './requestTarget';
@@ -16,11 +19,17 @@ import { resolveRequestTarget, type RequestTarget } from './requestTarget';
 /** Returns the URI (string) of the opened result document, or undefined when nothing was opened. */
 export async function sendRequest(services: Services, arg?: unknown): Promise<string | undefined> {
   const target = await resolveRequestTarget(arg);
+  // A request file may come from anyone's repository: in Restricted Mode nothing goes out with a token.
+  if (!vscode.workspace.isTrusted) {
+    void offerTrust();
+    return undefined;
+  }
   const key = target.document.uri.toString();
-  const prepared = prepareRequest(target.file, target.request, services.connection.settings().endpoints, services.responses.of(key));
+  const chosen = requestConnection(services, target);
+  const prepared = prepareRequest(target.file, target.request, chosen.settings().endpoints, services.responses.of(key));
   if (!prepared.ok) {
     // No service address to recognise the host by: the user has not connected anywhere yet.
-    const notReady = prepared.reason === 'interface' ? await notReadyAnywhere(services) : undefined;
+    const notReady = prepared.reason === 'interface' ? await notReadyAnywhere(chosen) : undefined;
     if (notReady) {
       void offerToGetReady(notReady);
       return undefined;
@@ -29,7 +38,7 @@ export async function sendRequest(services: Services, arg?: unknown): Promise<st
   }
   const name = target.request.name;
   // Beside the file, as a preview: the next Send replaces it, and the file stays in view.
-  const shown = await callAndShow(services, { kind: 'request', request: prepared.request, name }, { show: { viewColumn: vscode.ViewColumn.Beside, preview: true } });
+  const shown = await callAndShow(services, { kind: 'request', request: prepared.request, name }, { show: { viewColumn: vscode.ViewColumn.Beside, preview: true }, connection: chosen });
   const result = shown.result;
   if (result?.ok && name !== undefined) services.responses.remember(key, name, chainedFrom(result, shown.entry?.answer?.form === 'json'));
   return shown.uri;
@@ -40,10 +49,31 @@ export function placeOf(target: RequestTarget, line: number): string {
   return `${vscode.workspace.asRelativePath(target.document.uri)}:${line + 1}`;
 }
 
+/**
+ * The connection the request goes to: its `# @connection` (or the file's), else the active one. A
+ * name that is none refuses the request at that line, before anything is sent.
+ */
+export function requestConnection(services: Services, target: RequestTarget): Connection {
+  const chosen = connectionOfRequest(target.file, target.request, services.connections.choice());
+  if (!chosen.ok) throw new UserError(`${placeOf(target, chosen.line)}: ${chosen.message}`);
+  return services.connections.require(chosen.name, placeOf(target, target.request.requestLine));
+}
+
+const MANAGE_TRUST = 'Manage Workspace Trust';
+
+/** Says why nothing was sent in Restricted Mode, and offers to trust the folder. */
+async function offerTrust(): Promise<void> {
+  const choice = await vscode.window.showWarningMessage(
+    'Business Data: this folder is in Restricted Mode, so request files send nothing with your token. Trust the folder if you trust its request files, then Send again.',
+    MANAGE_TRUST,
+  );
+  if (choice === MANAGE_TRUST) await vscode.commands.executeCommand('workbench.trust.manage');
+}
+
 /** Why neither interface can be called, or undefined when one can. */
-async function notReadyAnywhere(services: Services): Promise<NotReady | undefined> {
+async function notReadyAnywhere(connection: Connection): Promise<NotReady | undefined> {
   const reasons: Array<NotReady | undefined> = [];
-  for (const id of INTERFACE_IDS) reasons.push(await services.connection.readiness(id));
+  for (const id of INTERFACE_IDS) reasons.push(await connection.readiness(id));
   if (reasons.some((r) => r === undefined)) return undefined;
   return reasons.find((r) => r?.kind === 'missingSetting') ?? { kind: 'signedOut' };
 }

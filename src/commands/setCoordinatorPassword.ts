@@ -11,7 +11,7 @@ export async function setCoordinatorPassword(services: Services): Promise<boolea
     ignoreFocusOut: true,
   });
   if (password === undefined) return false;
-  await services.connection.setCoordinatorPassword(password);
+  await services.connections.setCoordinatorPassword(password);
   void vscode.window.showInformationMessage(password === '' ? 'Business Data: coordinator password removed.' : 'Business Data: coordinator password kept in SecretStorage.');
   return true;
 }

@@ -1,6 +1,7 @@
 // "Business Data: Sign In": Interface A (consumer key + secret), Interface B (user + password) or
 // the local sandbox. Inputs are masked; credentials go straight into SecretStorage.
-// { interfaceId } skips the pick list (the Connections view passes it). Credentials are taken from
+// { interfaceId } skips the pick list (the Connections view passes it); { connection } names the
+// connection whose credentials these are (default: the active one). Credentials are taken from
 // the argument only in test mode: anywhere else a keybinding or another extension could sign the user
 // in with values they never typed, so the masked prompts ask every time.
 import * as vscode from 'vscode';
@@ -14,6 +15,7 @@ import { INTERFACE_IDS, INTERFACES } from '../features/shared/interfaces';
 import { stateLabel } from '../features/shared/tokenLabels';
 import { UserError } from '../features/shared/userError';
 import { field, interfaceIdField, stringField } from './args';
+import { targetConnection } from './targetConnection';
 
 type CredentialField = 'consumerKey' | 'consumerSecret' | 'user' | 'password';
 
@@ -47,15 +49,18 @@ export async function signIn(services: Services, arg?: unknown): Promise<TokenSt
   if (choice === undefined) return undefined;
   if (choice === 'sandbox') {
     await executeCommand(Commands.startSandbox);
-    return (await services.connection.status('a')).state;
+    return (await services.connections.active.status('a')).state;
   }
-  const credentials = await askCredentials(choice, services.testMode ? givenCredentials(arg) : {});
+  let connection = targetConnection(services, arg, 'Cannot sign in');
+  // Real credentials are never the sandbox's: signing in means the user's own active connection.
+  if (connection.isSandbox) connection = services.connections.leaveSandbox();
+  const credentials = await askCredentials(choice, connection.name, services.testMode ? givenCredentials(arg) : {});
   if (!credentials) return undefined;
-  await services.connection.signIn(credentials);
-  const result = await services.connection.refreshToken(choice);
-  const status = await services.connection.status(choice);
+  await connection.signIn(credentials);
+  const result = await connection.refreshToken(choice);
+  const status = await connection.status(choice);
   if (result.ok) {
-    void vscode.window.showInformationMessage(`Business Data: signed in to ${INTERFACES[choice].label} as ${status.account ?? 'your account'}; token ${stateLabel(status, Date.now())}.`);
+    void vscode.window.showInformationMessage(`Business Data: signed in to ${INTERFACES[choice].label} of the connection "${connection.name}" as ${status.account ?? 'your account'}; token ${stateLabel(status, Date.now())}.`);
   } else {
     void vscode.window.showWarningMessage(safeLine(`Business Data: credentials saved, but getting a token failed. ${failureLine(result)}`));
   }
@@ -75,8 +80,8 @@ async function pickInterface(): Promise<InterfaceId | 'sandbox' | undefined> {
   return picked?.id;
 }
 
-async function askCredentials(id: InterfaceId, given: Pick<SignInArgs, CredentialField>): Promise<Credentials | undefined> {
-  const title = `Sign In to ${INTERFACES[id].name}`;
+async function askCredentials(id: InterfaceId, connection: string, given: Pick<SignInArgs, CredentialField>): Promise<Credentials | undefined> {
+  const title = `Sign In to ${INTERFACES[id].name} (connection "${connection}")`;
   const [first, second] = QUESTIONS[id];
   const one = await ask(title, first, given[first.field]);
   if (one === undefined) return undefined;

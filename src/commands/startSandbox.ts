@@ -12,8 +12,8 @@ export async function startLocalSandbox(services: Services): Promise<string> {
     { location: vscode.ProgressLocation.Notification, title: 'Starting the local sandbox' },
     () => services.sandbox.start(),
   );
-  services.connection.useSandbox({ url: running.url, credentials: DEMO_CREDENTIALS });
-  const token = await services.connection.refreshToken('a');
+  services.connections.useSandbox({ url: running.url, credentials: DEMO_CREDENTIALS });
+  const token = await services.connections.active.refreshToken('a');
   const note = token.ok ? 'signed in with the demo credentials' : `signing in failed: ${token.text}`;
   void vscode.window.showInformationMessage(`Business Data: local sandbox running at ${running.url}; this window uses it, ${note}.`, 'Look Up IP Address').then(
     (choice) => (choice ? executeCommand(Commands.lookUpIp) : undefined),

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../features/services';
 
 export async function stopLocalSandbox(services: Services): Promise<boolean> {
-  services.connection.useSandbox(undefined);
+  services.connections.useSandbox(undefined);
   const stopped = await services.sandbox.stop();
   void vscode.window.showInformationMessage(stopped ? 'Business Data: local sandbox stopped.' : 'Business Data: the local sandbox was not running.');
   return stopped;

@@ -1,6 +1,6 @@
 // The dependencies every register… function and command receives. Built once in extension.ts.
 import type * as vscode from 'vscode';
-import type { Connection } from './connection/connection';
+import type { Connections } from './connection/connections';
 import type { ResultDocuments } from './results/resultDocuments';
 import type { SandboxService } from './sandbox/sandboxService';
 import type { CodeScanner } from './shared/codeScanner';
@@ -15,8 +15,8 @@ export interface Services {
   /** The "Business Data" log channel: one redacted line per request. */
   readonly log: vscode.LogOutputChannel;
   readonly contextKeys: ContextKeys;
-  /** Credentials, tokens, the current client and the lockout-guard prompt. */
-  readonly connection: Connection;
+  /** The named connections (each with its credentials, tokens, client and lockout-guard prompt) and the active one. */
+  readonly connections: Connections;
   /** Results behind `bizdata-result:` documents: `results.find(uri)` gives the query and the CallResult. */
   readonly results: ResultDocuments;
   /** Saved queries and recent history shown in the Lookups view. */

@@ -3,15 +3,25 @@
 // locations must never reach a user's other extensions.
 import type * as vscode from 'vscode';
 import type { ExplorerViews } from './explorer/registerExplorer';
+import type { ConnectionInfo } from './connection/connections';
 import { stateDirectory } from './connection/sharing';
 import type { Services } from './services';
 import type { TokenStatusBar } from './statusBar/statusBar';
 
 export interface TestingApi {
-  /** The status bar item as rendered now (after awaiting a fresh render). */
-  statusBar(): Promise<{ readonly text: string; readonly tooltip: string; readonly accessibilityLabel: string }>;
+  /** The status bar item as rendered now (after awaiting a fresh render); `warning`: in the warning colour. */
+  statusBar(): Promise<StatusBarSnapshot>;
   /** The status bar item exactly as it is shown, without forcing a render: proves it keeps itself current. */
-  statusBarAsShown(): { readonly text: string; readonly tooltip: string; readonly accessibilityLabel: string };
+  statusBarAsShown(): StatusBarSnapshot;
+  /** The connections this window knows (names, hosts, production) and the active one's name. */
+  connections(): { readonly active: string; readonly list: readonly ConnectionInfo[] };
+  /**
+   * The extension's own SecretStorage: tests plant credentials where an earlier version kept them,
+   * then run the migration of a start (migrateCredentials). Values planted here are the test's own.
+   */
+  readonly secrets: vscode.SecretStorage;
+  /** Moves credentials of the single-connection versions to `default`, as a start of the extension does. */
+  migrateCredentials(): Promise<void>;
   /** Tree items of a view, flattened depth-first: label, description, contextValue, tooltip (its text or Markdown). */
   treeItems(view: 'connections' | 'lookups'): Promise<ReadonlyArray<{ readonly label: string; readonly description: string; readonly contextValue?: string; readonly tooltip: string }>>;
   /** Where this extension's log and global storage live (the tests search them for secrets). */
@@ -29,6 +39,13 @@ export interface TestingApi {
   reloadLookups(): Promise<void>;
 }
 
+export interface StatusBarSnapshot {
+  readonly text: string;
+  readonly tooltip: string;
+  readonly accessibilityLabel: string;
+  readonly warning: boolean;
+}
+
 export function createTestingApi(
   context: vscode.ExtensionContext,
   services: Services,
@@ -43,6 +60,9 @@ export function createTestingApi(
     statusBarAsShown() {
       return statusBar.snapshot;
     },
+    connections: () => ({ active: services.connections.activeName, list: services.connections.list() }),
+    secrets: context.secrets,
+    migrateCredentials: () => services.connections.migrate(),
     async treeItems(view) {
       const provider: vscode.TreeDataProvider<unknown> = views[view] as vscode.TreeDataProvider<unknown>;
       const out: Array<{ label: string; description: string; contextValue?: string; tooltip: string }> = [];

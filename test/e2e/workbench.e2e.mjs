@@ -3,7 +3,7 @@
 // README's screenshots: into test-results/ on every run, into media/screenshots/ (committed) only with
 // BIZDATA_UPDATE_SCREENSHOTS=1 (`npm run screenshots`), so a test run never changes tracked files.
 import * as assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, afterEach, before, describe, it } from 'mocha';
@@ -12,6 +12,17 @@ import { launchChromium, startVsCodeServer, workbenchUrl } from '../../scripts/v
 const root = resolve(import.meta.dirname, '..', '..');
 const screenshots = process.env.BIZDATA_UPDATE_SCREENSHOTS === '1' ? join(root, 'media', 'screenshots') : join(root, 'test-results', 'screenshots');
 const UI_TIMEOUT = 30_000;
+
+/**
+ * The user's two connections, as the machine settings of the VS Code server hold them (the setting is
+ * machine-scoped). Nothing is sent to these hosts: the run only switches between them and the sandbox.
+ */
+const CONNECTIONS = {
+  connections: {
+    test: { authUrl: 'https://auth.test.example.com', baseUrl: 'https://api.test.example.com', legacyUrl: 'https://legacy.test.example.com', origin: 'https://app.example.com' },
+    production: { authUrl: 'https://auth.example.com', baseUrl: 'https://api.example.com', legacyUrl: 'https://legacy.example.com', origin: 'https://app.example.com', production: true },
+  },
+};
 
 /** Opens the command palette, picks the command by its full title and runs it. */
 async function runCommand(page, title) {
@@ -66,6 +77,9 @@ describe('Business Data in the browser workbench', function () {
     cpSync(join(root, 'test', 'e2e', 'fixtures', 'workspace'), workspace, { recursive: true });
     mkdirSync(screenshots, { recursive: true });
     server = await startVsCodeServer({ log: () => undefined });
+    const machine = join(server.dataDir, 'user', 'Machine');
+    mkdirSync(machine, { recursive: true });
+    writeFileSync(join(machine, 'settings.json'), JSON.stringify({ 'bizdata.connections': CONNECTIONS }, null, 2));
     browser = await launchChromium({ log: () => undefined });
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(workbenchUrl(server, { folder: workspace, extensionPath: root }), { timeout: 60_000 });
@@ -128,6 +142,29 @@ describe('Business Data in the browser workbench', function () {
     assert.match((await tooltip.textContent()) ?? '', /expires|valid|token/i);
     await page.screenshot({ path: join(screenshots, 'status-bar-tooltip.png') });
     await page.mouse.move(640, 400);
+  });
+
+  it('switches connections through the status bar: production in the warning colour, then back to the sandbox', async function () {
+    /** Clicks the status bar item and picks the connection by name from the list it opens. */
+    const switchTo = async (name, screenshot) => {
+      await page.locator('.statusbar-item', { hasText: 'Business Data' }).first().click();
+      const widget = page.locator('.quick-input-widget');
+      await widget.locator('.monaco-list-row', { hasText: 'production' }).first().waitFor({ timeout: UI_TIMEOUT });
+      await widget.locator('.monaco-list-row', { hasText: 'test' }).first().waitFor({ timeout: UI_TIMEOUT });
+      if (screenshot) {
+        await page.waitForTimeout(400);
+        await page.screenshot({ path: join(screenshots, screenshot) });
+      }
+      await widget.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${name}$`) }) }).first().click();
+    };
+    await switchTo('production', 'connections.png');
+    const production = page.locator('.statusbar-item', { hasText: 'production · Business Data' }).first();
+    await production.waitFor({ timeout: UI_TIMEOUT });
+    // A production account shows in the warning colour.
+    await page.locator('.statusbar-item.warning-kind', { hasText: 'production' }).first().waitFor({ timeout: UI_TIMEOUT });
+    await switchTo('sandbox');
+    await page.locator('.statusbar-item', { hasText: 'Business Data A (sandbox)' }).first().waitFor({ timeout: UI_TIMEOUT });
+    assert.equal(await page.locator('.statusbar-item', { hasText: 'production · Business Data' }).count(), 0);
   });
 
   it('underlines SC001 in a saved response and explains it on hover', async function () {

@@ -35,7 +35,7 @@ describe('lookups and results', function () {
     const history = items.filter((i) => i.contextValue === 'bizdata.lookup.history');
     assert.ok(history.length >= 2, JSON.stringify(items));
     assert.match(history[0].label, /Acme Widgets Ltd \(GB, London\)/);
-    assert.match(history[0].description, /^CM000 · 200 · \d+ ms$/);
+    assert.match(history[0].description, /^CM000 · 200 · \d+ ms · default$/);
     assert.equal(history[1].label, '203.0.113.7');
   });
 
@@ -50,7 +50,7 @@ describe('lookups and results', function () {
   it('copies the request as curl with placeholders, never the token', async () => {
     const uri = await vscode.commands.executeCommand<string>('bizdata.lookUpIp', { ip: '198.51.100.20' });
     const curl = await vscode.commands.executeCommand<string>('bizdata.copyAsCurl', { resultUri: uri });
-    assert.match(curl, /^curl /);
+    assert.match(curl, /^# Business Data connection: default\ncurl /);
     assert.ok(curl.includes('/v1/duns-search/ip/198.51.100.20'));
     assert.ok(curl.includes('<TOKEN>'), curl);
     for (const secret of [c.secret, c.password]) assert.ok(!curl.includes(secret));

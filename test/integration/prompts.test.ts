@@ -91,7 +91,7 @@ describe('prompts', function () {
     assert.ok(last.items.some((i) => i.label === 'United Kingdom' && i.description === 'GB'));
     assert.equal(last.options?.matchOnDescription, true);
     assert.match(String(inputs[0].validateInput?.('')), /cannot be empty/);
-    assert.match(decodeURIComponent(uri), /org-GB-Acme-Widgets-Ltd\.json$/);
+    assert.match(decodeURIComponent(uri), /org-GB-Acme-Widgets-Ltd@default\.json$/);
   });
 
   it('Show Token Status (the status bar click) lists each interface and the next actions', async () => {

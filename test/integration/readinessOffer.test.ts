@@ -85,7 +85,7 @@ describe('the "not ready" offer', function () {
       answer = () => 'Sign In';
       assert.equal(await vscode.commands.executeCommand('bizdata.lookUpOrganization', { country: 'GB', name: 'Acme Ltd' }), undefined);
       await waitFor(() => asked, (a) => a.length > 0, 'the sign-in prompt');
-      assert.deepEqual(asked, ['Sign In to Interface B']);
+      assert.deepEqual(asked, ['Sign In to Interface B (connection "default")']);
     } finally {
       win.showInputBox = originalInput;
     }

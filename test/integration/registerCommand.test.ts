@@ -36,7 +36,7 @@ describe('command errors', function () {
       assert.equal(await vscode.commands.executeCommand('bizdata.lookUpIp', { ip: '203.0.113.7' }), undefined);
       const [message, ...more] = await shown();
       assert.deepEqual(more, []);
-      assert.match(message.message, /^Business Data: The network settings cannot be used: The proxy URL .* is not a URL/);
+      assert.match(message.message, /^Business Data: The network settings of the connection "default" cannot be used: The proxy URL .* is not a URL/);
       assert.match(message.message, /Check bizdata\.network\.caFile and bizdata\.network\.proxy\./);
       assert.ok(!message.message.includes(password), message.message);
     } finally {

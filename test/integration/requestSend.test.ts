@@ -61,7 +61,7 @@ describe('sending request files', function () {
       const api = await extensionApi();
       const history = (await api.testing.treeItems('lookups')).filter((i) => i.contextValue === 'bizdata.lookup.history');
       assert.equal(history[0].label, 'first');
-      assert.match(history[0].description, /^OK · 200 · \d+ ms$/);
+      assert.match(history[0].description, /^OK · 200 · \d+ ms · default$/);
     } finally {
       await file.dispose();
     }
@@ -121,7 +121,7 @@ describe('sending request files', function () {
     const file = await openRequestFile(FILE);
     try {
       const curl = await runCodeLens<string>(file.document, FIRST_LINE, 'Copy as curl');
-      assert.match(curl, /^curl .*\/v1\/duns-search\/ip\/203\.0\.113\.7\?view=standard/);
+      assert.match(curl, /^# Business Data connection: default\ncurl .*\/v1\/duns-search\/ip\/203\.0\.113\.7\?view=standard/);
       assert.ok(curl.includes("'authorization: Bearer <TOKEN>'"), curl);
       assert.ok(curl.includes("'origin: https://localhost'"), curl);
       assert.ok(!SANDBOX_TOKEN.test(curl), 'a token in the curl command');

@@ -1,5 +1,6 @@
-// The connection of this window: which credentials and endpoints the client uses, the client itself
-// (rebuilt when settings change), sign-in state, and the lockout-guard prompt every call goes through.
+// One connection of this window: which credentials and endpoints its client uses, the client itself
+// (rebuilt when its settings change), sign-in state, and the lockout-guard prompt every call goes through.
+// connections.ts holds them all and knows which one is active.
 import * as vscode from 'vscode';
 import { BizDataClient, type CallOptions } from '../../core/client';
 import type { CallResult, Credentials, CredentialsA, CredentialsB, InterfaceId, LookupQuery, OperationRequest, TokenStatus } from '../../core/model';
@@ -8,13 +9,13 @@ import { redact } from '../../core/redact';
 import { INTERFACE_IDS, interfaceOf } from '../shared/interfaces';
 import { UserError } from '../shared/userError';
 import type { CodeCatalog } from '../state/codeCatalog';
-import type { ContextKeys } from '../state/contextKeys';
 import { confirmRiskyAttempt } from './guardPrompt';
 import { notReadyFailure, readiness, type NotReady } from './readiness';
-import { CLIENT_SECTIONS, readConnectionSettings, type ConnectionSettings } from './settings';
+import type { NamedConnection } from './connectionTable';
+import type { ConnectionSettings } from './settings';
 import { accountKey } from '../../core/accounts/session';
-import { COORDINATOR_PASSWORD_KEY, openWindowSharing, type WindowSharing } from './sharing';
-import { CredentialStore } from './stores';
+import { openWindowSharing, type WindowSharing } from './sharing';
+import type { CredentialStore } from './stores';
 
 /** A local sandbox attached to this window: its address and demo credentials (not secrets). */
 export interface SandboxProfile {
@@ -22,76 +23,85 @@ export interface SandboxProfile {
   readonly credentials: { readonly a?: CredentialsA; readonly b?: CredentialsB };
 }
 
+/** What every connection of the window shares: the extension's storage, its log, the code catalog, the stored credentials. */
+export interface ConnectionDeps {
+  readonly context: vscode.ExtensionContext;
+  readonly log: vscode.LogOutputChannel;
+  readonly codes: CodeCatalog;
+  readonly credentialStore: CredentialStore;
+  /** Warnings already shown by this window: a client rebuilt on a settings change does not repeat them. */
+  readonly warned: Set<string>;
+}
+
+/**
+ * One named connection of the window (or the local sandbox): its settings, its credentials, its own
+ * client (built on first use, rebuilt when its settings change) and the lockout-guard prompt every
+ * call goes through.
+ */
 export class Connection implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
-  /** Sign-in state, token status, endpoints or the sandbox changed: re-render. */
+  /** Sign-in state, token status or settings changed: re-render. */
   readonly onDidChange = this.changed.event;
-  private readonly credentialStore: CredentialStore;
   private readonly disposables: vscode.Disposable[] = [];
   private client: BizDataClient | undefined;
   private sharing: WindowSharing | undefined;
   private clientSubscription: { dispose(): void } | undefined;
-  private sandboxProfile: SandboxProfile | undefined;
   private lastUsed: InterfaceId | undefined;
-  /** Warnings already shown by this window: a client rebuilt on a settings change does not repeat them. */
-  private readonly warned = new Set<string>();
+  private sandboxCredentials: SandboxProfile['credentials'] | undefined;
 
   constructor(
-    private readonly context: vscode.ExtensionContext,
-    private readonly log: vscode.LogOutputChannel,
-    private readonly contextKeys: ContextKeys,
-    private readonly codes: CodeCatalog,
+    readonly name: string,
+    private definition: NamedConnection,
+    private readonly deps: ConnectionDeps,
+    sandbox?: SandboxProfile,
   ) {
-    this.credentialStore = new CredentialStore(context.secrets);
+    this.sandboxCredentials = sandbox?.credentials;
     this.disposables.push(
-      this.credentialStore,
       this.changed,
-      this.credentialStore.onDidChange(() => this.fireChanged()),
-      this.credentialStore.onDidChangeTokens(() => this.fireChanged()),
-      vscode.workspace.onDidChangeConfiguration((e) => {
-        if (CLIENT_SECTIONS.some((s) => e.affectsConfiguration(s))) this.resetClient();
-      }),
-      // The client's failure messages describe codes from the user's codes file too.
-      codes.onDidChange(() => this.resetClient()),
+      deps.credentialStore.onDidChange((e) => e.connection === name && this.fireChanged()),
+      deps.credentialStore.onDidChangeTokens(() => this.fireChanged()),
     );
   }
 
-  /** The local sandbox this window talks to, if any. */
-  get sandbox(): SandboxProfile | undefined {
-    return this.sandboxProfile;
+  /** The local sandbox's connection, with its demo credentials in memory. */
+  get isSandbox(): boolean {
+    return this.sandboxCredentials !== undefined;
   }
 
-  /** Points this window at a local sandbox (undefined: back to the user's settings and credentials). */
-  useSandbox(profile: SandboxProfile | undefined): void {
-    this.sandboxProfile = profile;
-    this.resetClient();
+  /** Marked `"production": true`: a batch asks first, the status bar warns. */
+  get production(): boolean {
+    return this.definition.production;
+  }
+
+  /** New settings (the setting changed): the client is rebuilt on next use when they differ. */
+  update(definition: NamedConnection): void {
+    const same = JSON.stringify(definition) === JSON.stringify(this.definition);
+    this.definition = definition;
+    if (!same) this.resetClient();
   }
 
   settings(): ConnectionSettings {
-    const base = readConnectionSettings(vscode.workspace.getConfiguration());
-    const sb = this.sandboxProfile;
-    if (!sb) return base;
-    return { ...base, endpoints: { ...base.endpoints, authUrl: sb.url, baseUrl: sb.url, legacyUrl: sb.url } };
+    return this.definition.settings;
   }
 
   /** The client for the current settings; built on first use so activation stays cheap. */
   getClient(): BizDataClient {
     if (this.client) return this.client;
     const settings = this.settings();
-    const sandbox = this.sandboxProfile !== undefined;
-    const log = (line: string): void => this.log.info(line);
+    const sandbox = this.isSandbox;
+    const log = (line: string): void => this.deps.log.info(line);
     // The budget and the learned limits are those of the account of the interface in use.
     const account = async (): Promise<string | undefined> => {
       const c = await this.credentials(await this.activeInterface());
       return c ? accountKey(settings.endpoints, c) : undefined;
     };
     const warn = (text: string): void => {
-      if (this.warned.has(text)) return;
-      this.warned.add(text);
-      this.log.warn(text);
+      if (this.deps.warned.has(text)) return;
+      this.deps.warned.add(text);
+      this.deps.log.warn(text);
       void vscode.window.showWarningMessage(text);
     };
-    const sharing = openWindowSharing({ context: this.context, settings, sandbox, account, log, warn });
+    const sharing = openWindowSharing({ context: this.deps.context, settings, sandbox, account, log, warn });
     let client: BizDataClient;
     try {
       client = new BizDataClient({
@@ -102,7 +112,7 @@ export class Connection implements vscode.Disposable {
         locks: sharing.locks,
         limiter: sharing.limiter,
         http: settings.http,
-        codes: this.codes.current(),
+        codes: this.deps.codes.current(),
         log,
       });
     } catch (err) {
@@ -110,7 +120,8 @@ export class Connection implements vscode.Disposable {
       // The client refuses only an unreadable CA file or a malformed proxy URL: settings to fix, not a
       // bug. A proxy URL may carry a password, so it never reaches the message (or the log).
       const reason = redact(errorMessage(err), [settings.http.proxyUrl]);
-      throw new UserError(`The network settings cannot be used: ${reason} Check bizdata.network.caFile and bizdata.network.proxy.`);
+      const where = this.definition.from === 'setting' ? `the connection "${this.name}" in bizdata.connections (caFile, proxy) or ` : '';
+      throw new UserError(`The network settings of the connection "${this.name}" cannot be used: ${reason} Check ${where}bizdata.network.caFile and bizdata.network.proxy.`);
     }
     this.client = client;
     this.sharing = sharing;
@@ -118,9 +129,14 @@ export class Connection implements vscode.Disposable {
     return client;
   }
 
+  /** The text with every secret this connection's client knows replaced. */
+  redact(text: string): string {
+    return this.client ? this.client.redact(text) : text;
+  }
+
   async credentials(id: InterfaceId): Promise<Credentials | undefined> {
-    if (this.sandboxProfile) return this.sandboxProfile.credentials[id];
-    return this.credentialStore.get(id);
+    if (this.sandboxCredentials) return this.sandboxCredentials[id];
+    return this.deps.credentialStore.get(this.name, id);
   }
 
   async isSignedIn(id: InterfaceId): Promise<boolean> {
@@ -136,14 +152,10 @@ export class Connection implements vscode.Disposable {
   /** Stores credentials in SecretStorage (and nowhere else) and drops the tokens of the old and new ones. */
   async signIn(credentials: Credentials): Promise<void> {
     const id = credentials.interfaceId;
-    if (this.sandboxProfile) {
-      // Signing in with real credentials leaves the sandbox: the user means the real service now.
-      this.sandboxProfile = undefined;
-      this.resetClient();
-    }
+    if (this.sandboxCredentials) throw new UserError('The local sandbox signs in with its demo credentials: switch to one of your connections to sign in with yours.');
     // forget() finds the token by the stored credentials, so it runs before and after the switch.
     if (await this.isSignedIn(id)) await this.getClient().forget(id);
-    await this.credentialStore.set(credentials);
+    await this.deps.credentialStore.set(this.name, credentials);
     await this.getClient().forget(id);
     this.lastUsed = id;
     this.fireChanged();
@@ -153,12 +165,12 @@ export class Connection implements vscode.Disposable {
   async signOut(id: InterfaceId): Promise<void> {
     // Tokens first: forget() locates them through the credentials about to be deleted.
     if (await this.isSignedIn(id)) await this.getClient().forget(id);
-    if (this.sandboxProfile) {
-      const credentials = { ...this.sandboxProfile.credentials };
+    if (this.sandboxCredentials) {
+      const credentials = { ...this.sandboxCredentials };
       delete credentials[id];
-      this.sandboxProfile = { ...this.sandboxProfile, credentials };
+      this.sandboxCredentials = credentials;
     } else {
-      await this.credentialStore.delete(id);
+      await this.deps.credentialStore.delete(this.name, id);
     }
     this.fireChanged();
   }
@@ -207,27 +219,19 @@ export class Connection implements vscode.Disposable {
 
   /** Why `id` cannot be called now (not signed in, no address), or undefined when it can. */
   async readiness(id: InterfaceId): Promise<NotReady | undefined> {
-    return readiness(id, await this.isSignedIn(id), this.settings().endpoints);
+    const reason = readiness(id, await this.isSignedIn(id), this.settings().endpoints);
+    // An address missing from a connection of bizdata.connections is set there, not in the old settings.
+    if (reason?.kind === 'missingSetting' && this.definition.from === 'setting') return { ...reason, setting: 'bizdata.connections', connection: this.name };
+    return reason;
   }
 
-  /** Recomputes the sign-in context keys and tells listeners to re-render. */
+  /** Tells listeners to re-render. */
   fireChanged(): void {
-    void this.signedInInterfaces().then((ids) => {
-      this.contextKeys.set('bizdata:signedInA', ids.includes('a'));
-      this.contextKeys.set('bizdata:signedInB', ids.includes('b'));
-      this.contextKeys.set('bizdata:signedIn', ids.length > 0);
-      this.changed.fire();
-    });
+    this.changed.fire();
   }
 
-  /** Keeps the coordinator's password in SecretStorage (empty: removes it) and reconnects with it. */
-  async setCoordinatorPassword(password: string): Promise<void> {
-    if (password === '') await this.context.secrets.delete(COORDINATOR_PASSWORD_KEY);
-    else await this.context.secrets.store(COORDINATOR_PASSWORD_KEY, password);
-    this.resetClient();
-  }
-
-  private resetClient(): void {
+  /** Drops the client (and what it shares); the next call builds one from the current settings. */
+  resetClient(): void {
     this.clientSubscription?.dispose();
     this.clientSubscription = undefined;
     this.closeClient();

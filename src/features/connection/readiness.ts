@@ -8,7 +8,7 @@ export type NotReady =
   /** No credentials for the interface; `interfaceId` undefined: for none of them. */
   | { readonly kind: 'signedOut'; readonly interfaceId?: InterfaceId }
   /** Signed in, but the setting holding the interface's address is empty. */
-  | { readonly kind: 'missingSetting'; readonly interfaceId: InterfaceId; readonly setting: string };
+  | { readonly kind: 'missingSetting'; readonly interfaceId: InterfaceId; readonly setting: string; readonly connection?: string };
 
 /** What the user can do about it: the buttons of the one "not ready" message. */
 export type ReadyAction = 'signIn' | 'startSandbox' | 'openSettings';
@@ -35,6 +35,12 @@ export function notReadyText(reason: NotReady): { readonly text: string; readonl
   if (reason.kind === 'signedOut') {
     const where = reason.interfaceId === undefined ? 'any interface' : INTERFACES[reason.interfaceId].label;
     return { text: `You are not signed in to ${where}.`, advice: 'Run "Business Data: Sign In" or "Business Data: Start Local Sandbox".' };
+  }
+  if (reason.connection !== undefined) {
+    return {
+      text: `The connection "${reason.connection}" has no address for ${INTERFACES[reason.interfaceId].label}.`,
+      advice: `Add it to "${reason.connection}" in the setting ${reason.setting} ("Business Data: Edit Connections"), or switch to another connection.`,
+    };
   }
   return {
     text: `The setting ${reason.setting} is empty, so ${INTERFACES[reason.interfaceId].label} has no address to call.`,

@@ -1,5 +1,6 @@
-// Storage adapters for the core client. Secrets (credentials, tokens) live only in SecretStorage,
-// one key per interface. The lockout guard's counts live in the state directory the command line
+// Storage adapters for the core client. Secrets (credentials, tokens) live only in SecretStorage:
+// credentials one key per connection and interface, tokens one key per account (connections to one
+// account share its token). The lockout guard's counts live in the state directory the command line
 // shares (sharing.ts); earlier versions kept them in globalState, and migrateGuardCounts moves them.
 import * as vscode from 'vscode';
 import type { Credentials, InterfaceId, StoredToken } from '../../core/model';
@@ -7,19 +8,35 @@ import type { TokenOwner, TokenStore } from '../../core/ports';
 import type { FileGuardStore } from '../../core/storage/fileStores';
 import { INTERFACE_IDS } from '../shared/interfaces';
 
-const CREDENTIAL_KEYS: Readonly<Record<InterfaceId, string>> = { a: 'bizdata.credentials.a', b: 'bizdata.credentials.b' };
 const TOKEN_PREFIX = 'bizdata.token.';
 const GUARD_STATE_KEY = 'bizdata.guard.failures';
+/** Where versions before named connections kept the one set of credentials: now the connection `default`'s. */
+const LEGACY_CREDENTIAL_KEYS: Readonly<Record<InterfaceId, string>> = { a: 'bizdata.credentials.a', b: 'bizdata.credentials.b' };
+const CREDENTIAL_PREFIX = 'bizdata.credentials/';
 
-/** Credentials in SecretStorage; other windows' changes arrive through secrets.onDidChange. */
+/**
+ * The SecretStorage key of a connection's credentials for one interface. A name holds no `/`
+ * (CONNECTION_NAME), so no two (connection, interface) pairs share a key.
+ */
+export function credentialKey(connection: string, id: InterfaceId): string {
+  return `${CREDENTIAL_PREFIX}${connection}/${id}`;
+}
+
+function fromCredentialKey(key: string): { readonly connection: string; readonly id: InterfaceId } | undefined {
+  const match = /^bizdata\.credentials\/([^/]+)\/([ab])$/.exec(key);
+  return match ? { connection: match[1], id: match[2] as InterfaceId } : undefined;
+}
+
+/** Credentials in SecretStorage, per connection and interface; other windows' changes arrive through secrets.onDidChange. */
 export class CredentialStore implements vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<InterfaceId>();
+  private readonly changed = new vscode.EventEmitter<{ readonly connection: string; readonly id: InterfaceId }>();
   readonly onDidChange = this.changed.event;
   private readonly tokensChanged = new vscode.EventEmitter<void>();
   /** A token was written or deleted, possibly by another window. */
   readonly onDidChangeTokens = this.tokensChanged.event;
-  private readonly cache = new Map<InterfaceId, Promise<Credentials | undefined>>();
+  private readonly cache = new Map<string, Promise<Credentials | undefined>>();
   private readonly subscription: vscode.Disposable;
+  private migrated: Promise<void> | undefined;
 
   constructor(private readonly secrets: vscode.SecretStorage) {
     this.subscription = secrets.onDidChange((e) => {
@@ -27,30 +44,51 @@ export class CredentialStore implements vscode.Disposable {
         this.tokensChanged.fire();
         return;
       }
-      const id = INTERFACE_IDS.find((i) => CREDENTIAL_KEYS[i] === e.key);
-      if (id === undefined) return;
-      this.cache.delete(id);
-      this.changed.fire(id);
+      const at = fromCredentialKey(e.key);
+      if (at === undefined) return;
+      this.cache.delete(e.key);
+      this.changed.fire(at);
     });
   }
 
-  get(id: InterfaceId): Promise<Credentials | undefined> {
-    let pending = this.cache.get(id);
+  /**
+   * Moves the credentials an earlier version kept (one set, no connection) to the connection
+   * `default`, at the first start (a later run finds nothing to move); credentials already stored for `default`
+   * are kept. Every read waits for it.
+   */
+  migrate(into: string): Promise<void> {
+    this.migrated = (this.migrated ?? Promise.resolve()).then(async () => {
+      for (const id of INTERFACE_IDS) {
+        const old = await this.secrets.get(LEGACY_CREDENTIAL_KEYS[id]);
+        if (old === undefined) continue;
+        if ((await this.secrets.get(credentialKey(into, id))) === undefined) await this.secrets.store(credentialKey(into, id), old);
+        await this.secrets.delete(LEGACY_CREDENTIAL_KEYS[id]);
+        this.cache.delete(credentialKey(into, id));
+      }
+    }).catch(() => undefined);
+    return this.migrated;
+  }
+
+  get(connection: string, id: InterfaceId): Promise<Credentials | undefined> {
+    const key = credentialKey(connection, id);
+    let pending = this.cache.get(key);
     if (!pending) {
-      pending = Promise.resolve(this.secrets.get(CREDENTIAL_KEYS[id])).then((raw) => parseCredentials(id, raw), () => undefined);
-      this.cache.set(id, pending);
+      pending = (this.migrated ?? Promise.resolve()).then(() => this.secrets.get(key)).then((raw) => parseCredentials(id, raw), () => undefined);
+      this.cache.set(key, pending);
     }
     return pending;
   }
 
-  async set(credentials: Credentials): Promise<void> {
-    this.cache.set(credentials.interfaceId, Promise.resolve(credentials));
-    await this.secrets.store(CREDENTIAL_KEYS[credentials.interfaceId], JSON.stringify(credentials));
+  async set(connection: string, credentials: Credentials): Promise<void> {
+    const key = credentialKey(connection, credentials.interfaceId);
+    this.cache.set(key, Promise.resolve(credentials));
+    await this.secrets.store(key, JSON.stringify(credentials));
   }
 
-  async delete(id: InterfaceId): Promise<void> {
-    this.cache.set(id, Promise.resolve(undefined));
-    await this.secrets.delete(CREDENTIAL_KEYS[id]);
+  async delete(connection: string, id: InterfaceId): Promise<void> {
+    const key = credentialKey(connection, id);
+    this.cache.set(key, Promise.resolve(undefined));
+    await this.secrets.delete(key);
   }
 
   dispose(): void {

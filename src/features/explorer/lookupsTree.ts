@@ -50,7 +50,9 @@ export class LookupsTreeProvider implements vscode.TreeDataProvider<LookupNode>,
         item.description = queryKindLabel(q);
         item.iconPath = new vscode.ThemeIcon('bookmark');
         item.contextValue = LOOKUP_CONTEXT.saved;
-        item.tooltip = `Saved ${queryKindLabel(q)}${q.kind === 'request' ? '' : ' lookup'}. Click to run it.${requestLine(q)}`;
+        const where = element.saved.connection === undefined ? '' : ` on the connection ${element.saved.connection}`;
+        item.tooltip = `Saved ${queryKindLabel(q)}${q.kind === 'request' ? '' : ' lookup'}${where}. Click to run it.${requestLine(q)}`;
+        if (element.saved.connection !== undefined) item.description = `${queryKindLabel(q)} · ${element.saved.connection}`;
         item.command = commandOf(Commands.rerunLookup, 'Run', element);
         return item;
       }
@@ -72,13 +74,13 @@ function historyItem(node: Extract<LookupNode, { type: 'history' }>): vscode.Tre
   const item = new vscode.TreeItem(queryLabel(e.query), vscode.TreeItemCollapsibleState.None);
   item.id = `history:${e.id}`;
   const code = safeLine(e.code ?? (e.ok ? 'OK' : (e.kind ?? 'failed')));
-  item.description = `${code} · ${e.status ?? '—'} · ${Math.round(e.durationMs)} ms`;
+  item.description = `${code} · ${e.status ?? '—'} · ${Math.round(e.durationMs)} ms${e.connection === undefined ? '' : ` · ${e.connection}`}`;
   item.iconPath = new vscode.ThemeIcon(e.ok ? 'pass' : 'error', new vscode.ThemeColor(e.ok ? 'testing.iconPassed' : 'testing.iconFailed'));
   item.contextValue = LOOKUP_CONTEXT.history;
   const md = new vscode.MarkdownString();
   md.appendMarkdown(`**${e.query.kind === 'request' ? 'Request' : `${capitalised(queryKindLabel(e.query))} lookup`}**\n\n`);
   md.appendText(`${queryLabel(e.query)}${requestLine(e.query)}\n`);
-  md.appendMarkdown(`\n| | |\n|---|---|\n| Status | ${e.status ?? '—'} |\n| Result code | ${code.replace(/[|\\`*_[\]<>]/g, '\\$&')} |\n| Duration | ${Math.round(e.durationMs)} ms |\n| When | ${new Date(e.at).toISOString()} |\n`);
+  md.appendMarkdown(`\n| | |\n|---|---|\n| Connection | ${(e.connection ?? '—').replace(/[|\\`*_[\]<>]/g, '\\$&')} |\n| Status | ${e.status ?? '—'} |\n| Result code | ${code.replace(/[|\\`*_[\]<>]/g, '\\$&')} |\n| Duration | ${Math.round(e.durationMs)} ms |\n| When | ${new Date(e.at).toISOString()} |\n`);
   const said = outcomeText(e);
   if (said) md.appendText(`\n${safeLine(said)}`);
   item.tooltip = md;

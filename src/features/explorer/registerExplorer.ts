@@ -13,7 +13,7 @@ export interface ExplorerViews {
 export const VIEW_IDS = { connections: 'bizdata.views.connections', lookups: 'bizdata.views.lookups' } as const;
 
 export function registerExplorer(context: vscode.ExtensionContext, services: Services): ExplorerViews {
-  const connections = new ConnectionsTreeProvider(services.connection, services.sandbox);
+  const connections = new ConnectionsTreeProvider(services.connections, services.sandbox);
   const lookups = new LookupsTreeProvider(services.lookups);
   const updateEmpty = (): void => services.contextKeys.set('bizdata:hasLookups', !services.lookups.isEmpty);
   updateEmpty();

@@ -2,8 +2,9 @@
 // quick fix that removes a credential header. The logic is plain (requestCompletions.ts,
 // requestProblems.ts, prepareRequest.ts); these are the VS Code adapters.
 import * as vscode from 'vscode';
-import type { Connection } from '../connection/connection';
+import type { Connections } from '../connection/connections';
 import type { ChainedResponses } from '../state/chainedResponses';
+import { parseRequestFile } from '../../core/requests/requestFile';
 import { connectionVariables } from '../../core/requests/requestVariables';
 import { safeLine } from '../../core/sanitize';
 import { credentialHeaderFixes } from './credentialHeaderFix';
@@ -38,14 +39,18 @@ export function toCompletionItem(line: number, s: Suggestion, order: number): vs
   return item;
 }
 
-export function registerRequestFiles(context: vscode.ExtensionContext, deps: { readonly connection: Connection; readonly responses: ChainedResponses }): void {
-  const endpoints = () => deps.connection.settings().endpoints;
-  const onEndpointsMayChange: vscode.Event<void> = (listener, thisArg, disposables) => deps.connection.onDidChange(listener, thisArg, disposables);
-  registerRequestDiagnostics(context, endpoints, onEndpointsMayChange);
-  const lenses = new RequestCodeLenses(endpoints, onEndpointsMayChange);
+export function registerRequestFiles(context: vscode.ExtensionContext, deps: { readonly connections: Connections; readonly responses: ChainedResponses }): void {
+  const choice = () => deps.connections.choice();
+  const onEndpointsMayChange: vscode.Event<void> = (listener, thisArg, disposables) => deps.connections.onDidChange(listener, thisArg, disposables);
+  registerRequestDiagnostics(context, choice, onEndpointsMayChange);
+  const lenses = new RequestCodeLenses(choice, onEndpointsMayChange);
   const completion: vscode.CompletionItemProvider = {
     provideCompletionItems(document, position) {
-      const suggestions = completeRequestFile(document.getText(), position.line, position.character, connectionVariables(endpoints()));
+      // The variables of the file's connection (its first `# @connection`), else the active one's.
+      const c = choice();
+      const named = parseRequestFile(document.getText()).connection?.name;
+      const endpoints = (named === undefined ? undefined : c.endpoints(named)) ?? c.endpoints(c.active);
+      const suggestions = completeRequestFile(document.getText(), position.line, position.character, endpoints ? connectionVariables(endpoints) : {});
       return suggestions.map((s, i) => toCompletionItem(position.line, s, i));
     },
   };

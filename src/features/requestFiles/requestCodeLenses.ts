@@ -1,10 +1,10 @@
 // "Send" and "Copy as curl" above every request of a request file, naming the interface whose token
-// goes with it when the file or the host decides it.
+// goes with it when the file or the host decides it, and the connection it goes to.
 import * as vscode from 'vscode';
-import type { Endpoints } from '../../core/model';
 import { parseRequestFile } from '../../core/requests/requestFile';
 import { commandOf, Commands } from '../shared/commandIds';
 import { INTERFACES } from '../shared/interfaces';
+import { connectionOfRequest, type ConnectionChoice } from '../shared/requestConnection';
 import { likelyInterface } from './prepareRequest';
 
 export class RequestCodeLenses implements vscode.CodeLensProvider, vscode.Disposable {
@@ -13,22 +13,24 @@ export class RequestCodeLenses implements vscode.CodeLensProvider, vscode.Dispos
   private readonly subscription: vscode.Disposable;
 
   constructor(
-    private readonly endpoints: () => Endpoints,
+    private readonly connections: () => ConnectionChoice,
     onEndpointsMayChange: vscode.Event<void>,
   ) {
     this.subscription = onEndpointsMayChange(() => this.changed.fire());
   }
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
-    const endpoints = this.endpoints();
+    const choice = this.connections();
     const uri = document.uri.toString();
     const file = parseRequestFile(document.getText());
     return file.requests.flatMap((r) => {
       const range = new vscode.Range(r.requestLine, 0, r.requestLine, 0);
-      const id = likelyInterface(file, r, endpoints);
+      const connection = connectionOfRequest(file, r, choice);
+      const id = connection.ok ? likelyInterface(file, r, connection.endpoints) : undefined;
       const target = { uri, line: r.requestLine };
+      const to = connection.ok ? ` · ${connection.name}` : '';
       return [
-        new vscode.CodeLens(range, commandOf(Commands.sendRequest, id ? `$(play) Send (${INTERFACES[id].name})` : '$(play) Send', target)),
+        new vscode.CodeLens(range, commandOf(Commands.sendRequest, `${id ? `$(play) Send (${INTERFACES[id].name})` : '$(play) Send'}${to}`, target)),
         new vscode.CodeLens(range, commandOf(Commands.copyRequestAsCurl, 'Copy as curl', target)),
       ];
     });

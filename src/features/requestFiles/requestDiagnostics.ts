@@ -2,9 +2,9 @@
 // requests the client would refuse (requestProblems.ts), recomputed shortly after an edit and when the
 // connection's endpoints change. Only an adapter: the logic is plain.
 import * as vscode from 'vscode';
-import type { Endpoints } from '../../core/model';
 import { safeLine } from '../../core/sanitize';
 import { DIAGNOSTIC_SOURCE } from '../shared/codeDocuments';
+import type { ConnectionChoice } from '../shared/requestConnection';
 import { REQUEST_FILE_LANGUAGE } from './requestFileLanguage';
 import { requestFileProblems, type RequestProblem } from './requestProblems';
 
@@ -19,7 +19,7 @@ export function toRequestDiagnostic(p: RequestProblem): vscode.Diagnostic {
   return d;
 }
 
-export function registerRequestDiagnostics(context: vscode.ExtensionContext, endpoints: () => Endpoints, onEndpointsMayChange: vscode.Event<void>): void {
+export function registerRequestDiagnostics(context: vscode.ExtensionContext, connections: () => ConnectionChoice, onEndpointsMayChange: vscode.Event<void>): void {
   const collection = vscode.languages.createDiagnosticCollection('bizdata-requests');
   const timers = new Map<string, NodeJS.Timeout>();
   const update = (document: vscode.TextDocument): void => {
@@ -28,7 +28,7 @@ export function registerRequestDiagnostics(context: vscode.ExtensionContext, end
       collection.delete(document.uri);
       return;
     }
-    collection.set(document.uri, requestFileProblems(document.getText(), endpoints()).map(toRequestDiagnostic));
+    collection.set(document.uri, requestFileProblems(document.getText(), connections()).map(toRequestDiagnostic));
   };
   const schedule = (document: vscode.TextDocument, delayMs = DEBOUNCE_MS): void => {
     const key = document.uri.toString();

@@ -6,6 +6,7 @@ import { checkOperation, MANAGED_HEADERS } from '../../core/requests/queries';
 import { parseRequestFile, type ParsedRequestFile, type ProblemCode } from '../../core/requests/requestFile';
 import { splitLines, type LineSpan } from '../../core/requests/requestText';
 import { connectionVariables, resolveRequest, unknownReferences } from '../../core/requests/requestVariables';
+import { connectionOfRequest, onlyConnection, unknownConnections, type ConnectionChoice } from '../shared/requestConnection';
 
 export type RequestProblemCode = ProblemCode | 'operation';
 
@@ -16,14 +17,24 @@ export interface RequestProblem {
   readonly code: RequestProblemCode;
 }
 
-/** The problems of a request file's text against the active connection's endpoints. */
-export function requestFileProblems(text: string, endpoints: Endpoints, parsed: ParsedRequestFile = parseRequestFile(text)): RequestProblem[] {
-  const connection = connectionVariables(endpoints);
-  const problems: RequestProblem[] = [...parsed.problems, ...unknownReferences(text, parsed, connection)];
-  // Without any address the readiness offer says what to set; every request would be "elsewhere".
-  if (endpoints.authUrl === '' && endpoints.baseUrl === '' && endpoints.legacyUrl === '') return sorted(problems);
+/**
+ * The problems of a request file's text, each request against the endpoints of its connection (its
+ * `# @connection`, else the active one): a connection name that is none is an error at its line.
+ */
+export function requestFileProblems(text: string, connections: ConnectionChoice | Endpoints, parsed: ParsedRequestFile = parseRequestFile(text)): RequestProblem[] {
+  const choice = 'names' in connections ? connections : onlyConnection(connections);
+  const fileEndpoints = choice.endpoints(parsed.connection?.name ?? choice.active) ?? choice.endpoints(choice.active);
+  const problems: RequestProblem[] = [...parsed.problems, ...unknownConnections(parsed, choice)];
+  if (!fileEndpoints) return sorted(problems);
+  problems.push(...unknownReferences(text, parsed, connectionVariables(fileEndpoints)));
   const lines = splitLines(text);
   for (const r of parsed.requests) {
+    const target = connectionOfRequest(parsed, r, choice);
+    if (!target.ok) continue;
+    const endpoints = target.endpoints;
+    const connection = connectionVariables(endpoints);
+    // Without any address the readiness offer says what to set; every request would be "elsewhere".
+    if (endpoints.authUrl === '' && endpoints.baseUrl === '' && endpoints.legacyUrl === '') continue;
     const resolved = resolveRequest(parsed, r, { connection, responses: new Map() }, endpoints);
     // A missing value is reported where it is written (or, for a chained one, is there once its request is sent).
     if (!resolved.ok && resolved.reason === 'variable') continue;

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { safeLine } from '../../core/sanitize';
 import { failureLine } from '../../core/exchange/failures';
 import type { CallFailure, CallResult } from '../../core/model';
+import type { Connection } from '../connection/connection';
 import { offerToGetReady } from '../connection/readinessOffer';
 import type { Services } from '../services';
 import { Commands, executeCommand } from '../shared/commandIds';
@@ -20,6 +21,8 @@ export interface LookUpOptions {
   readonly pauseMs?: number;
   /** Where the result opens (default: the active group, not as a preview). */
   readonly show?: vscode.TextDocumentShowOptions;
+  /** The connection to send it with (a re-run: the entry's; a request file: its `# @connection`); default the active one. */
+  readonly connection?: Connection;
 }
 
 const SHOW_LOG = 'Show Log';
@@ -45,12 +48,13 @@ function titleOf(query: HistoryQuery): string {
 
 /** lookUpAndShow, also returning the call's result (request files chain on it). */
 export async function callAndShow(services: Services, query: HistoryQuery, options: LookUpOptions = {}): Promise<Shown> {
-  const notReady = await services.connection.readiness(interfaceOf(query));
+  const connection = options.connection ?? services.connections.active;
+  const notReady = await connection.readiness(interfaceOf(query));
   if (notReady) {
     void offerToGetReady(notReady);
     return {};
   }
-  const title = titleOf(query);
+  const title = `${titleOf(query)} (connection ${connection.name})`;
   const outcome = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title, cancellable: true },
     async (progress, token) => {
@@ -64,12 +68,12 @@ export async function callAndShow(services: Services, query: HistoryQuery, optio
           progress.report({ message: 'retrying' });
         }
         const o = { signal: abort.signal, forceNewToken: options.forceNewToken };
-        if (query.kind !== 'request') return { result: await services.connection.lookup(query, o), json: false };
-        const result = await services.connection.send(query.request, o);
+        if (query.kind !== 'request') return { result: await connection.lookup(query, o), json: false };
+        const result = await connection.send(query.request, o);
         // Another operation's answer could echo what was sent (the history never keeps a secret), and
         // may be large: pretty-printed on the worker.
         progress.report({ message: 'reading the answer' });
-        return await readyAnswer(result, { scanner: services.scanner, redact: (t) => services.connection.getClient().redact(t) });
+        return await readyAnswer(result, { scanner: services.scanner, redact: (t) => connection.getClient().redact(t) });
       } finally {
         subscription.dispose();
       }
@@ -80,12 +84,12 @@ export async function callAndShow(services: Services, query: HistoryQuery, optio
   if (!result.ok && result.kind === 'cancelled') return {};
   if (!result.ok && result.body === undefined) {
     // Nothing came back to show (bad input, another host, network): a message is the whole answer.
-    void showFailure(result, undefined);
+    void showFailure(result, undefined, connection.name);
     return { result };
   }
-  const entry = await services.lookups.add(query, result, { textIsJson: json });
+  const entry = await services.lookups.add(query, result, { textIsJson: json, connection: connection.name });
   const uri = await services.results.open(entry, options.show);
-  if (!result.ok) void showFailure(result, entry);
+  if (!result.ok) void showFailure(result, entry, connection.name);
   return { uri: uri.toString(), result, entry };
 }
 
@@ -102,14 +106,14 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** One message with the code's text and advised action, plus the buttons that act on it. */
-async function showFailure(failure: CallFailure, entry: LookupEntry | undefined): Promise<void> {
+async function showFailure(failure: CallFailure, entry: LookupEntry | undefined, connection: string): Promise<void> {
   // The service's own words first, then the catalog's meaning of a known code, then what to do.
   const text = failureLine(failure);
   // The same re-run the quick fix on the result document offers.
   const fix = entry && failure.code ? rerunFixFor(failure.code) : undefined;
   const actions: string[] = fix ? [fix.title] : [];
   if (failure.kind === 'network' || failure.kind === 'api') actions.push(SHOW_LOG);
-  const choice = await vscode.window.showErrorMessage(safeLine(`Business Data: ${text}`), ...actions);
+  const choice = await vscode.window.showErrorMessage(safeLine(`Business Data (${connection}): ${text}`), ...actions);
   if (fix && entry && choice === fix.title) await executeCommand(Commands.rerunLookup, rerunArgs(toResultUri(entry).toString(), fix));
   else if (choice === SHOW_LOG) await executeCommand(Commands.showLog);
 }

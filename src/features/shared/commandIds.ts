@@ -26,18 +26,38 @@ export const Commands = {
   newRequestFile: 'bizdata.newRequestFile',
   sendRequest: 'bizdata.sendRequest',
   copyRequestAsCurl: 'bizdata.copyRequestAsCurl',
+  switchConnection: 'bizdata.switchConnection',
+  addConnection: 'bizdata.addConnection',
+  editConnections: 'bizdata.editConnections',
 } as const satisfies Readonly<Record<string, `bizdata.${string}`>>;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
 
-/** Which interface a command acts on; Connections view elements carry it too. */
+/** Which interface a command acts on, and of which connection (default: the active one); Connections view elements carry both. */
 export interface InterfaceArgs {
   readonly interfaceId: InterfaceId;
+  readonly connection?: string;
+}
+
+/** A connection by name: Switch Connection skips its pick list. */
+export interface ConnectionArgs {
+  readonly connection: string;
+}
+
+/** Add Connection's answers, taken from the argument only in test mode (as Sign In's credentials). */
+export interface AddConnectionArgs {
+  readonly name?: string;
+  readonly baseUrl?: string;
+  readonly authUrl?: string;
+  readonly legacyUrl?: string;
+  readonly origin?: string;
+  readonly production?: boolean;
 }
 
 /** `interfaceId` skips the pick list. Credentials are read from here only in test mode (see signIn.ts). */
 export interface SignInArgs {
   readonly interfaceId?: InterfaceId | 'sandbox';
+  readonly connection?: string;
   readonly consumerKey?: string;
   readonly consumerSecret?: string;
   readonly user?: string;
@@ -107,6 +127,9 @@ export interface CommandArgs {
   'bizdata.newRequestFile': [];
   'bizdata.sendRequest': [arg?: RequestTargetArgs];
   'bizdata.copyRequestAsCurl': [arg?: RequestTargetArgs];
+  'bizdata.switchConnection': [arg?: ConnectionArgs];
+  'bizdata.addConnection': [arg?: AddConnectionArgs];
+  'bizdata.editConnections': [];
 }
 
 /** Runs one of this extension's commands with arguments of the shape it takes. */

@@ -34,6 +34,8 @@ export interface AnswerInfo {
 export interface LookupEntry {
   readonly id: string;
   readonly query: HistoryQuery;
+  /** The connection it was sent with: a re-run goes there again. Absent in entries of earlier versions. */
+  readonly connection?: string;
   /** Epoch milliseconds when the lookup finished. */
   readonly at: number;
   readonly ok: boolean;
@@ -59,6 +61,8 @@ export type StoredAnswer = { readonly state: 'stored'; readonly text: string } |
 export interface SavedQuery {
   readonly id: string;
   readonly query: HistoryQuery;
+  /** The connection of the lookup it was saved from: running it goes there. */
+  readonly connection?: string;
   /** Epoch milliseconds when it was saved: the Saved group's order. */
   readonly at?: number;
 }
@@ -178,7 +182,7 @@ export class LookupModel {
   }
 
   /** Records a finished lookup (newest first); resolves with its entry once its file and record are written. */
-  async add(query: HistoryQuery, result: CallResult, options: { readonly at?: number; readonly textIsJson?: boolean } = {}): Promise<LookupEntry> {
+  async add(query: HistoryQuery, result: CallResult, options: { readonly at?: number; readonly textIsJson?: boolean; readonly connection?: string } = {}): Promise<LookupEntry> {
     const at = options.at ?? Date.now();
     const answer = answerFrom(query, result, options.textIsJson === true);
     const prepared = answer === undefined ? undefined : await this.prepare(answer.text);
@@ -188,6 +192,7 @@ export class LookupModel {
     const entry: LookupEntry = definedOnly({
       id: newId(at),
       query,
+      connection: options.connection,
       at,
       ok: result.ok,
       ...summary,
@@ -221,15 +226,15 @@ export class LookupModel {
   }
 
   /** Keeps the query in the Saved group (once). */
-  async save(query: HistoryQuery): Promise<SavedQuery> {
-    const key = queryKey(query);
+  async save(query: HistoryQuery, connection?: string): Promise<SavedQuery> {
+    const key = savedKey({ query, connection });
     const existing = this.savedByQuery.get(key);
     if (existing) return existing;
     if (this.saved.size >= SAVED_LIMIT) {
       throw new UserError(`The Saved group holds ${SAVED_LIMIT} queries, the most it keeps. Delete a saved query you no longer need (right-click it, Delete), then save this one.`);
     }
     const at = Date.now();
-    const saved: SavedQuery = { id: newId(at), query, at };
+    const saved: SavedQuery = definedOnly({ id: newId(at), query, connection, at });
     this.saved.set(saved.id, saved);
     this.savedByQuery.set(key, saved);
     this.fire();
@@ -242,7 +247,7 @@ export class LookupModel {
     const saved = this.saved.get(id);
     if (saved) {
       this.saved.delete(id);
-      this.savedByQuery.delete(queryKey(saved.query));
+      this.savedByQuery.delete(savedKey(saved));
       this.fire();
       await this.write(SAVED_PREFIX + id, undefined);
       return;
@@ -296,7 +301,7 @@ export class LookupModel {
     saved.sort((a, b) => (a.at ?? 0) - (b.at ?? 0));
     this.history = new Map(history.map((e) => [e.id, e]));
     this.saved = new Map(saved.map((s) => [s.id, s]));
-    this.savedByQuery = new Map(saved.map((s) => [queryKey(s.query), s]));
+    this.savedByQuery = new Map(saved.map((s) => [savedKey(s), s]));
     // What another window deleted is gone here too.
     for (const id of this.missing) if (!this.history.has(id)) this.missing.delete(id);
     for (const id of this.texts.keys()) if (!this.history.has(id)) this.texts.delete(id);
@@ -544,6 +549,11 @@ export function queryKey(q: HistoryQuery): string {
   if (q.kind === 'ip') return JSON.stringify(['ip', q.ip, q.view ?? '']);
   if (q.kind === 'org') return JSON.stringify(['org', q.country, q.name, q.territory ?? '', q.matchType ?? '']);
   return JSON.stringify(['request', q.name ?? '', q.request]);
+}
+
+/** One string per saved query: the same query on two connections is kept twice. */
+function savedKey(s: Pick<SavedQuery, 'query' | 'connection'>): string {
+  return JSON.stringify([queryKey(s.query), s.connection ?? '']);
 }
 
 /** Short label for a query: "203.0.113.7", "Acme Ltd (GB)", or a request's name or "GET /v1/…". */

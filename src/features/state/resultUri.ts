@@ -1,12 +1,18 @@
-// Addresses of read-only result documents: bizdata-result:/<entry id>/<name>.json, or .txt for a
-// request's answer that is not JSON (so it opens in a plain editor).
+// Addresses of read-only result documents: bizdata-result:/<entry id>/<name>@<connection>.json, or
+// .txt for a request's answer that is not JSON (so it opens in a plain editor).
 import * as vscode from 'vscode';
 import type { HistoryQuery, LookupEntry } from './lookupModel';
 
 export const RESULT_SCHEME = 'bizdata-result';
 
-export function toResultUri(entry: Pick<LookupEntry, 'id' | 'query' | 'answer'>): vscode.Uri {
-  return vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${entry.id}/${resultBaseName(entry.query)}${resultExtension(entry)}` });
+export function toResultUri(entry: Pick<LookupEntry, 'id' | 'query' | 'answer' | 'connection'>): vscode.Uri {
+  return vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${entry.id}/${resultTitle(entry)}` });
+}
+
+/** The document's name, which its tab shows: the query, the connection it went to, the form. */
+export function resultTitle(entry: Pick<LookupEntry, 'query' | 'answer' | 'connection'>): string {
+  const at = entry.connection === undefined ? '' : `@${entry.connection.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 64)}`;
+  return `${resultBaseName(entry.query)}${at}${resultExtension(entry)}`;
 }
 
 /** `.txt` for an answer that is not JSON, else `.json`. */

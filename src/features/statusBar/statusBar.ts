@@ -1,5 +1,6 @@
-// The one status bar item: token state and remaining life of the active interface, kept current
-// by client status events and a one-minute timer.
+// The one status bar item: the active connection, the token state and remaining life of its active
+// interface (a production connection in the warning colour), kept current by client status events
+// and a one-minute timer. A click opens Switch Connection.
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
 import type { Services } from '../services';
@@ -16,23 +17,24 @@ export class TokenStatusBar implements vscode.Disposable {
   constructor(private readonly services: Services) {
     this.item = vscode.window.createStatusBarItem('bizdata.status', vscode.StatusBarAlignment.Left, 50);
     this.item.name = 'Business Data Token';
-    this.item.command = Commands.showTokenStatus;
+    this.item.command = Commands.switchConnection;
     this.item.text = '$(key) Business Data';
     this.item.accessibilityInformation = { label: 'Business Data token status. Activate for actions.', role: 'button' };
     this.item.show();
-    this.disposables.push(this.item, services.connection.onDidChange(() => void this.update()), services.sandbox.onDidChange(() => void this.update()));
+    this.disposables.push(this.item, services.connections.onDidChange(() => void this.update()), services.sandbox.onDidChange(() => void this.update()));
     this.timer = setInterval(() => void this.update(), 60_000);
     // First render in the background: it reads SecretStorage, which activation must not wait for.
     void this.update();
   }
 
   /** What the item shows now (read by the integration tests through the extension API). */
-  get snapshot(): { readonly text: string; readonly tooltip: string; readonly accessibilityLabel: string } {
+  get snapshot(): { readonly text: string; readonly tooltip: string; readonly accessibilityLabel: string; readonly warning: boolean } {
     const tooltip = this.item.tooltip;
     return {
       text: this.item.text,
       tooltip: typeof tooltip === 'string' ? tooltip : (tooltip?.value ?? ''),
       accessibilityLabel: this.item.accessibilityInformation?.label ?? '',
+      warning: this.item.backgroundColor !== undefined,
     };
   }
 
@@ -47,7 +49,7 @@ export class TokenStatusBar implements vscode.Disposable {
   }
 
   private async render(ticket: number): Promise<void> {
-    const connection = this.services.connection;
+    const connection = this.services.connections.active;
     try {
       const id = await connection.activeInterface();
       const status = await connection.status(id);
@@ -55,13 +57,14 @@ export class TokenStatusBar implements vscode.Disposable {
       const limiter = signedIn ? connection.getClient().limiterState() : undefined;
       if (ticket !== this.renderCount) return await this.latest; // a newer update renders newer data
       const now = Date.now();
-      const sandbox = connection.sandbox !== undefined;
-      this.item.text = statusBarText(status, now, sandbox);
-      this.item.accessibilityInformation = { label: statusAccessibilityLabel(status, now, sandbox), role: 'button' };
-      const tooltip = new vscode.MarkdownString(statusTooltipMarkdown(status, limiter, now, sandbox));
+      const place = { connection: connection.name, sandbox: connection.isSandbox, production: connection.production };
+      this.item.text = statusBarText(status, now, place);
+      this.item.accessibilityInformation = { label: statusAccessibilityLabel(status, now, place), role: 'button' };
+      const tooltip = new vscode.MarkdownString(statusTooltipMarkdown(status, limiter, now, place));
       this.item.tooltip = tooltip;
       const problem = status.state === 'expired' || status.state === 'invalid' || status.state === 'locked' || status.state === 'failed';
-      this.item.backgroundColor = problem ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+      // A production account is in the warning colour all the time: every call there is real.
+      this.item.backgroundColor = problem || connection.production ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     } catch (err) {
       this.services.log.warn(`status bar: ${errorMessage(err)}`);
     }

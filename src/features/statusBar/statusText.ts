@@ -15,25 +15,35 @@ const ICONS: Readonly<Record<TokenState, string>> = {
   failed: '$(error)',
 };
 
-/** Status bar text, e.g. "$(pass) Business Data A: valid 23h 59m". */
-export function statusBarText(status: TokenStatus, now: number, sandbox: boolean): string {
+/** The active connection: its name, and whether it is the local sandbox or a production account. */
+export interface StatusPlace {
+  readonly connection: string;
+  readonly sandbox: boolean;
+  readonly production: boolean;
+}
+
+/** Status bar text, e.g. "$(pass) test · Business Data A: valid 23h 59m" ("Business Data A (sandbox): …" on the sandbox). */
+export function statusBarText(status: TokenStatus, now: number, place: StatusPlace): string {
   const icon = status.state === 'valid' && status.expiresAt !== undefined && status.expiresAt <= now ? ICONS.expired : ICONS[status.state];
-  const where = sandbox ? ' (sandbox)' : '';
-  if (status.state === 'signed-out') return `${icon} Business Data: signed out`;
-  return `${icon} Business Data ${INTERFACES[status.interfaceId].letter}${where}: ${stateLabel(status, now)}`;
+  const named = place.sandbox ? '' : `${safeLine(place.connection)} · `;
+  const where = place.sandbox ? ' (sandbox)' : '';
+  if (status.state === 'signed-out') return `${icon} ${named}Business Data${where}: signed out`;
+  return `${icon} ${named}Business Data ${INTERFACES[status.interfaceId].letter}${where}: ${stateLabel(status, now)}`;
 }
 
 /** Plain sentence for screen readers. */
-export function statusAccessibilityLabel(status: TokenStatus, now: number, sandbox: boolean): string {
-  if (status.state === 'signed-out') return 'Business Data: signed out. Activate to sign in or start the local sandbox.';
-  return `Business Data ${INTERFACES[status.interfaceId].name}${sandbox ? ' on the local sandbox' : ''}: token ${stateLabel(status, now)}. Activate for actions.`;
+export function statusAccessibilityLabel(status: TokenStatus, now: number, place: StatusPlace): string {
+  const where = place.sandbox ? ' on the local sandbox' : ` on the connection ${safeLine(place.connection)}${place.production ? ', a production account' : ''}`;
+  if (status.state === 'signed-out') return `Business Data${where}: signed out. Activate to switch connections, sign in or start the local sandbox.`;
+  return `Business Data ${INTERFACES[status.interfaceId].name}${where}: token ${stateLabel(status, now)}. Activate to switch connections.`;
 }
 
-/** Markdown rows for the tooltip: interface, masked account, issued, expires, calls made, limiter. */
-export function statusTooltipMarkdown(status: TokenStatus, limiter: LimiterState | undefined, now: number, sandbox: boolean): string {
+/** Markdown rows for the tooltip: connection, interface, masked account, issued, expires, calls made, limiter. */
+export function statusTooltipMarkdown(status: TokenStatus, limiter: LimiterState | undefined, now: number, place: StatusPlace): string {
   const when = (ms: number | undefined): string => (ms === undefined ? '—' : new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC'));
   const rows: Array<[string, string]> = [
-    ['Interface', `${INTERFACES[status.interfaceId].name}${sandbox ? ' (local sandbox)' : ''}`],
+    ['Connection', place.sandbox ? 'local sandbox' : `${safeLine(place.connection)}${place.production ? ' (production)' : ''}`],
+    ['Interface', `${INTERFACES[status.interfaceId].name}${place.sandbox ? ' (local sandbox)' : ''}`],
     ['Account', status.account ?? '—'],
     ['Token', stateLabel(status, now)],
     ['Issued', when(status.issuedAt)],
@@ -45,7 +55,7 @@ export function statusTooltipMarkdown(status: TokenStatus, limiter: LimiterState
   if (limiter?.learned) rows.push(['Limits', limitsText(limiter)]);
   if (status.lastError) rows.push(['Last error', safeLine(`${status.lastError.code ? `${status.lastError.code}: ` : ''}${status.lastError.text}`)]);
   const table = ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${escapeMarkdown(v)} |`)].join('\n');
-  return `**Business Data token**\n\n${table}\n\nClick for actions.`;
+  return `**Business Data token**\n\n${table}\n\nClick to switch connections.`;
 }
 
 function escapeMarkdown(text: string): string {
