@@ -4,6 +4,7 @@ import { runBatchCommand } from './batch';
 import { EXIT, UsageError, type CliIo } from './io';
 import { runLookupCommand } from './lookups';
 import { runSendCommand } from './send';
+import { runTestCommand } from './test';
 import { runToken } from './token';
 import { errorMessage } from '../core/errors';
 import { safeLine, safeText } from '../core/sanitize';
@@ -17,6 +18,7 @@ Commands:
   org               look up an organization (Interface B)
   batch FILE        run many lookups from a file, resumable
   send FILE         send the requests of a request file (.bizdata.http) with the managed token
+  test FILE|DIR...  run request files as tests (?? assertions); JUnit XML or JSON for CI
   token             sign in and show the token status
   check FILE...     find result codes in saved responses, one line per code
   explain CODE      what a result code means and what to do (--answer FILE: a saved answer's codes)
@@ -56,6 +58,8 @@ async function main(argv: string[], io: CliIo): Promise<number> {
         return await runToken(rest, io);
       case 'send':
         return await runSendCommand(rest, io);
+      case 'test':
+        return await runTestCommand(rest, io);
       case 'check':
         return await runCheckCommand(rest, io);
       case 'explain':
