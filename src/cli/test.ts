@@ -10,12 +10,16 @@ import { parseRequestFile, type ParsedRequestFile } from '../core/requests/reque
 import { requestFileText } from '../core/requests/requestText';
 import { connectionVariables, unknownReferences } from '../core/requests/requestVariables';
 import { judgeStep, judgeUnsendable } from '../core/requests/testRun';
+import { connectionNames } from '../core/connections/connection';
+import { connectionProblems, requestConnectionMeta } from '../core/requests/requestConnections';
+import type { ParsedRequest } from '../core/requests/requestFile';
+import { chooseConnection } from './connections';
 import { errorMessage } from '../core/errors';
 import type { CallFailure } from '../core/model';
 import { safeLine } from '../core/sanitize';
-import { CONNECTION_HELP, CONNECTION_OPTIONS, makeClient, parse, printFailure, printJson, readInputBytes } from './common';
+import { CONNECTION_HELP, CONNECTION_OPTIONS, parse, printFailure, printJson, readInputBytes, type Setup } from './common';
 import { EXIT, UsageError, type CliIo } from './io';
-import { refuseAll, refuseErrors } from './send';
+import { refuseAll, refuseErrors, requestSetups } from './send';
 import { againToStop, endBySignal, StopRequests } from './signals';
 import { countsOf, jsonReport, junitReport, requestLines, summaryLine, type FileReport, type ReportedRequest } from './testReport';
 
@@ -37,6 +41,10 @@ answer, in any of the service's shapes.
 A request passes when every assertion holds; one without assertions passes when its answer is a
 success (2xx and no failing result code). An SC006 or 429 the client waits out and retries is not a
 failure. A malformed assertion refuses the whole run before anything is sent (FILE:LINE, exit 2).
+
+Connections: each request goes through its file's "# @connection NAME" (on the request, or at the top
+of the file), else the run's connection (--connection, BIZDATA_CONNECTION, the file's "active", or
+--sandbox). Reports name the connection of every request.
 
 Output: one line per request and one per failed assertion (FILE:LINE: expected, actual), then a
 summary.
@@ -76,8 +84,21 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
     loaded.push({ file, text, parsed });
   }
   for (const { file, parsed } of loaded) for (const p of parsed.problems) io.stderr.write(`${safeLine(`${file}:${p.span.line + 1}: warning: ${p.message}`)}\n`);
-  const { client, codes, endpoints, close, requestTimeoutMs, sandbox } = await makeClient(values, io, 'any');
-  const connection = sandbox ? 'sandbox' : 'default';
+  const chosen = await chooseConnection(values, io.env);
+  // A `# @connection` that names no connection refuses the run at its line, before any client is made.
+  for (const { file, parsed } of loaded) refuseErrors(file, connectionProblems(parsed, connectionNames(chosen.connections)));
+  // A client per connection used, shared by every file: one token, one limiter and one guard per account.
+  const setups = await requestSetups(
+    loaded.map((l) => ({ file: l.parsed, requests: l.parsed.requests })),
+    chosen,
+    values,
+    io,
+  );
+  const main = setups.get(undefined) ?? [...setups.values()][0];
+  const { requestTimeoutMs } = main;
+  const setupOf = (parsed: ParsedRequestFile, r: ParsedRequest): Setup => setups.get(requestConnectionMeta(parsed, r)?.name) ?? main;
+  // Without a connections file or a name, the flags and variables alone: reported as "default".
+  const nameOf = (setup: Setup): string => setup.connection?.name ?? 'default';
   const stop = new StopRequests(requestTimeoutMs, (sig) =>
     io.stderr.write(`bizdata: ${sig}: stopping: the request on its way is answered (within ${requestTimeoutMs / 1000} s), no other is sent. ${againToStop(sig)} to stop at once.\n`),
   );
@@ -86,11 +107,12 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
   };
   const reports: FileReport[] = [];
   let stopped: CallFailure | undefined;
+  let stoppedBy = main;
   const t0 = performance.now();
   try {
     for (const { file, text, parsed } of loaded) {
-      refuseErrors(file, unknownReferences(text, parsed, connectionVariables(endpoints)));
-      refuseAll(file, unsendableAtStart(parsed, parsed.requests, endpoints));
+      refuseErrors(file, unknownReferences(text, parsed, connectionVariables(main.endpoints)));
+      refuseAll(file, unsendableAtStart(parsed, parsed.requests, (r) => setupOf(parsed, r).endpoints));
     }
     for (const { file, parsed } of loaded) {
       if (stopped || stop.received) break;
@@ -103,25 +125,28 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
       await runRequestFile({
         file: parsed,
         requests: parsed.requests,
-        endpoints,
+        endpoints: main.endpoints,
+        endpointsFor: (r) => setupOf(parsed, r).endpoints,
         stopped: () => stop.received !== undefined,
-        send: (request) => client.send(request, { confirmRisk: values['confirm-risk'] === true, stop: stop.stop, signal: stop.cut }),
+        send: (request, r) => setupOf(parsed, r).client.send(request, { confirmRisk: values['confirm-risk'] === true, stop: stop.stop, signal: stop.cut }),
         onUnsendable: (u) => {
-          report({ outcome: judgeUnsendable(u), connection });
+          report({ outcome: judgeUnsendable(u), connection: nameOf(setupOf(parsed, u.request)) });
           return true;
         },
         onResult: (step) => {
           const { outcome, stop: failure } = judgeStep(step);
           // A call cut short by Ctrl-C is no test result.
           if (stop.received && failure?.kind === 'cancelled') return false;
-          report({ outcome, connection, url: client.redact(step.result.request?.url ?? step.sent.url) });
+          const setup = setupOf(parsed, step.request);
+          report({ outcome, connection: nameOf(setup), url: setup.client.redact(step.result.request?.url ?? step.sent.url) });
+          if (failure) stoppedBy = setup;
           stopped = failure;
           return failure === undefined;
         },
       });
     }
   } finally {
-    await close();
+    for (const setup of setups.values()) await setup.close();
     stop.dispose();
   }
   const run = { files: reports, stopped, signal: stop.received };
@@ -132,7 +157,7 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
   if (stop.received) return endBySignal(stop.received, io);
   if (stopped) {
     io.stderr.write('bizdata test: the run stopped: no other request was sent.\n');
-    return printFailure(stopped, io, (s) => client.redact(s), codes);
+    return printFailure(stopped, io, (s) => stoppedBy.client.redact(s), stoppedBy.codes);
   }
   return counts.failed > 0 || counts.errors > 0 ? EXIT.other : EXIT.ok;
 }

@@ -29,11 +29,12 @@ export interface FileRunOptions {
   readonly file: ParsedRequestFile;
   /** The requests to send, in file order (all of the file's, or those picked by name). */
   readonly requests: readonly ParsedRequest[];
+  /** The addresses of the run's connection: its variables (`{{baseUrl}}` …) and where its tokens may go. */
   readonly endpoints: Endpoints;
-  /** Variables of the connection; by default the endpoints' (`{{baseUrl}}` …). */
-  readonly connection?: Readonly<Record<string, string>>;
-  /** Sends one request: the client's `send`, with the caller's options (stop signals, confirmations). */
-  send(request: OperationRequest): Promise<CallResult>;
+  /** A request's own connection's addresses (`# @connection NAME`), where it has one. */
+  endpointsFor?(request: ParsedRequest): Endpoints;
+  /** Sends one request: the client of its connection's `send`, with the caller's options (stop signals, confirmations). */
+  send(request: OperationRequest, parsed: ParsedRequest): Promise<CallResult>;
   /** After each result; `false` ends the run there. */
   onResult(step: RunStep): boolean | Promise<boolean>;
   /** A request that cannot be sent at its turn; `false` ends the run there, otherwise the next is sent. */
@@ -44,17 +45,17 @@ export interface FileRunOptions {
 
 /** Sends the requests one after another, as `onResult` and `onUnsendable` allow. */
 export async function runRequestFile(o: FileRunOptions): Promise<void> {
-  const connection = o.connection ?? connectionVariables(o.endpoints);
   const responses = new Map<string, ChainedResponse>();
   for (const r of o.requests) {
     if (o.stopped?.()) return;
-    const resolved = resolveRequest(o.file, r, { connection, responses }, o.endpoints);
+    const endpoints = o.endpointsFor?.(r) ?? o.endpoints;
+    const resolved = resolveRequest(o.file, r, { connection: connectionVariables(endpoints), responses }, endpoints);
     if (!resolved.ok) {
       if (!(await o.onUnsendable({ request: r, line: resolved.line, message: resolved.message, reason: resolved.reason }))) return;
       continue;
     }
     const sent = { ...resolved.request, headers: withoutManagedHeaders(resolved.request.headers) };
-    const result = await o.send(sent);
+    const result = await o.send(sent, r);
     // A failed answer is kept too: a test may chain on the body of an expected refusal.
     if (r.name && (result.ok || result.status !== undefined)) {
       responses.set(r.name, { body: result.body, text: result.ok ? result.text : undefined, headers: result.headers ?? {} });
@@ -67,9 +68,10 @@ export async function runRequestFile(o: FileRunOptions): Promise<void> {
  * Requests whose token would go where it may not, found before the first request is sent: every
  * URL that needs no answer of an earlier request is checked at once (one built from an answer, at its turn).
  */
-export function unsendableAtStart(file: ParsedRequestFile, requests: readonly ParsedRequest[], endpoints: Endpoints, connection: Readonly<Record<string, string>> = connectionVariables(endpoints)): Unsendable[] {
+export function unsendableAtStart(file: ParsedRequestFile, requests: readonly ParsedRequest[], endpoints: Endpoints | ((r: ParsedRequest) => Endpoints)): Unsendable[] {
   return requests.flatMap((r) => {
-    const resolved = resolveRequest(file, r, { connection, responses: new Map() }, endpoints);
+    const e = typeof endpoints === 'function' ? endpoints(r) : endpoints;
+    const resolved = resolveRequest(file, r, { connection: connectionVariables(e), responses: new Map() }, e);
     return !resolved.ok && resolved.reason === 'interface' ? [{ request: r, line: resolved.line, message: resolved.message, reason: resolved.reason }] : [];
   });
 }

@@ -8,6 +8,7 @@ import type { FileVariable, ParsedRequest, ParsedRequestFile, RequestFileProblem
 import { credentialRefusal, mayCarryCredentials, noServiceHostMessage } from '../protocol/credentialOrigins';
 import { openReference, references, replaceReferences, splitLines } from './requestText';
 import { VERSION_A } from '../constants';
+import { connectionVariables as endpointVariables } from '../connections/connection';
 import { isAssertionLine } from './assertions';
 import { jsonPath, jsonPathProblem } from './jsonPath';
 
@@ -31,10 +32,8 @@ export interface VariableContext {
 export const SYSTEM_VARIABLES = ['$guid', '$timestamp', '$isoTimestamp'] as const;
 const CHAIN = /^([A-Za-z_][\w-]*)\.response\.(body|headers)\.(.+)$/;
 
-/** The connection's variables, as request files name them. */
-export function connectionVariables(e: Endpoints): Record<string, string> {
-  return { baseUrl: e.baseUrl, authUrl: e.authUrl, legacyUrl: e.legacyUrl, origin: e.origin, aVersion: e.aVersion ?? VERSION_A, authVersion: e.authVersion, orgVersion: e.orgVersion };
-}
+/** The connection's variables, as request files name them (connections/connection.ts keeps the list). */
+export const connectionVariables = endpointVariables;
 
 /** References to nothing the file, the connection, the system or a named request of the file defines. */
 export function unknownReferences(text: string, file: ParsedRequestFile, connection: Readonly<Record<string, string>>): RequestFileProblem[] {

@@ -18,7 +18,7 @@ interface JsonRun {
   stopped?: { kind: string; code?: string };
   files: Array<{
     file: string;
-    requests: Array<{ name: string; line: number; verdict: string; status?: number; code?: string; message?: string; messageLine?: number; assertions: Array<{ line: number; assertion: string; passed: boolean; expected: string; actual: string }> }>;
+    requests: Array<{ name: string; line: number; connection: string; verdict: string; status?: number; code?: string; message?: string; messageLine?: number; assertions: Array<{ line: number; assertion: string; passed: boolean; expected: string; actual: string }> }>;
   }>;
 }
 
@@ -177,6 +177,37 @@ describe('bizdata test', () => {
     assert.deepEqual(doc.summary, { files: 1, requests: 8, passed: 8, failed: 0, errors: 0 });
     const stats = await sb.customer();
     assert.ok((stats.resultCodes.SC006 ?? 0) > 0, `the sandbox refused some calls with SC006: ${JSON.stringify(stats.resultCodes)}`);
+  });
+
+  it('sends each request through its connection (--connection, # @connection) and names it in every report', async () => {
+    sb = await sandbox();
+    const other = await sandbox();
+    try {
+      const address = (url: string) => ({ authUrl: url, baseUrl: url, legacyUrl: url, origin: 'https://app.example.com' });
+      const connections = join(dir, 'connections.json');
+      await writeFile(connections, JSON.stringify({ active: 'test', connections: { test: address(sb.url), other: address(other.url) } }));
+      const f = await file('two.bizdata.http', [IP, '?? status == 200', '###', '# @connection other', IP, '?? status == 200']);
+      const junit = join(dir, 'report.xml');
+      const r = await run(['test', f, '--connections', connections, '--json', '--junit', junit], canaryEnv(sb.url));
+      assert.equal(r.code, 0, r.stderr);
+      const doc = JSON.parse(r.stdout) as JsonRun;
+      assert.deepEqual(doc.files[0].requests.map((q) => q.connection), ['test', 'other']);
+      assert.deepEqual([(await sb.customer()).dataCalls, (await other.customer()).dataCalls], [1, 1]);
+      const [suite] = await readJunit(await readFile(junit, 'utf8'));
+      assert.deepEqual([suite.properties.get('connection'), suite.properties.get('request.1.connection'), suite.properties.get('request.2.connection')], ['test, other', 'test', 'other']);
+      // --connection chooses the run's connection: the request without its own goes there too.
+      const chosen = await run(['test', f, '--connections', connections, '--connection', 'other'], canaryEnv(sb.url));
+      assert.equal(chosen.code, 0, chosen.stderr);
+      assert.deepEqual([(await sb.customer()).dataCalls, (await other.customer()).dataCalls], [1, 3]);
+      // A name that names no connection refuses the run at its line, nothing sent.
+      const typo = await file('typo.bizdata.http', ['# @connection nowhere', IP]);
+      const refused = await run(['test', f, typo, '--connections', connections], canaryEnv(sb.url));
+      assert.equal(refused.code, 2);
+      assert.match(refused.stderr, new RegExp(`${typo}:1: `));
+      assert.deepEqual([(await sb.customer()).dataCalls, (await other.customer()).dataCalls], [1, 3]);
+    } finally {
+      await other.close();
+    }
   });
 
   it('reads every *.bizdata.http under a folder, and refuses a folder without one', async () => {
