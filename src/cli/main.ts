@@ -4,6 +4,7 @@ import { runBatchCommand } from './batch';
 import { EXIT, UsageError, type CliIo } from './io';
 import { runLookupCommand } from './lookups';
 import { runSendCommand } from './send';
+import { runTestCommand } from './test';
 import { runToken } from './token';
 import { errorMessage } from '../core/errors';
 import { safeLine, safeText } from '../core/sanitize';
@@ -18,6 +19,7 @@ Commands:
   org               look up an organization (Interface B)
   batch FILE        run many lookups from a file, resumable
   send FILE         send the requests of a request file (.bizdata.http) with the managed token
+  test FILE|DIR...  run request files as tests (?? assertions); JUnit XML or JSON for CI
   token             sign in and show the token status
   connections       list the named connections (--json), and show the connections file's format
   check FILE...     find result codes in saved responses, one line per code
@@ -61,6 +63,8 @@ async function main(argv: string[], io: CliIo): Promise<number> {
         return await runToken(rest, io);
       case 'send':
         return await runSendCommand(rest, io);
+      case 'test':
+        return await runTestCommand(rest, io);
       case 'check':
         return await runCheckCommand(rest, io);
       case 'explain':

@@ -1,0 +1,197 @@
+// `bizdata test FILE|DIR...`: request files run as tests. Every request of each file is sent in order,
+// with chaining, through the same client and loop as `bizdata send` (core/requests/fileRun.ts); its
+// `??` assertions are judged (core/requests/assertions.ts), and the run is reported for people, as
+// JSON or as JUnit XML for CI.
+import { readdir, stat, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { runRequestFile, unsendableAtStart } from '../core/requests/fileRun';
+import { parseRequestFile, type ParsedRequestFile } from '../core/requests/requestFile';
+import { requestFileText } from '../core/requests/requestText';
+import { connectionVariables, unknownReferences } from '../core/requests/requestVariables';
+import { judgeStep, judgeUnsendable } from '../core/requests/testRun';
+import { connectionNames } from '../core/connections/connection';
+import { connectionProblems, requestConnectionMeta } from '../core/requests/requestConnections';
+import type { ParsedRequest } from '../core/requests/requestFile';
+import { chooseConnection } from './connections';
+import { errorMessage } from '../core/errors';
+import type { CallFailure } from '../core/model';
+import { safeLine } from '../core/sanitize';
+import { CONNECTION_HELP, CONNECTION_OPTIONS, parse, printFailure, printJson, readInputBytes, type Setup } from './common';
+import { EXIT, UsageError, type CliIo } from './io';
+import { refuseAll, refuseErrors, requestSetups } from './send';
+import { againToStop, endBySignal, StopRequests } from './signals';
+import { countsOf, jsonReport, junitReport, requestLines, summaryLine, type FileReport, type ReportedRequest } from './testReport';
+
+export const TEST_HELP = `Usage: bizdata test FILE|DIR... [--junit FILE] [--json] [connection options]
+
+Runs request files as tests: every request of each file, in order, with chaining ({{login.response.body.$.id}}),
+through the same client as "bizdata send" (the managed token, the limiter, the lockout guard). A folder
+means every *.bizdata.http file under it.
+
+Assertions are lines after a request (httpYac's syntax); they are data, and no JavaScript ever runs:
+  ?? status == 200                         ?? header content-type includes json
+  ?? body $.matchCandidates[0].organization.duns exists
+  ?? body $.candidatesMatchedQuantity >= 1 ?? body $.items length == 3
+  ?? code == CM000                         ?? duration < 2000
+Operators: ==, !=, <, <=, >, >=, exists, !exists, includes, matches /re/, isArray, and length before
+a comparison. Paths are JSONPath (RFC 9535). "code" is the result code the client recognised in the
+answer, in any of the service's shapes.
+
+A request passes when every assertion holds; one without assertions passes when its answer is a
+success (2xx and no failing result code). An SC006 or 429 the client waits out and retries is not a
+failure. A malformed assertion refuses the whole run before anything is sent (FILE:LINE, exit 2).
+
+Connections: each request goes through its file's "# @connection NAME" (on the request, or at the top
+of the file), else the run's connection (--connection, BIZDATA_CONNECTION, the file's "active", or
+--sandbox). Reports name the connection of every request.
+
+Output: one line per request and one per failed assertion (FILE:LINE: expected, actual), then a
+summary.
+  --junit FILE   also write JUnit XML: a testsuite per file, a testcase per request
+  --json         print one JSON document with every file, request and assertion instead of lines
+
+Exit status: 0 all passed, 1 a test failed or could not be judged, 2 bad usage or a bad file (nothing
+sent), 3 authentication failure or the lockout guard refused (the run stops), 4 a limit or contract
+stop (the run stops). Ctrl-C (SIGINT) or SIGTERM lets the request on its way be answered, sends no
+other, writes the reports of what ran, and ends the process by that signal.
+
+${CONNECTION_HELP}`;
+
+const TEST_OPTIONS = { ...CONNECTION_OPTIONS, junit: { type: 'string' }, json: { type: 'boolean' } } as const;
+const REQUEST_FILE = '.bizdata.http';
+
+interface Loaded {
+  readonly file: string;
+  readonly text: string;
+  readonly parsed: ParsedRequestFile;
+}
+
+export async function runTestCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parse(args, TEST_OPTIONS, true);
+  if (values.help) {
+    io.stdout.write(TEST_HELP);
+    return EXIT.ok;
+  }
+  if (positionals.length === 0) throw new UsageError('Give one or more request files or folders: bizdata test FILE|DIR... See "bizdata test --help".');
+  const files = await requestFiles(positionals);
+  const loaded: Loaded[] = [];
+  for (const file of files) {
+    const text = requestFileText(await readInputBytes(file));
+    const parsed = parseRequestFile(text);
+    // A file with an error, a malformed assertion among them, refuses the run before anything is sent.
+    refuseErrors(file, parsed.problems);
+    loaded.push({ file, text, parsed });
+  }
+  for (const { file, parsed } of loaded) for (const p of parsed.problems) io.stderr.write(`${safeLine(`${file}:${p.span.line + 1}: warning: ${p.message}`)}\n`);
+  const chosen = await chooseConnection(values, io.env);
+  // A `# @connection` that names no connection refuses the run at its line, before any client is made.
+  for (const { file, parsed } of loaded) refuseErrors(file, connectionProblems(parsed, connectionNames(chosen.connections)));
+  // A client per connection used, shared by every file: one token, one limiter and one guard per account.
+  const setups = await requestSetups(
+    loaded.map((l) => ({ file: l.parsed, requests: l.parsed.requests })),
+    chosen,
+    values,
+    io,
+  );
+  const main = setups.get(undefined) ?? [...setups.values()][0];
+  const { requestTimeoutMs } = main;
+  const setupOf = (parsed: ParsedRequestFile, r: ParsedRequest): Setup => setups.get(requestConnectionMeta(parsed, r)?.name) ?? main;
+  // Without a connections file or a name, the flags and variables alone: reported as "default".
+  const nameOf = (setup: Setup): string => setup.connection?.name ?? 'default';
+  const stop = new StopRequests(requestTimeoutMs, (sig) =>
+    io.stderr.write(`bizdata: ${sig}: stopping: the request on its way is answered (within ${requestTimeoutMs / 1000} s), no other is sent. ${againToStop(sig)} to stop at once.\n`),
+  );
+  const say = (line: string): void => {
+    if (!values.json) io.stdout.write(`${safeLine(line)}\n`);
+  };
+  const reports: FileReport[] = [];
+  let stopped: CallFailure | undefined;
+  let stoppedBy = main;
+  const t0 = performance.now();
+  try {
+    for (const { file, text, parsed } of loaded) {
+      refuseErrors(file, unknownReferences(text, parsed, connectionVariables(main.endpoints)));
+      refuseAll(file, unsendableAtStart(parsed, parsed.requests, (r) => setupOf(parsed, r).endpoints));
+    }
+    for (const { file, parsed } of loaded) {
+      if (stopped || stop.received) break;
+      const requests: ReportedRequest[] = [];
+      reports.push({ file, startedAt: new Date().toISOString(), requests });
+      const report = (r: ReportedRequest): void => {
+        requests.push(r);
+        for (const line of requestLines(file, r)) say(line);
+      };
+      await runRequestFile({
+        file: parsed,
+        requests: parsed.requests,
+        endpoints: main.endpoints,
+        endpointsFor: (r) => setupOf(parsed, r).endpoints,
+        stopped: () => stop.received !== undefined,
+        send: (request, r) => setupOf(parsed, r).client.send(request, { confirmRisk: values['confirm-risk'] === true, stop: stop.stop, signal: stop.cut }),
+        onUnsendable: (u) => {
+          report({ outcome: judgeUnsendable(u), connection: nameOf(setupOf(parsed, u.request)) });
+          return true;
+        },
+        onResult: (step) => {
+          const { outcome, stop: failure } = judgeStep(step);
+          // A call cut short by Ctrl-C is no test result.
+          if (stop.received && failure?.kind === 'cancelled') return false;
+          const setup = setupOf(parsed, step.request);
+          report({ outcome, connection: nameOf(setup), url: setup.client.redact(step.result.request?.url ?? step.sent.url) });
+          if (failure) stoppedBy = setup;
+          stopped = failure;
+          return failure === undefined;
+        },
+      });
+    }
+  } finally {
+    for (const setup of setups.values()) await setup.close();
+    stop.dispose();
+  }
+  const run = { files: reports, stopped, signal: stop.received };
+  const counts = countsOf(reports);
+  say(summaryLine(counts, (performance.now() - t0) / 1000));
+  if (values.junit !== undefined) await writeJunit(values.junit, junitReport(run, hostname()));
+  if (values.json) printJson(jsonReport(run), io);
+  if (stop.received) return endBySignal(stop.received, io);
+  if (stopped) {
+    io.stderr.write('bizdata test: the run stopped: no other request was sent.\n');
+    return printFailure(stopped, io, (s) => stoppedBy.client.redact(s), stoppedBy.codes);
+  }
+  return counts.failed > 0 || counts.errors > 0 ? EXIT.other : EXIT.ok;
+}
+
+/** The files named, and every *.bizdata.http under the folders named, in order, each once. */
+async function requestFiles(paths: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const p of paths) {
+    let isFolder: boolean;
+    try {
+      isFolder = (await stat(p)).isDirectory();
+    } catch (err) {
+      throw new UsageError(`Cannot read ${p}: ${(err as NodeJS.ErrnoException).code ?? errorMessage(err)}.`);
+    }
+    if (!isFolder) {
+      out.push(p);
+      continue;
+    }
+    const entries = await readdir(p, { recursive: true, withFileTypes: true });
+    const found = entries
+      .filter((e) => e.isFile() && e.name.endsWith(REQUEST_FILE))
+      .map((e) => join(e.parentPath, e.name))
+      .filter((f) => !f.split(/[\\/]/).includes('node_modules'))
+      .sort();
+    if (found.length === 0) throw new UsageError(`No *${REQUEST_FILE} file under ${p}. Name request files like lookups${REQUEST_FILE}, or give the files themselves.`);
+    out.push(...found);
+  }
+  return [...new Set(out)];
+}
+
+async function writeJunit(path: string, xml: string): Promise<void> {
+  try {
+    await writeFile(path, xml);
+  } catch (err) {
+    throw new UsageError(`Cannot write the JUnit report to ${path}: ${(err as NodeJS.ErrnoException).code ?? errorMessage(err)}.`);
+  }
+}

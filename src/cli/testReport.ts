@@ -1,0 +1,160 @@
+// What `bizdata test` reports, in three forms: lines for people, one JSON document, and JUnit XML as
+// Jenkins' xUnit schema (junit-10.xsd) defines it, which GitLab, Jenkins and the common GitHub
+// test-report actions read. Pure: the command gathers the outcomes, these functions only write them.
+import type { CallFailure } from '../core/model';
+import type { RequestOutcome, Verdict } from '../core/requests/testRun';
+
+export interface FileReport {
+  /** The file as named on the command line (or found under a folder named there). */
+  readonly file: string;
+  /** When its first request was sent (ISO 8601). */
+  readonly startedAt: string;
+  readonly requests: readonly ReportedRequest[];
+}
+
+export interface ReportedRequest {
+  readonly outcome: RequestOutcome;
+  /** The connection the request went to. */
+  readonly connection: string;
+  /** The URL as sent, credentials redacted. */
+  readonly url?: string;
+}
+
+export interface RunReport {
+  readonly files: readonly FileReport[];
+  /** The failure that ended the run early (the lockout guard, credentials, a limit …). */
+  readonly stopped?: CallFailure;
+  /** The signal that ended the run early. */
+  readonly signal?: string;
+}
+
+export interface Counts {
+  readonly files: number;
+  readonly requests: number;
+  readonly passed: number;
+  readonly failed: number;
+  readonly errors: number;
+}
+
+export function countsOf(files: readonly FileReport[]): Counts {
+  const all = files.flatMap((f) => f.requests);
+  const n = (v: Verdict): number => all.filter((r) => r.outcome.verdict === v).length;
+  return { files: files.length, requests: all.length, passed: n('passed'), failed: n('failed'), errors: n('error') };
+}
+
+const LABEL: Readonly<Record<Verdict, string>> = { passed: 'PASS', failed: 'FAIL', error: 'ERROR' };
+
+/** One line per request, then one per failed assertion (`FILE:LINE: what: expected …, actual …`). */
+export function requestLines(file: string, r: ReportedRequest): string[] {
+  const o = r.outcome;
+  const answer = o.status !== undefined ? ` -> ${[o.status, o.code].filter((x) => x !== undefined).join(' ')} (${Math.round(o.durationMs ?? 0)} ms)` : '';
+  const head = `${LABEL[o.verdict]} ${file}:${o.request.requestLine + 1} ${o.name}: ${o.method} ${r.url ?? o.request.url}${answer}`;
+  const lines = [head];
+  for (const a of o.assertions) if (!a.passed) lines.push(`  ${file}:${a.line + 1}: ${a.message}`);
+  if (o.message !== undefined) lines.push(`  ${file}:${o.line + 1}: ${o.message}`);
+  return lines;
+}
+
+export function summaryLine(c: Counts, seconds: number): string {
+  const files = c.files === 1 ? '1 file' : `${c.files} files`;
+  const requests = c.requests === 1 ? '1 request' : `${c.requests} requests`;
+  return `${files}, ${requests}: ${c.passed} passed, ${c.failed} failed, ${c.errors} ${c.errors === 1 ? 'error' : 'errors'} (${seconds.toFixed(1)} s)`;
+}
+
+/** The whole run as one JSON value; lines are 1-based, as in FILE:LINE. */
+export function jsonReport(run: RunReport): unknown {
+  const counts = countsOf(run.files);
+  return {
+    passed: run.stopped === undefined && run.signal === undefined && counts.failed === 0 && counts.errors === 0,
+    summary: counts,
+    ...(run.stopped ? { stopped: { kind: run.stopped.kind, code: run.stopped.code, status: run.stopped.status, text: run.stopped.text, advice: run.stopped.advice } } : {}),
+    ...(run.signal ? { stoppedBy: run.signal } : {}),
+    files: run.files.map((f) => ({
+      file: f.file,
+      startedAt: f.startedAt,
+      requests: f.requests.map(({ outcome: o, connection, url }) => ({
+        name: o.name,
+        line: o.request.requestLine + 1,
+        connection,
+        method: o.method,
+        url: url ?? o.request.url,
+        verdict: o.verdict,
+        status: o.status,
+        code: o.code,
+        durationMs: o.durationMs === undefined ? undefined : Math.round(o.durationMs),
+        ...(o.message !== undefined ? { message: o.message, messageLine: o.line + 1 } : {}),
+        assertions: o.assertions.map((a) => ({ line: a.line + 1, assertion: a.assertion.text, passed: a.passed, expected: a.expected, actual: a.actual })),
+      })),
+    })),
+  };
+}
+
+/**
+ * JUnit XML: a testsuite per file, a testcase per request. A failed assertion is a <failure> whose
+ * message is `FILE:LINE: what: expected …, actual …`; a request that could not be judged is an <error>.
+ * The schema allows properties only on a testsuite, so each request's name, connection and result code
+ * are properties of its file's suite, named `request.N.name`, `request.N.connection`, `request.N.resultCode`
+ * (N its place in the file, 1-based), beside the suite's own `file` and `connection`.
+ */
+export function junitReport(run: RunReport, hostname: string): string {
+  const counts = countsOf(run.files);
+  const seconds = (ms: number | undefined): string => ((ms ?? 0) / 1000).toFixed(3);
+  const total = run.files.reduce((sum, f) => sum + f.requests.reduce((s, r) => s + (r.outcome.durationMs ?? 0), 0), 0);
+  const out = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="bizdata test" tests="${counts.requests}" failures="${counts.failed}" errors="${counts.errors}" time="${seconds(total)}">`];
+  run.files.forEach((f, index) => {
+    const c = countsOf([f]);
+    const time = f.requests.reduce((s, r) => s + (r.outcome.durationMs ?? 0), 0);
+    const connections = [...new Set(f.requests.map((r) => r.connection))];
+    out.push(`  <testsuite ${attrs({ name: f.file, tests: c.requests, failures: c.failed, errors: c.errors, skipped: 0, time: seconds(time), timestamp: f.startedAt.replace(/\.\d+Z$/, 'Z'), hostname, id: index, file: f.file })}>`);
+    out.push('    <properties>');
+    out.push(`      <property ${attrs({ name: 'file', value: f.file })}/>`);
+    if (connections.length > 0) out.push(`      <property ${attrs({ name: 'connection', value: connections.join(', ') })}/>`);
+    f.requests.forEach(({ outcome: o, connection }, i) => {
+      out.push(`      <property ${attrs({ name: `request.${i + 1}.name`, value: o.name })}/>`);
+      out.push(`      <property ${attrs({ name: `request.${i + 1}.connection`, value: connection })}/>`);
+      if (o.code !== undefined) out.push(`      <property ${attrs({ name: `request.${i + 1}.resultCode`, value: o.code })}/>`);
+    });
+    out.push('    </properties>');
+    for (const r of f.requests) out.push(...testcase(f.file, r, seconds(r.outcome.durationMs)));
+    out.push('  </testsuite>');
+  });
+  out.push('</testsuites>', '');
+  return out.join('\n');
+}
+
+function testcase(file: string, r: ReportedRequest, time: string): string[] {
+  const o = r.outcome;
+  const lines = [`    <testcase ${attrs({ name: o.name, classname: file, time })}>`];
+  const failed = o.assertions.filter((a) => !a.passed);
+  const where = (line: number): string => `${file}:${line + 1}`;
+  if (o.verdict === 'error') {
+    lines.push(`      <error ${attrs({ type: o.code ?? 'error', message: `${where(o.line)}: ${o.message ?? 'no answer'}` })}>${text(failed.map((a) => `${where(a.line)}: ${a.message}`).join('\n'))}</error>`);
+  } else if (o.verdict === 'failed') {
+    const messages = failed.length > 0 ? failed.map((a) => `${where(a.line)}: ${a.message}`) : [`${where(o.line)}: ${o.message ?? 'the answer is no success'}`];
+    lines.push(`      <failure ${attrs({ type: failed.length > 0 ? 'assertion' : 'no-success', message: messages[0] })}>${text(messages.join('\n'))}</failure>`);
+  }
+  const answer = o.status !== undefined ? ` -> HTTP ${o.status}${o.code ? ` ${o.code}` : ''}` : '';
+  const checks = o.assertions.map((a) => `${a.passed ? 'pass' : 'FAIL'} ${where(a.line)}: ${a.message}`);
+  lines.push(`      <system-out>${text([`${o.method} ${r.url ?? o.request.url}${answer}`, ...checks].join('\n'))}</system-out>`);
+  lines.push('    </testcase>');
+  return lines;
+}
+
+function attrs(values: Readonly<Record<string, string | number>>): string {
+  return Object.entries(values)
+    .map(([k, v]) => `${k}="${text(String(v)).replace(/"/g, '&quot;').replace(/\n/g, '&#10;')}"`)
+    .join(' ');
+}
+
+// Characters XML 1.0 cannot hold at all (C0 controls but tab and line ends, lone surrogates, U+FFFE/F):
+// written as a visible \uXXXX, as the terminal output writes them.
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+function text(s: string): string {
+  return s
+    .replace(NOT_XML, (ch) => `\\u${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
+}

@@ -1,0 +1,65 @@
+// A request file run as tests: what each request's result means. Pure, so `bizdata test` and the
+// Test Explorer judge alike. A request passes when every assertion holds; one without assertions
+// passes when the client took its answer for a success (2xx, no failing result code). SC006 and 429
+// answers the client waited out and retried never reach here: only the final result is judged.
+import { failureLine } from '../exchange/failures';
+import type { CallFailure, FailureKind } from '../model';
+import { answerOf, evaluateAssertions, requestPassed, type AssertionOutcome } from './assertions';
+import type { RunStep, Unsendable } from './fileRun';
+import type { ParsedRequest } from './requestFile';
+
+export type Verdict = 'passed' | 'failed' | 'error';
+
+export interface RequestOutcome {
+  readonly request: ParsedRequest;
+  /** `@name`, the `###` title, or "request N". */
+  readonly name: string;
+  readonly verdict: Verdict;
+  readonly method: string;
+  /** The URL as sent (the caller redacts it for display), when the request was sent. */
+  readonly url?: string;
+  readonly status?: number;
+  /** The result code the client recognised in the answer. */
+  readonly code?: string;
+  readonly durationMs?: number;
+  readonly assertions: readonly AssertionOutcome[];
+  /**
+   * Why the request failed without an assertion failing (its answer was no success), or why it is
+   * an error (no answer, a value missing at its turn, a stop), at `line` (0-based).
+   */
+  readonly message?: string;
+  readonly line: number;
+}
+
+/**
+ * Failures that end the whole run as an error rather than failing one test: the lockout guard's
+ * refusal, credentials refused, a limit or contract stop, a coordinator that cannot be reached, input
+ * refused before sending, a cancelled call. Each has its own exit status in the CLI.
+ */
+const STOPS: ReadonlySet<FailureKind> = new Set(['guard', 'auth', 'limit', 'coordinator', 'input', 'cancelled']);
+
+/** The name a request goes by in reports. */
+export function requestName(r: ParsedRequest): string {
+  return r.name ?? `request ${r.index + 1}`;
+}
+
+/** What a sent request's result means; `stop` when it ends the run (the failure to report). */
+export function judgeStep(step: RunStep): { readonly outcome: RequestOutcome; readonly stop?: CallFailure } {
+  const { request: r, sent, result } = step;
+  const answer = answerOf(result);
+  const assertions = evaluateAssertions(r.assertions, answer);
+  const base = { request: r, name: requestName(r), method: sent.method, url: sent.url, status: answer?.status, code: answer?.code, durationMs: result.durationMs, assertions, line: r.requestLine };
+  if (result.ok) return { outcome: { ...base, verdict: requestPassed(assertions, true) ? 'passed' : 'failed' } };
+  const message = failureLine(result);
+  if (STOPS.has(result.kind)) return { outcome: { ...base, verdict: 'error', message }, stop: result };
+  // No answer (the network failed): nothing to judge, an error of this request only.
+  if (answer === undefined) return { outcome: { ...base, verdict: 'error', message } };
+  if (assertions.length > 0) return { outcome: { ...base, verdict: requestPassed(assertions, false) ? 'passed' : 'failed' } };
+  const head = [answer.status !== undefined ? `HTTP ${answer.status}` : undefined, answer.code].filter(Boolean).join(' ');
+  return { outcome: { ...base, verdict: 'failed', message: `The answer is no success (${head}): ${message} To expect this answer, assert it, as "?? status == ${answer.status ?? 400}"${answer.code ? ` or "?? code == ${answer.code}"` : ''}.` } };
+}
+
+/** A request that could not be sent at its turn (a chained value its predecessor did not give): an error at its line. */
+export function judgeUnsendable(u: Unsendable): RequestOutcome {
+  return { request: u.request, name: requestName(u.request), verdict: 'error', method: u.request.method, assertions: [], message: u.message, line: u.line };
+}
