@@ -10,6 +10,7 @@ import { lookUpIp } from './lookUpIp';
 import { copyRequestAsCurl } from './copyRequestAsCurl';
 import { lookUpOrganization } from './lookUpOrganization';
 import { newRequestFile } from './newRequestFile';
+import { openTestAnswer } from './openTestAnswer';
 import { refreshToken } from './refreshToken';
 import { registerCommand, type CommandHandler } from './registerCommand';
 import { rerunLookup } from './rerunLookup';
@@ -45,6 +46,7 @@ export function registerCommands(context: vscode.ExtensionContext, services: Ser
     [Commands.newRequestFile]: () => newRequestFile(),
     [Commands.sendRequest]: (arg) => sendRequest(services, arg),
     [Commands.copyRequestAsCurl]: (arg) => copyRequestAsCurl(services, arg),
+    [Commands.openTestAnswer]: (arg) => openTestAnswer(services, arg),
   } satisfies Record<CommandId, CommandHandler>;
   for (const id of Object.keys(handlers) as CommandId[]) registerCommand(context, services.log, id, handlers[id]);
 }

@@ -26,6 +26,7 @@ export const Commands = {
   newRequestFile: 'bizdata.newRequestFile',
   sendRequest: 'bizdata.sendRequest',
   copyRequestAsCurl: 'bizdata.copyRequestAsCurl',
+  openTestAnswer: 'bizdata.openTestAnswer',
 } as const satisfies Readonly<Record<string, `bizdata.${string}`>>;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -83,6 +84,12 @@ export interface RequestTargetArgs {
   readonly name?: string;
 }
 
+/**
+ * A test of the Test Explorer whose last answer to open: by its id (a test message's link), a test
+ * item (its context menus pass one), or `{ test }` (a test message's context menu).
+ */
+export type OpenTestAnswerArgs = { readonly testId: string } | { readonly id: string } | { readonly test: { readonly id: string } };
+
 /** The lookup a command acts on: a Lookups view element, a result document, or (omitted) the active editor's. */
 export type LookupTargetArg = LookupNode | ResultArgs | vscode.Uri;
 
@@ -107,6 +114,7 @@ export interface CommandArgs {
   'bizdata.newRequestFile': [];
   'bizdata.sendRequest': [arg?: RequestTargetArgs];
   'bizdata.copyRequestAsCurl': [arg?: RequestTargetArgs];
+  'bizdata.openTestAnswer': [arg?: OpenTestAnswerArgs];
 }
 
 /** Runs one of this extension's commands with arguments of the shape it takes. */
