@@ -1,10 +1,10 @@
 // `bizdata send FILE [--name NAME]...`: the requests of a request file (`.bizdata.http`), sent with the
 // managed token through the same client as every other command, each response printed as it comes.
-import { MANAGED_HEADERS } from '../core/requests/queries';
+import { runRequestFile, unsendableAtStart } from '../core/requests/fileRun';
 import { safeLine, safeText } from '../core/sanitize';
 import { parseRequestFile, type ParsedRequest, type RequestFileProblem } from '../core/requests/requestFile';
 import { requestFileText } from '../core/requests/requestText';
-import { connectionVariables, resolveRequest, unknownReferences, type ChainedResponse } from '../core/requests/requestVariables';
+import { connectionVariables, unknownReferences } from '../core/requests/requestVariables';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, makeClient, parse, readInputBytes, printFailure, printJson } from './common';
 import { EXIT, UsageError, type CliIo } from './io';
 import { againToStop, endBySignal, StopRequests } from './signals';
@@ -56,48 +56,48 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
     io.stderr.write(`bizdata: ${sig}: stopping: the request on its way is answered (within ${requestTimeoutMs / 1000} s), no other is sent. ${againToStop(sig)} to stop at once.\n`),
   );
   let sent = 0;
+  let failed: number | undefined;
   try {
     refuseErrors(file, unknownReferences(text, parsed, connectionVariables(endpoints)));
-    const responses = new Map<string, ChainedResponse>();
     // Where each token goes is checked before the first request is sent; a URL built from an answer, at its turn.
-    refuseAll(
-      file,
-      selected.flatMap((r) => {
-        const resolved = resolveRequest(parsed, r, { connection: connectionVariables(endpoints), responses }, endpoints);
-        return !resolved.ok && resolved.reason === 'interface' ? [resolved] : [];
-      }),
-    );
-    for (const r of selected) {
-      if (stop.received) break;
-      const resolved = resolveRequest(parsed, r, { connection: connectionVariables(endpoints), responses }, endpoints);
-      if (!resolved.ok) throw new UsageError(`${file}:${resolved.line + 1}: ${resolved.message}`);
-      const { request } = resolved;
-      const headers = Object.fromEntries(Object.entries(request.headers).filter(([k]) => !MANAGED_HEADERS.has(k.toLowerCase())));
-      const result = await client.send({ ...request, headers }, { confirmRisk: values['confirm-risk'] === true, stop: stop.stop, signal: stop.cut });
-      if (stop.received && !result.ok && result.kind === 'cancelled') break;
-      sent++;
-      const label = `${r.name ?? `request ${r.index + 1}`}: ${request.method} ${client.redact(result.request?.url ?? request.url)}`;
-      if (!result.ok) {
-        io.stderr.write(`${safeLine(label)}\n`);
-        return printFailure(result, io, (s) => client.redact(s), codes);
-      }
-      io.stderr.write(`${safeLine(label)} -> ${result.status} (${Math.round(result.durationMs)} ms)\n`);
-      // A text answer, as sent, except characters that could drive the terminal.
-      if (result.text !== undefined) io.stdout.write(safeText(result.text.endsWith('\n') ? result.text : `${result.text}\n`));
-      else if (result.body !== undefined) printJson(result.body, io);
-      if (r.name) responses.set(r.name, { body: result.body, text: result.text, headers: result.headers ?? {} });
-    }
+    refuseAll(file, unsendableAtStart(parsed, selected, endpoints));
+    await runRequestFile({
+      file: parsed,
+      requests: selected,
+      endpoints,
+      stopped: () => stop.received !== undefined,
+      send: (request) => client.send(request, { confirmRisk: values['confirm-risk'] === true, stop: stop.stop, signal: stop.cut }),
+      onUnsendable: (u) => {
+        throw new UsageError(`${file}:${u.line + 1}: ${u.message}`);
+      },
+      onResult: ({ request: r, sent: request, result }) => {
+        if (stop.received && !result.ok && result.kind === 'cancelled') return false;
+        sent++;
+        const label = `${r.name ?? `request ${r.index + 1}`}: ${request.method} ${client.redact(result.request?.url ?? request.url)}`;
+        if (!result.ok) {
+          io.stderr.write(`${safeLine(label)}\n`);
+          failed = printFailure(result, io, (s) => client.redact(s), codes);
+          return false;
+        }
+        io.stderr.write(`${safeLine(label)} -> ${result.status} (${Math.round(result.durationMs)} ms)\n`);
+        // A text answer, as sent, except characters that could drive the terminal.
+        if (result.text !== undefined) io.stdout.write(safeText(result.text.endsWith('\n') ? result.text : `${result.text}\n`));
+        else if (result.body !== undefined) printJson(result.body, io);
+        return true;
+      },
+    });
   } finally {
     await close();
     stop.dispose();
   }
+  if (failed !== undefined) return failed;
   if (!stop.received || sent === selected.length) return EXIT.ok;
   io.stderr.write(`bizdata: stopped by ${stop.received} after ${sent} of ${selected.length} requests; the others were not sent.\n`);
   return endBySignal(stop.received, io);
 }
 
 /** Every error of a file refuses all of it. */
-function refuseErrors(file: string, problems: readonly RequestFileProblem[]): void {
+export function refuseErrors(file: string, problems: readonly RequestFileProblem[]): void {
   refuseAll(
     file,
     problems.filter((p) => p.severity === 'error').map((p) => ({ line: p.span.line, message: p.message })),
@@ -105,7 +105,7 @@ function refuseErrors(file: string, problems: readonly RequestFileProblem[]): vo
 }
 
 /** Problems at 0-based lines as one usage error: a `FILE:LINE: message` line each, the form editors and CI jump to. */
-function refuseAll(file: string, problems: ReadonlyArray<{ readonly line: number; readonly message: string }>): void {
+export function refuseAll(file: string, problems: ReadonlyArray<{ readonly line: number; readonly message: string }>): void {
   if (problems.length === 0) return;
   const count = problems.length === 1 ? 'a problem' : `${problems.length} problems`;
   throw new UsageError(`nothing was sent: ${file} has ${count}.\n${problems.map((p) => `${file}:${p.line + 1}: ${p.message}`).join('\n')}`);

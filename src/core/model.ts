@@ -168,6 +168,8 @@ export interface CallFailure {
   readonly comeBackAt?: number;
   /** Parsed JSON body of the failing response, when there was one. */
   readonly body?: unknown;
+  /** The failing response's headers, lower-case names, when there was a response (request-file assertions read them). */
+  readonly headers?: Readonly<Record<string, string>>;
   readonly durationMs: number;
   readonly request?: RequestRecord;
 }

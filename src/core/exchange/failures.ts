@@ -1,7 +1,7 @@
 // Failure classification, pure: what kind of failure an answer is, what to tell the user, and which
 // answers call for a new token. No I/O here, so every rule is tested without a server.
 import { isSecurityCode, SUCCESS_CODE, TOKEN_EXPIRED_A } from '../codes/codes';
-import type { WireResponse } from '../http/http';
+import { flatHeaders, type WireResponse } from '../http/http';
 import type { CallFailure, FailureKind, RequestRecord } from '../model';
 import { adviceForStatus, asSentence, isObj, type Recognised } from '../codes/recognise';
 import { safeLine } from '../sanitize';
@@ -93,6 +93,7 @@ export function responseFailure(res: WireResponse, service: Recognised | undefin
     advice: comeBackAt !== undefined ? comeBackAdvice(comeBackAt) : service?.known ? service.action : adviceFor(res.status, code),
     ...(comeBackAt !== undefined ? { comeBackAt } : {}),
     body: res.json,
+    headers: flatHeaders(res.headers),
     durationMs: performance.now() - t0,
     request: record,
   };

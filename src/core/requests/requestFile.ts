@@ -6,6 +6,7 @@
 // Pure and line-based, so the extension's diagnostics, completion and CodeLens and the CLI share it.
 // Total: whatever the text, the result is requests and problems at lines, never an exception.
 import type { InterfaceId } from '../model';
+import { assertionsIn, isAssertionLine, type Assertion } from './assertions';
 import { MANAGED_HEADERS } from './queries';
 import { binaryProblem, characterProblem, openReference, splitLines, type LineSpan } from './requestText';
 
@@ -37,10 +38,12 @@ export interface ParsedRequest {
   readonly endLine: number;
   /** The request line (where a CodeLens goes). */
   readonly requestLine: number;
+  /** `??` lines after the request line (assertions.ts), in line order; never part of the headers or the body. */
+  readonly assertions: readonly Assertion[];
 }
 
 /** `binary`: the file is not text at all; `character`: a line holds a character no request can carry. */
-export type ProblemCode = 'credential-header' | 'syntax' | 'unknown-variable' | 'interface' | 'binary' | 'character';
+export type ProblemCode = 'credential-header' | 'syntax' | 'unknown-variable' | 'interface' | 'binary' | 'character' | 'assertion';
 
 export interface RequestFileProblem {
   readonly span: LineSpan;
@@ -128,6 +131,10 @@ function parseBlock(lines: readonly string[], first: number, last: number, title
       continue;
     }
     if (COMMENT.test(line)) continue;
+    if (isAssertionLine(line)) {
+      sink.problems.push(problem(i, line, 'An assertion ("?? …") checks the answer of the request above it: move it below the request line.', 'error', 'assertion'));
+      continue;
+    }
     break;
   }
   if (i > last) return;
@@ -146,15 +153,17 @@ function parseBlock(lines: readonly string[], first: number, last: number, title
     url = lines[i].trim();
   }
   checkReferences(lines, i, sink);
-  // Query continuation: lines that start with ? or & join the URL.
-  while (i + 1 <= last && /^\s*[?&]/.test(lines[i + 1])) {
+  // Query continuation: lines that start with ? or & join the URL (`??` starts an assertion).
+  while (i + 1 <= last && /^\s*[?&]/.test(lines[i + 1]) && !isAssertionLine(lines[i + 1])) {
     url += lines[++i].trim();
     checkReferences(lines, i, sink);
   }
+  const checks = assertionsIn(lines, i + 1, last);
+  for (const p of checks.problems) sink.problems.push({ ...p, severity: 'error', code: 'assertion' });
   const headers: RequestHeader[] = [];
   for (i++; i <= last && lines[i].trim() !== ''; i++) {
     const line = lines[i];
-    if (COMMENT.test(line)) continue;
+    if (COMMENT.test(line) || isAssertionLine(line)) continue;
     const h = HEADER.exec(line.trim());
     if (!h) {
       sink.problems.push(problem(i, line, 'This line is not a header ("Name: value"). Leave one blank line between the headers and the body.', 'error', 'syntax'));
@@ -173,10 +182,11 @@ function parseBlock(lines: readonly string[], first: number, last: number, title
     }
   }
   let end = last;
-  while (end > i && lines[end].trim() === '') end--;
-  for (let b = i + 1; b <= end; b++) checkReferences(lines, b, sink);
-  const body = i < end ? lines.slice(i + 1, end + 1).join('\n') : undefined;
-  sink.requests.push({ index: sink.requests.length, name, interfaceId, method, url, headers, body, startLine: first, endLine: last, requestLine });
+  while (end > i && (lines[end].trim() === '' || isAssertionLine(lines[end]))) end--;
+  const bodyLines = lines.slice(i + 1, end + 1).filter((line) => !isAssertionLine(line));
+  for (let b = i + 1; b <= end; b++) if (!isAssertionLine(lines[b])) checkReferences(lines, b, sink);
+  const body = bodyLines.length > 0 ? bodyLines.join('\n') : undefined;
+  sink.requests.push({ index: sink.requests.length, name, interfaceId, method, url, headers, body, startLine: first, endLine: last, requestLine, assertions: checks.assertions });
 }
 
 /** The URL of a trimmed request line, without a trailing ` HTTP/1.1`. */

@@ -8,6 +8,11 @@ import type { FileVariable, ParsedRequest, ParsedRequestFile, RequestFileProblem
 import { credentialRefusal, mayCarryCredentials, noServiceHostMessage } from '../protocol/credentialOrigins';
 import { openReference, references, replaceReferences, splitLines } from './requestText';
 import { VERSION_A } from '../constants';
+import { isAssertionLine } from './assertions';
+import { jsonPath, jsonPathProblem } from './jsonPath';
+
+/** Chained values read JSON paths through the one JSONPath module (RFC 9535). */
+export { jsonPath } from './jsonPath';
 
 /** The parts of an earlier response that later requests may chain on. */
 export interface ChainedResponse {
@@ -39,8 +44,12 @@ export function unknownReferences(text: string, file: ParsedRequestFile, connect
   // A file that is not text has one problem already; its bytes name no variables.
   if (file.problems.some((p) => p.code === 'binary')) return out;
   splitLines(text).forEach((line, i) => {
+    // An assertion's value is compared as written; assertions.ts says so at its line.
+    if (isAssertionLine(line)) return;
     for (const ref of references(line, i)) {
       const chain = CHAIN.exec(ref.name);
+      const badPath = chain && chain[2] === 'body' && chain[3] !== '*' ? jsonPathProblem(chain[3]) : undefined;
+      if (badPath) out.push({ span: ref.span, message: badPath, severity: 'error', code: 'syntax' });
       if (known.has(ref.name) || (chain && named.has(chain[1]))) continue;
       const message = chain
         ? `No request named "${chain[1]}" in this file; name the request with "# @name ${chain[1]}" above its request line.`
@@ -153,23 +162,6 @@ function jsonText(value: unknown): string | undefined {
 /** A record's own value for a key: never one of Object.prototype's (`constructor`, `__proto__`). */
 function ownValue<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
   return Object.hasOwn(record, key) ? record[key] : undefined;
-}
-
-/** The JSONPath subset request files use: `$`, `.key`, `[n]`, `['key']` / `["key"]`. */
-export function jsonPath(root: unknown, path: string): unknown {
-  if (!path.startsWith('$')) return undefined;
-  let value: unknown = root;
-  const steps = /\.([A-Za-z_$@][\w$@-]*)|\[(\d+)\]|\[(['"])(.*?)\3\]/gy;
-  steps.lastIndex = 1;
-  while (steps.lastIndex < path.length) {
-    const m = steps.exec(path);
-    if (!m) return undefined;
-    const key = m[1] ?? m[4];
-    if (key !== undefined) value = typeof value === 'object' && value !== null && !Array.isArray(value) ? ownValue(value as Record<string, unknown>, key) : undefined;
-    else value = Array.isArray(value) ? value[Number(m[2])] : undefined;
-    if (value === undefined) return undefined;
-  }
-  return value;
 }
 
 /**

@@ -119,13 +119,23 @@ describe('request file variables', () => {
     assert.match(named.message, /goes to http:\/\/localhost:8080, which is not a service host of Interface B: its token goes only to http:\/\/127\.0\.0\.1:8080 /);
   });
 
-  it('reads the JSONPath subset', () => {
+  it('reads JSONPath as RFC 9535 writes it', () => {
     const doc = { a: { b: [10, { c: 'd' }] }, 'k-1': true };
     assert.equal(jsonPath(doc, '$.a.b[1].c'), 'd');
     assert.equal(jsonPath(doc, "$['k-1']"), true);
     assert.deepEqual(jsonPath(doc, '$'), doc);
     assert.equal(jsonPath(doc, '$.a.x'), undefined);
     assert.equal(jsonPath(doc, 'a.b'), undefined);
-    assert.equal(jsonPath(doc, '$.a..b'), undefined);
+    // RFC 9535 beyond the old subset: descendants, wildcards (several values as a list), filters, from the end.
+    assert.deepEqual(jsonPath(doc, '$..c'), 'd');
+    assert.deepEqual(jsonPath(doc, '$.a.b[*]'), [10, { c: 'd' }]);
+    assert.deepEqual(jsonPath(doc, '$.a.b[?@.c == "d"].c'), 'd');
+    assert.equal(jsonPath(doc, '$.a.b[-2]'), 10);
+    // A name with a dash is written in brackets; the shorthand is no JSONPath, and the file says so at its line.
+    assert.equal(jsonPath(doc, '$.k-1'), undefined);
+    const f = parseRequestFile(['# @name first', 'GET {{baseUrl}}/v1/x', '###', 'GET {{baseUrl}}/v1/{{first.response.body.$.k-1}}'].join('\n'));
+    const [bad] = unknownReferences('# @name first\nGET {{baseUrl}}/v1/x\n###\nGET {{baseUrl}}/v1/{{first.response.body.$.k-1}}', f, connectionVariables(SPLIT));
+    assert.deepEqual([bad.span.line, bad.code], [3, 'syntax']);
+    assert.match(bad.message, /"\$\.k-1" is not a JSONPath \(RFC 9535\) at character 4\. Names with characters other than letters, digits and _ go in brackets/);
   });
 });
