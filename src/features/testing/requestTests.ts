@@ -3,6 +3,7 @@
 // requests it chains on), and what a request's answer means for its test. Plain TypeScript, so it is
 // unit-tested in plain Node; testTree.ts and testRun.ts turn it into the testing API's items and results.
 import type { CallResult } from '../../core/model';
+import type { Assertion, AssertionOutcome } from '../../core/requests/assertions';
 import type { ParsedRequest, ParsedRequestFile } from '../../core/requests/requestFile';
 import { references, splitLines } from '../../core/requests/requestText';
 
@@ -14,9 +15,17 @@ export interface RequestTest {
   /** 0-based lines: the request line (where the gutter's run icon goes) to the block's last line. */
   readonly firstLine: number;
   readonly lastLine: number;
+  readonly assertions: readonly AssertionTest[];
 }
 
-/** The file's requests as tests, in file order. */
+export interface AssertionTest {
+  /** Its place among the request's assertions. */
+  readonly key: string;
+  readonly label: string;
+  readonly assertion: Assertion;
+}
+
+/** The file's requests as tests, in file order, each with its `??` assertions. */
 export function requestTests(file: ParsedRequestFile): RequestTest[] {
   return file.requests.map((r) => ({
     key: `r${r.index}`,
@@ -24,6 +33,7 @@ export function requestTests(file: ParsedRequestFile): RequestTest[] {
     request: r,
     firstLine: r.requestLine,
     lastLine: Math.max(r.requestLine, r.endLine),
+    assertions: r.assertions.map((a, i) => ({ key: `a${i}`, label: `?? ${a.text}`, assertion: a })),
   }));
 }
 
@@ -87,9 +97,24 @@ export function verdictOf(result: CallResult): Verdict {
   return result.status !== undefined && (result.kind === 'api' || result.kind === 'limit' || result.kind === 'auth') && result.body !== undefined ? { kind: 'answered' } : { kind: 'error' };
 }
 
-/** A request with no assertion passes when its answer is a success: 2xx and no failing result code (the client's `ok`). */
-export function passesWithoutAssertions(result: CallResult): boolean {
-  return result.ok;
+/**
+ * Expected and actual values for a diff, where one says more than the message: an equality, with
+ * text values unquoted on both sides (`== Amber Works` against `"Amber Works"` is no difference).
+ */
+export function diffOf(outcome: AssertionOutcome): { readonly expected: string; readonly actual: string } | undefined {
+  const a = outcome.assertion;
+  if (a.operator !== '==' || a.length || a.expected === undefined) return undefined;
+  return { expected: unquoted(a.expected), actual: unquoted(outcome.actual) };
+}
+
+function unquoted(text: string): string {
+  if (!(text.length >= 2 && text.startsWith('"') && text.endsWith('"'))) return text;
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'string' ? value : text;
+  } catch {
+    return text.slice(1, -1);
+  }
 }
 
 /** One line for the Test Results output and a test message: what came back, and how long it took. */

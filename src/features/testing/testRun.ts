@@ -5,6 +5,7 @@
 // error that ends the run, never a failed assertion.
 import * as vscode from 'vscode';
 import type { CallResult } from '../../core/model';
+import { answerOf, evaluateAssertions, requestPassed, type AssertionOutcome } from '../../core/requests/assertions';
 import type { ParsedRequest } from '../../core/requests/requestFile';
 import type { ChainedResponse } from '../../core/requests/requestVariables';
 import { safeLine, safeText } from '../../core/sanitize';
@@ -16,7 +17,7 @@ import { Commands } from '../shared/commandIds';
 import { chainedFrom } from '../state/chainedResponses';
 import { toResultUri } from '../state/resultUri';
 import type { TestAnswers } from '../state/testAnswers';
-import { answerLine, passesWithoutAssertions, runOrder, verdictOf } from './requestTests';
+import { answerLine, diffOf, runOrder, verdictOf } from './requestTests';
 import type { ReadFile, RequestTestTree } from './testTree';
 
 export type RunServices = Pick<Services, 'connection' | 'scanner' | 'lookups' | 'responses'> & { readonly testAnswers: TestAnswers };
@@ -43,14 +44,14 @@ export class TestRunner {
         const order = runOrder(file.text, file.parsed, indexes === 'all' ? new Set(file.parsed.requests.map((r) => r.index)) : indexes);
         for (const r of order) {
           const item = file.requests.get(r.index);
-          if (item) run.enqueued(item);
+          if (item) for (const queued of [item, ...assertionItems(item, r)]) run.enqueued(queued);
         }
         const responses = new Map<string, ChainedResponse>();
         for (const r of order) {
           const item = file.requests.get(r.index);
           if (!item) continue;
           if (stopped || abort.signal.aborted) {
-            run.skipped(item);
+            for (const skipped of [item, ...assertionItems(item, r)]) run.skipped(skipped);
             continue;
           }
           try {
@@ -95,18 +96,23 @@ export class TestRunner {
   }
 
   private async runRequest(run: vscode.TestRun, file: ReadFile, r: ParsedRequest, item: vscode.TestItem, responses: Map<string, ChainedResponse>, signal: AbortSignal): Promise<void> {
+    const checks = assertionItems(item, r);
     run.started(item);
+    for (const c of checks) run.started(c);
+    const skipChecks = (): void => checks.forEach((c) => run.skipped(c));
     const endpoints = this.services.connection.settings().endpoints;
     const prepared = prepareRequest(file.parsed, r, endpoints, responses);
     if (!prepared.ok) {
-      run.errored(item, messageAt(file.uri, prepared.line, `${vscode.workspace.asRelativePath(file.uri)}:${prepared.line + 1}: ${prepared.message}`));
+      run.errored(item, this.message(file, item, prepared.line, `${vscode.workspace.asRelativePath(file.uri)}:${prepared.line + 1}: ${prepared.message}`));
+      skipChecks();
       return;
     }
     const notReady = await this.services.connection.readiness(prepared.request.interfaceId);
     if (notReady) {
       // One offer for the run: every other request would need the same.
       void offerToGetReady(notReady);
-      run.errored(item, messageAt(file.uri, r.requestLine, 'Not signed in, or the service address is not set: sign in or start the local sandbox, then run again.'));
+      run.errored(item, this.message(file, item, r.requestLine, 'Not signed in, or the service address is not set: sign in or start the local sandbox, then run again.'));
+      skipChecks();
       throw new StopRun();
     }
     const answer = await sendForAnswer(this.services, prepared.request, { signal });
@@ -117,12 +123,14 @@ export class TestRunner {
     run.appendOutput(`${safeLine(item.label)}: ${safeLine(answerLine(result))}\r\n`, new vscode.Location(file.uri, new vscode.Position(r.requestLine, 0)), item);
     const verdict = verdictOf(result);
     if (verdict.kind === 'stop') {
+      skipChecks();
       if (verdict.reason === 'cancelled') run.skipped(item);
-      else run.errored(item, this.failureMessage(file, r, item, result, 'The lockout guard stopped the run: '), result.durationMs);
+      else run.errored(item, this.message(file, item, r.requestLine, `The lockout guard stopped the run: ${failureText(result)}`), result.durationMs);
       throw new StopRun();
     }
     if (verdict.kind === 'error') {
-      run.errored(item, this.failureMessage(file, r, item, result, ''), result.durationMs);
+      skipChecks();
+      run.errored(item, this.message(file, item, r.requestLine, failureText(result)), result.durationMs);
       return;
     }
     if (result.ok && r.name !== undefined) {
@@ -131,34 +139,61 @@ export class TestRunner {
       // An open editor's Send chains on what the run got, as on its own sends.
       if (isOpen(file.uri)) this.services.responses.remember(file.uri.toString(), r.name, chained);
     }
-    if (passesWithoutAssertions(result)) run.passed(item, result.durationMs);
-    else run.failed(item, this.failureMessage(file, r, item, result, 'The answer is not a success: '), result.durationMs);
+    const outcomes = evaluateAssertions(r.assertions, answerOf(result));
+    outcomes.forEach((o, i) => {
+      const check = checks[i];
+      if (o.passed) run.passed(check);
+      else run.failed(check, this.assertionMessage(file, check, o));
+    });
+    if (requestPassed(outcomes, result.ok)) run.passed(item, result.durationMs);
+    else run.failed(item, this.message(file, item, r.requestLine, requestFailure(file, result, outcomes)), result.durationMs);
   }
 
-  /** The failure in words at the request line, with a link that opens the answer when there is one. */
-  private failureMessage(file: ReadFile, r: ParsedRequest, item: vscode.TestItem, result: CallResult, lead: string): vscode.TestMessage {
-    const text = result.ok ? answerLine(result) : `${answerLine(result)}${result.advice ? ` ${result.advice}` : ''}`;
+  private assertionMessage(file: ReadFile, check: vscode.TestItem, o: AssertionOutcome): vscode.TestMessage {
+    const message = this.message(file, check, o.line, o.message);
+    const diff = diffOf(o);
+    if (diff) {
+      message.expectedOutput = diff.expected;
+      message.actualOutput = diff.actual;
+    }
+    return message;
+  }
+
+  /** A message at a line of the file, with a link that opens the test's answer when there is one. */
+  private message(file: ReadFile, item: vscode.TestItem, line: number, text: string): vscode.TestMessage {
     const markdown = new vscode.MarkdownString(undefined, true);
-    markdown.appendText(safeText(`${lead}${text}`));
-    if (this.services.testAnswers.of(item.id) !== undefined) {
+    markdown.appendText(safeText(text));
+    const answered = this.services.testAnswers.of(item.id) !== undefined;
+    if (answered) {
       markdown.isTrusted = { enabledCommands: [Commands.openTestAnswer] };
       markdown.appendMarkdown(`\n\n[Open the answer](command:${Commands.openTestAnswer}?${encodeURIComponent(JSON.stringify({ testId: item.id }))})`);
     }
     const message = new vscode.TestMessage(markdown);
-    message.location = new vscode.Location(file.uri, new vscode.Position(r.requestLine, 0));
-    message.contextValue = ANSWER_CONTEXT;
+    message.location = new vscode.Location(file.uri, new vscode.Position(line, 0));
+    if (answered) message.contextValue = ANSWER_CONTEXT;
     return message;
   }
 }
 
+/** The assertion items of a request's item, in the order of its assertions. */
+function assertionItems(item: vscode.TestItem, r: ParsedRequest): vscode.TestItem[] {
+  return r.assertions.flatMap((_, i) => item.children.get(`${item.id}/a${i}`) ?? []);
+}
+
+function failureText(result: CallResult): string {
+  return result.ok || !result.advice ? answerLine(result) : `${answerLine(result)} ${result.advice}`;
+}
+
+/** Why a request that got an answer failed: its assertions that did not hold, or (with none) the answer. */
+function requestFailure(file: ReadFile, result: CallResult, outcomes: readonly AssertionOutcome[]): string {
+  const failed = outcomes.filter((o) => !o.passed);
+  if (failed.length === 0) return `The answer is not a success: ${failureText(result)}`;
+  const where = vscode.workspace.asRelativePath(file.uri);
+  return [`${failed.length} of ${outcomes.length} assertions failed (${answerLine(result)}):`, ...failed.map((o) => `${where}:${o.line + 1}: ${o.message}`)].join('\n');
+}
+
 /** The context value of messages whose test has an answer to open (package.json's `testing/message/context`). */
 export const ANSWER_CONTEXT = 'bizdata.testAnswer';
-
-function messageAt(uri: vscode.Uri, line: number, text: string): vscode.TestMessage {
-  const message = new vscode.TestMessage(safeLine(text));
-  message.location = new vscode.Location(uri, new vscode.Position(line, 0));
-  return message;
-}
 
 function isOpen(uri: vscode.Uri): boolean {
   return vscode.workspace.textDocuments.some((d) => !d.isClosed && d.uri.toString() === uri.toString());

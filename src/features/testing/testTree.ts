@@ -123,6 +123,15 @@ export class RequestTestTree implements vscode.Disposable {
       child.range = new vscode.Range(t.firstLine, 0, t.lastLine, 0);
       child.sortText = String(t.request.index).padStart(6, '0');
       this.nodes.set(child, { kind: 'request', uri: node.uri, index: t.request.index });
+      child.children.replace(
+        t.assertions.map((a, i) => {
+          const check = this.controller.createTestItem(`${child.id}/${a.key}`, safeLine(a.label), node.uri);
+          check.range = new vscode.Range(a.assertion.line, a.assertion.span.start, a.assertion.line, a.assertion.span.end);
+          check.sortText = String(i).padStart(6, '0');
+          this.nodes.set(check, { kind: 'assertion', uri: node.uri, index: t.request.index, line: a.assertion.line });
+          return check;
+        }),
+      );
       return child;
     });
     item.children.replace(children);

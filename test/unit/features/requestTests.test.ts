@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import type { CallResult } from '../../../src/core/model';
 import { parseRequestFile } from '../../../src/core/requests/requestFile';
 import { TestAnswers } from '../../../src/features/state/testAnswers';
-import { requestTests, runOrder, verdictOf } from '../../../src/features/testing/requestTests';
+import { evaluateAssertion, parseAssertion, type Assertion } from '../../../src/core/requests/assertions';
+import { diffOf, requestTests, runOrder, verdictOf } from '../../../src/features/testing/requestTests';
 
 const TEXT = [
   '@country = {{lookup.response.body.$.country}}',
@@ -26,7 +27,15 @@ const failure = (over: Partial<Extract<CallResult, { ok: false }>>): CallResult 
 describe('request files as tests (plain)', () => {
   const file = parseRequestFile(TEXT);
 
-  it('makes a test of each request, labelled by its name or title, from its request line to its block\'s end', () => {
+  it('makes a test of each request, labelled by its name or title, from its request line to its block\'s end, and of each assertion', () => {
+    const withChecks = parseRequestFile('GET {{baseUrl}}/v1/x\n?? status == 200\n?? code == CM000\n');
+    assert.deepEqual(
+      requestTests(withChecks)[0].assertions.map((a) => [a.key, a.label, a.assertion.line]),
+      [
+        ['a0', '?? status == 200', 1],
+        ['a1', '?? code == CM000', 2],
+      ],
+    );
     assert.deepEqual(
       requestTests(file).map((t) => [t.key, t.label, t.firstLine, t.lastLine]),
       [
@@ -52,6 +61,14 @@ describe('request files as tests (plain)', () => {
     assert.deepEqual(verdictOf(failure({ kind: 'cancelled' })), { kind: 'stop', reason: 'cancelled' });
     assert.deepEqual(verdictOf(failure({ kind: 'network' })), { kind: 'error' });
     assert.deepEqual(verdictOf(failure({ kind: 'input' })), { kind: 'error' });
+  });
+
+  it('offers a diff for an equality, with text values unquoted, and none for other operators', () => {
+    const outcome = (line: string, body: unknown) => evaluateAssertion(parseAssertion(line, 0) as Assertion, { status: 200, headers: {}, body, durationMs: 3 });
+    assert.deepEqual(diffOf(outcome('?? body $.name == Amber Works', { name: 'Amber Ltd' })), { expected: 'Amber Works', actual: 'Amber Ltd' });
+    assert.deepEqual(diffOf(outcome('?? body $.n == 3', { n: 2 })), { expected: '3', actual: '2' });
+    assert.equal(diffOf(outcome('?? body $.items length == 3', { items: [1] })), undefined);
+    assert.equal(diffOf(outcome('?? body $.n < 3', { n: 4 })), undefined);
   });
 
   it('finds the answer of an assertion through its request, and keeps only the latest answers', () => {
