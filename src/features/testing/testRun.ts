@@ -100,6 +100,9 @@ export class TestRunner {
     run.started(item);
     for (const c of checks) run.started(c);
     const skipChecks = (): void => checks.forEach((c) => run.skipped(c));
+    // The active connection's, as Send's. Named connections (`# @connection`, issue 17) are on the
+    // branches conns / conns-ext: once merged, take the request's connection here (connectionForRequest)
+    // and send through its client instead of services.connection.
     const endpoints = this.services.connection.settings().endpoints;
     const prepared = prepareRequest(file.parsed, r, endpoints, responses);
     if (!prepared.ok) {
