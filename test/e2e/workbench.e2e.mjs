@@ -180,6 +180,12 @@ describe('Business Data in the browser workbench', function () {
 
   it('runs a request file from the Testing view: passes, and a failed check at its line with expected and actual', async function () {
     await runCommand(page, 'View: Close All Editors');
+    // The request file written above was never saved: leave it unsaved.
+    const dontSave = page.locator('.monaco-dialog-box .monaco-button', { hasText: "Don't Save" });
+    await dontSave.waitFor({ timeout: 3000 }).then(
+      () => dontSave.click(),
+      () => undefined,
+    );
     await runCommand(page, 'Go to File...');
     await page.locator('.quick-input-widget input.input').fill('checks.bizdata.http');
     await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'checks.bizdata.http' }).first().click();
