@@ -4,7 +4,9 @@
 const CORE_ROOMS = ['codes', 'http', 'limits', 'storage', 'coordination', 'protocol', 'connections', 'exchange', 'accounts', 'requests'];
 // The files at the top of the core, above every room; every other file at the core's root is a leaf.
 const CORE_TOP = ['client', 'batch'];
-const FEATURE_UI = ['batch', 'diagnostics', 'explorer', 'hovers', 'quickFixes', 'requestFiles', 'results', 'statusBar'];
+const FEATURE_UI = ['batch', 'diagnostics', 'explorer', 'hovers', 'quickFixes', 'requestFiles', 'results', 'statusBar', 'testing'];
+// UI folders that stand on others: the Test Explorer sends requests exactly as the editor's Send does.
+const STANDS_ON = { testing: ['requestFiles', 'results'] };
 const FEATURE_SERVICES = ['connection', 'sandbox', 'log'];
 
 const room = (name) => `^src/core/${name}/`;
@@ -40,7 +42,7 @@ module.exports = {
       `features-${folder}-alone`,
       'A UI feature folder does not reach into another one: move what both need into features/shared or features/state.',
       `^src/features/${folder}/`,
-      `^src/features/(${FEATURE_UI.filter((f) => f !== folder).join('|')})/`,
+      `^src/features/(${FEATURE_UI.filter((f) => f !== folder && !(STANDS_ON[folder] ?? []).includes(f)).join('|')})/`,
     )),
     never(
       'features-bottom',

@@ -20,6 +20,8 @@ import { FoundCodes } from './features/state/foundCodes';
 import { createLookups } from './features/state/lookupStorage';
 import { registerStatusBar } from './features/statusBar/statusBar';
 import { createTestingApi, type TestingApi } from './features/testingApi';
+import { registerTestExplorer } from './features/testing/registerTestExplorer';
+import { TestAnswers } from './features/state/testAnswers';
 
 /** What activate() returns in the integration tests (ExtensionMode.Test) only. */
 export interface ExtensionApi {
@@ -49,7 +51,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
   const scanner = new CodeScanner(context.asAbsolutePath(join('dist', 'scanWorker.js')));
   context.subscriptions.push({ dispose: () => void scanner.dispose() });
   const found = new FoundCodes();
-  const services: Services = { context, testMode, log, contextKeys, connections, results, lookups, responses, scanner, sandbox };
+  const services: Services = { context, testMode, log, contextKeys, connections, results, lookups, responses, scanner, sandbox, testAnswers: new TestAnswers() };
 
   registerResults(context, results);
   const statusBar = registerStatusBar(context, services);
@@ -59,9 +61,10 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
   registerHovers(context, { contextKeys, codes, found });
   registerQuickFixes(context);
   registerRequestFiles(context, { connections, responses });
+  const tests = registerTestExplorer(context, services);
 
   if (!testMode) return undefined;
-  return { activationMs: performance.now() - started, testing: createTestingApi(context, services, statusBar, views) };
+  return { activationMs: performance.now() - started, testing: createTestingApi(context, services, statusBar, views, tests) };
 }
 
 export function deactivate(): void {

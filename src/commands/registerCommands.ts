@@ -12,6 +12,7 @@ import { lookUpIp } from './lookUpIp';
 import { copyRequestAsCurl } from './copyRequestAsCurl';
 import { lookUpOrganization } from './lookUpOrganization';
 import { newRequestFile } from './newRequestFile';
+import { openTestAnswer } from './openTestAnswer';
 import { refreshToken } from './refreshToken';
 import { registerCommand, type CommandHandler } from './registerCommand';
 import { rerunLookup } from './rerunLookup';
@@ -51,6 +52,7 @@ export function registerCommands(context: vscode.ExtensionContext, services: Ser
     [Commands.switchConnection]: (arg) => switchConnection(services, arg),
     [Commands.addConnection]: (arg) => addConnection(services, arg),
     [Commands.editConnections]: () => editConnections(),
+    [Commands.openTestAnswer]: (arg) => openTestAnswer(services, arg),
   } satisfies Record<CommandId, CommandHandler>;
   for (const id of Object.keys(handlers) as CommandId[]) registerCommand(context, services.log, id, handlers[id]);
 }

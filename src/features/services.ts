@@ -7,6 +7,7 @@ import type { CodeScanner } from './shared/codeScanner';
 import type { ChainedResponses } from './state/chainedResponses';
 import type { ContextKeys } from './state/contextKeys';
 import type { LookupModel } from './state/lookupModel';
+import type { TestAnswers } from './state/testAnswers';
 
 export interface Services {
   readonly context: vscode.ExtensionContext;
@@ -27,4 +28,6 @@ export interface Services {
   readonly scanner: CodeScanner;
   /** The local sandbox started from this window, if any. */
   readonly sandbox: SandboxService;
+  /** The answer of each test of the Test Explorer's latest runs, for "Open Answer". */
+  readonly testAnswers: TestAnswers;
 }

@@ -214,4 +214,37 @@ describe('Business Data in the browser workbench', function () {
     assert.match((await hover.textContent()) ?? '', /CM000/);
     await page.screenshot({ path: join(screenshots, 'request-file.png') });
   });
+
+  it('runs a request file from the Testing view: passes, and a failed check at its line with expected and actual', async function () {
+    await runCommand(page, 'View: Close All Editors');
+    // The request file written above was never saved: leave it unsaved.
+    const dontSave = page.locator('.monaco-dialog-box .monaco-button', { hasText: "Don't Save" });
+    await dontSave.waitFor({ timeout: 3000 }).then(
+      () => dontSave.click(),
+      () => undefined,
+    );
+    await runCommand(page, 'Go to File...');
+    await page.locator('.quick-input-widget input.input').fill('checks.bizdata.http');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'checks.bizdata.http' }).first().click();
+    await page.locator('.tabs-container .tab.active', { hasText: 'checks.bizdata.http' }).waitFor({ timeout: UI_TIMEOUT });
+    await runCommand(page, 'Testing: Focus on Test Explorer View');
+    const tree = page.locator('.test-explorer');
+    await tree.locator('.monaco-list-row', { hasText: 'checks.bizdata.http' }).waitFor({ timeout: UI_TIMEOUT });
+    await runCommand(page, 'Test: Run All Tests');
+    // The file fails (one check does not hold); open it and the failed request in the tree.
+    const fileRow = tree.locator('.monaco-list-row', { hasText: 'checks.bizdata.http' });
+    await fileRow.locator('.codicon-testing-failed-icon').waitFor({ timeout: UI_TIMEOUT });
+    await fileRow.click();
+    await page.keyboard.press('ArrowRight');
+    await tree.locator('.monaco-list-row', { hasText: 'ipLookup' }).locator('.codicon-testing-passed-icon').waitFor({ timeout: UI_TIMEOUT });
+    const failedRow = tree.locator('.monaco-list-row', { hasText: 'A check that does not hold' });
+    await failedRow.locator('.codicon-testing-failed-icon').waitFor({ timeout: UI_TIMEOUT });
+    await failedRow.click();
+    await page.keyboard.press('ArrowRight');
+    await tree.locator('.monaco-list-row', { hasText: '?? body $.inquiryDetail.ipAddress == 8.8.4.4' }).locator('.codicon-testing-failed-icon').waitFor({ timeout: UI_TIMEOUT });
+    // Each request's answer line is in the Test Results output.
+    await page.locator('.part.panel', { hasText: 'A check that does not hold: the address looked up is another one: HTTP 200' }).first().waitFor({ timeout: UI_TIMEOUT });
+    await page.waitForTimeout(600);
+    await page.screenshot({ path: join(screenshots, 'test-explorer.png') });
+  });
 });

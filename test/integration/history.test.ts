@@ -4,6 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { answerErrorMessages, extensionApi, useSignedInTestSandbox } from './helpers';
+import { uriExists } from '../../src/features/shared/uriExists';
 
 interface Dump {
   readonly global: Readonly<Record<string, unknown>>;
@@ -15,15 +16,6 @@ async function answersFolder(): Promise<vscode.Uri> {
 
 async function fileText(uri: vscode.Uri): Promise<string> {
   return Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8');
-}
-
-async function exists(uri: vscode.Uri): Promise<boolean> {
-  try {
-    await vscode.workspace.fs.stat(uri);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The history entry id behind a result document's address (bizdata-result:/<id>/<name>.json). */
@@ -97,7 +89,7 @@ describe('lookup history storage', function () {
     assert.ok(rerun && idOf(rerun) !== 'legacy0001');
 
     await vscode.commands.executeCommand('bizdata.deleteLookup', { type: 'history', entry: { id: 'legacy0001' } });
-    assert.equal(await exists(vscode.Uri.joinPath(folder, 'legacy0001.json')), false, 'deleting the entry deletes its file');
+    assert.equal(await uriExists(vscode.Uri.joinPath(folder, 'legacy0001.json')), false, 'deleting the entry deletes its file');
     assert.equal((await dump()).global['bizdata.history.legacy0001'], undefined);
     await vscode.commands.executeCommand('bizdata.deleteLookup', { type: 'saved', saved: { id: 'legacysaved1' } });
   });
@@ -125,7 +117,7 @@ describe('lookup history storage', function () {
       messages.restore();
     }
     const again = await vscode.commands.executeCommand<string>('bizdata.rerunLookup', { resultUri: uri });
-    assert.ok(again && (await exists(vscode.Uri.joinPath(await answersFolder(), `${idOf(again)}.json`))), 'a re-run stores the answer again');
+    assert.ok(again && (await uriExists(vscode.Uri.joinPath(await answersFolder(), `${idOf(again)}.json`))), 'a re-run stores the answer again');
     await vscode.commands.executeCommand('bizdata.deleteLookup', { type: 'history', entry: { id } });
     assert.equal((await api.testing.treeItems('lookups')).some((i) => i.label === '203.0.113.63' && i.description.endsWith('answer no longer stored')), false);
   });

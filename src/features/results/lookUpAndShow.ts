@@ -4,7 +4,8 @@
 import * as vscode from 'vscode';
 import { safeLine } from '../../core/sanitize';
 import { failureLine } from '../../core/exchange/failures';
-import type { CallFailure, CallResult } from '../../core/model';
+import type { CallOptions } from '../../core/client';
+import type { CallFailure, CallResult, OperationRequest } from '../../core/model';
 import type { Connection } from '../connection/connection';
 import { offerToGetReady } from '../connection/readinessOffer';
 import type { Services } from '../services';
@@ -13,7 +14,7 @@ import { interfaceOf } from '../shared/interfaces';
 import { rerunArgs, rerunFixFor } from '../shared/rerunFixes';
 import { queryLabel, type HistoryQuery, type LookupEntry } from '../state/lookupModel';
 import { toResultUri } from '../state/resultUri';
-import { readyAnswer } from './largeAnswers';
+import { readyAnswer, type ReadyAnswer } from './largeAnswers';
 
 export interface LookUpOptions {
   readonly forceNewToken?: boolean;
@@ -69,28 +70,42 @@ export async function callAndShow(services: Services, query: HistoryQuery, optio
         }
         const o = { signal: abort.signal, forceNewToken: options.forceNewToken };
         if (query.kind !== 'request') return { result: await connection.lookup(query, o), json: false };
-        const result = await connection.send(query.request, o);
-        // Another operation's answer could echo what was sent (the history never keeps a secret), and
-        // may be large: pretty-printed on the worker.
-        progress.report({ message: 'reading the answer' });
-        return await readyAnswer(result, { scanner: services.scanner, redact: (t) => connection.getClient().redact(t) });
+        return await sendForAnswer(connection, services, query.request, o, () => progress.report({ message: 'reading the answer' }));
       } finally {
         subscription.dispose();
       }
     },
   );
   if (!outcome) return {};
-  const { result, json } = outcome;
+  const { result } = outcome;
   if (!result.ok && result.kind === 'cancelled') return {};
-  if (!result.ok && result.body === undefined) {
+  const entry = await keepInHistory(services, query, outcome, connection.name);
+  if (!entry) {
     // Nothing came back to show (bad input, another host, network): a message is the whole answer.
-    void showFailure(result, undefined, connection.name);
+    if (!result.ok) void showFailure(result, undefined, connection.name);
     return { result };
   }
-  const entry = await services.lookups.add(query, result, { textIsJson: json, connection: connection.name });
   const uri = await services.results.open(entry, options.show);
   if (!result.ok) void showFailure(result, entry, connection.name);
   return { uri: uri.toString(), result, entry };
+}
+
+/**
+ * A request of a request file sent as Send sends it: under the connection's lockout guard, its answer
+ * cleaned of any secret it echoes (the history never keeps one) and, when large, pretty-printed on
+ * the worker. `onAnswer` runs when the answer is in and that work starts. The Test Explorer sends so too.
+ */
+export async function sendForAnswer(connection: Connection, services: Pick<Services, 'scanner'>, request: OperationRequest, options: CallOptions, onAnswer?: () => void): Promise<ReadyAnswer> {
+  const result = await connection.send(request, options);
+  onAnswer?.();
+  return readyAnswer(result, { scanner: services.scanner, redact: (t) => connection.getClient().redact(t) });
+}
+
+/** Keeps a call in the history when it has an answer to show; undefined when nothing came back (or it was cancelled). */
+export async function keepInHistory(services: Pick<Services, 'lookups'>, query: HistoryQuery, answer: ReadyAnswer, connection: string): Promise<LookupEntry | undefined> {
+  const { result, json } = answer;
+  if (!result.ok && (result.kind === 'cancelled' || result.body === undefined)) return undefined;
+  return services.lookups.add(query, result, { textIsJson: json, connection });
 }
 
 function pause(ms: number, signal: AbortSignal): Promise<void> {

@@ -29,6 +29,7 @@ export const Commands = {
   switchConnection: 'bizdata.switchConnection',
   addConnection: 'bizdata.addConnection',
   editConnections: 'bizdata.editConnections',
+  openTestAnswer: 'bizdata.openTestAnswer',
 } as const satisfies Readonly<Record<string, `bizdata.${string}`>>;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -103,6 +104,12 @@ export interface RequestTargetArgs {
   readonly name?: string;
 }
 
+/**
+ * A test of the Test Explorer whose last answer to open: by its id (a test message's link), a test
+ * item (its context menus pass one), or `{ test }` (a test message's context menu).
+ */
+export type OpenTestAnswerArgs = { readonly testId: string } | { readonly id: string } | { readonly test: { readonly id: string } };
+
 /** The lookup a command acts on: a Lookups view element, a result document, or (omitted) the active editor's. */
 export type LookupTargetArg = LookupNode | ResultArgs | vscode.Uri;
 
@@ -130,6 +137,7 @@ export interface CommandArgs {
   'bizdata.switchConnection': [arg?: ConnectionArgs];
   'bizdata.addConnection': [arg?: AddConnectionArgs];
   'bizdata.editConnections': [];
+  'bizdata.openTestAnswer': [arg?: OpenTestAnswerArgs];
 }
 
 /** Runs one of this extension's commands with arguments of the shape it takes. */

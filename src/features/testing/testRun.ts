@@ -1,0 +1,216 @@
+// One run of the Test Explorer: each chosen file's requests in file order (with the named requests they
+// chain on), each sent as the editor's Send sends it (prepareRequest, then sendForAnswer under the
+// connection's lockout guard), kept in the history so its answer opens from the result, and judged.
+// Cancelling aborts the request on the wire and skips the rest; a refusal by the lockout guard is an
+// error that ends the run, never a failed assertion.
+import * as vscode from 'vscode';
+import type { CallResult } from '../../core/model';
+import { answerOf, evaluateAssertions, requestPassed, type AssertionOutcome } from '../../core/requests/assertions';
+import type { ParsedRequest } from '../../core/requests/requestFile';
+import type { ChainedResponse } from '../../core/requests/requestVariables';
+import { safeLine, safeText } from '../../core/sanitize';
+import { offerToGetReady } from '../connection/readinessOffer';
+import { connectionOfRequest } from '../shared/requestConnection';
+import { prepareRequest } from '../requestFiles/prepareRequest';
+import { keepInHistory, sendForAnswer } from '../results/lookUpAndShow';
+import type { Services } from '../services';
+import { Commands } from '../shared/commandIds';
+import { chainedFrom } from '../state/chainedResponses';
+import { toResultUri } from '../state/resultUri';
+import type { TestAnswers } from '../state/testAnswers';
+import { answerLine, diffOf, runOrder, verdictOf } from './requestTests';
+import type { ReadFile, RequestTestTree } from './testTree';
+
+export type RunServices = Pick<Services, 'connections' | 'scanner' | 'lookups' | 'responses'> & { readonly testAnswers: TestAnswers };
+
+/** Stops the whole run: the lockout guard refused, the user cancelled, or no interface is ready. */
+class StopRun extends Error {}
+
+export class TestRunner {
+  constructor(
+    private readonly controller: vscode.TestController,
+    private readonly tree: RequestTestTree,
+    private readonly services: RunServices,
+  ) {}
+
+  async run(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
+    const run = this.controller.createTestRun(request);
+    const abort = new AbortController();
+    const cancelled = token.onCancellationRequested(() => abort.abort());
+    try {
+      const chosen = await this.chosen(request);
+      let stopped = false;
+      for (const [uri, indexes] of chosen) {
+        const file = await this.tree.read(vscode.Uri.parse(uri));
+        const order = runOrder(file.text, file.parsed, indexes === 'all' ? new Set(file.parsed.requests.map((r) => r.index)) : indexes);
+        for (const r of order) {
+          const item = file.requests.get(r.index);
+          if (item) for (const queued of [item, ...assertionItems(item, r)]) run.enqueued(queued);
+        }
+        const responses = new Map<string, ChainedResponse>();
+        for (const r of order) {
+          const item = file.requests.get(r.index);
+          if (!item) continue;
+          if (stopped || abort.signal.aborted) {
+            for (const skipped of [item, ...assertionItems(item, r)]) run.skipped(skipped);
+            continue;
+          }
+          try {
+            await this.runRequest(run, file, r, item, responses, abort.signal);
+          } catch (err) {
+            if (!(err instanceof StopRun)) throw err;
+            stopped = true;
+          }
+        }
+      }
+    } finally {
+      cancelled.dispose();
+      run.end();
+    }
+  }
+
+  /** File URI → the request indexes chosen in it ('all' for a whole file), honouring `exclude`. */
+  private async chosen(request: vscode.TestRunRequest): Promise<Map<string, Set<number> | 'all'>> {
+    if (!request.include) await this.tree.discover();
+    const excluded = new Set((request.exclude ?? []).map((i) => i.id));
+    const out = new Map<string, Set<number> | 'all'>();
+    const items: vscode.TestItem[] = [];
+    if (request.include) items.push(...request.include);
+    else this.controller.items.forEach((i) => items.push(i));
+    for (const item of items) {
+      if (excluded.has(item.id)) continue;
+      const node = this.tree.node(item);
+      if (!node) continue;
+      const key = node.uri.toString();
+      if (node.kind === 'file') {
+        // Excluded requests of a file leave the rest of it.
+        const file = await this.tree.read(node.uri);
+        const kept = [...file.requests].filter(([, child]) => !excluded.has(child.id)).map(([index]) => index);
+        out.set(key, kept.length === file.requests.size ? 'all' : new Set(kept));
+        continue;
+      }
+      const current = out.get(key);
+      if (current === 'all') continue;
+      out.set(key, new Set([...(current ?? []), node.index]));
+    }
+    return out;
+  }
+
+  private async runRequest(run: vscode.TestRun, file: ReadFile, r: ParsedRequest, item: vscode.TestItem, responses: Map<string, ChainedResponse>, signal: AbortSignal): Promise<void> {
+    const checks = assertionItems(item, r);
+    run.started(item);
+    for (const c of checks) run.started(c);
+    const skipChecks = (): void => checks.forEach((c) => run.skipped(c));
+    // A request file may come from anyone's repository: in Restricted Mode nothing goes out with a token.
+    if (!vscode.workspace.isTrusted) {
+      run.errored(item, this.message(file, item, r.requestLine, 'This folder is in Restricted Mode, so request files send nothing with your token. Trust the folder ("Workspaces: Manage Workspace Trust") if you trust its request files, then run again.'));
+      skipChecks();
+      throw new StopRun();
+    }
+    // The request's `# @connection` (or the file's), else the active one, as Send chooses.
+    const place = (line: number): string => `${vscode.workspace.asRelativePath(file.uri)}:${line + 1}`;
+    const choice = connectionOfRequest(file.parsed, r, this.services.connections.choice());
+    const connection = choice.ok ? this.services.connections.named(choice.name) : undefined;
+    if (!choice.ok || !connection) {
+      const line = choice.ok ? r.requestLine : choice.line;
+      run.errored(item, this.message(file, item, line, `${place(line)}: ${choice.ok ? `The connection "${choice.name}" cannot be used now.` : choice.message}`));
+      skipChecks();
+      return;
+    }
+    const prepared = prepareRequest(file.parsed, r, connection.settings().endpoints, responses);
+    if (!prepared.ok) {
+      run.errored(item, this.message(file, item, prepared.line, `${place(prepared.line)}: ${prepared.message}`));
+      skipChecks();
+      return;
+    }
+    const notReady = await connection.readiness(prepared.request.interfaceId);
+    if (notReady) {
+      // One offer for the run: every other request would need the same.
+      void offerToGetReady(notReady);
+      run.errored(item, this.message(file, item, r.requestLine, 'Not signed in, or the service address is not set: sign in or start the local sandbox, then run again.'));
+      skipChecks();
+      throw new StopRun();
+    }
+    const answer = await sendForAnswer(connection, this.services, prepared.request, { signal });
+    const result = answer.result;
+    const entry = await keepInHistory(this.services, { kind: 'request', request: prepared.request, name: r.name }, answer, connection.name);
+    if (entry) this.services.testAnswers.set(item.id, toResultUri(entry).toString());
+    else this.services.testAnswers.forget(item.id);
+    run.appendOutput(`${safeLine(item.label)}: ${safeLine(answerLine(result))}\r\n`, new vscode.Location(file.uri, new vscode.Position(r.requestLine, 0)), item);
+    const verdict = verdictOf(result);
+    if (verdict.kind === 'stop') {
+      skipChecks();
+      if (verdict.reason === 'cancelled') run.skipped(item);
+      else run.errored(item, this.message(file, item, r.requestLine, `The lockout guard stopped the run: ${failureText(result)}`), result.durationMs);
+      throw new StopRun();
+    }
+    if (verdict.kind === 'error') {
+      skipChecks();
+      run.errored(item, this.message(file, item, r.requestLine, failureText(result)), result.durationMs);
+      return;
+    }
+    if (result.ok && r.name !== undefined) {
+      const chained = chainedFrom(result, answer.json);
+      responses.set(r.name, chained);
+      // An open editor's Send chains on what the run got, as on its own sends.
+      if (isOpen(file.uri)) this.services.responses.remember(file.uri.toString(), r.name, chained);
+    }
+    const outcomes = evaluateAssertions(r.assertions, answerOf(result));
+    outcomes.forEach((o, i) => {
+      const check = checks[i];
+      if (o.passed) run.passed(check);
+      else run.failed(check, this.assertionMessage(file, check, o));
+    });
+    if (requestPassed(outcomes, result.ok)) run.passed(item, result.durationMs);
+    else run.failed(item, this.message(file, item, r.requestLine, requestFailure(file, result, outcomes)), result.durationMs);
+  }
+
+  private assertionMessage(file: ReadFile, check: vscode.TestItem, o: AssertionOutcome): vscode.TestMessage {
+    const message = this.message(file, check, o.line, o.message);
+    const diff = diffOf(o);
+    if (diff) {
+      message.expectedOutput = diff.expected;
+      message.actualOutput = diff.actual;
+    }
+    return message;
+  }
+
+  /** A message at a line of the file, with a link that opens the test's answer when there is one. */
+  private message(file: ReadFile, item: vscode.TestItem, line: number, text: string): vscode.TestMessage {
+    const markdown = new vscode.MarkdownString(undefined, true);
+    markdown.appendText(safeText(text));
+    const answered = this.services.testAnswers.of(item.id) !== undefined;
+    if (answered) {
+      markdown.isTrusted = { enabledCommands: [Commands.openTestAnswer] };
+      markdown.appendMarkdown(`\n\n[Open the answer](command:${Commands.openTestAnswer}?${encodeURIComponent(JSON.stringify({ testId: item.id }))})`);
+    }
+    const message = new vscode.TestMessage(markdown);
+    message.location = new vscode.Location(file.uri, new vscode.Position(line, 0));
+    if (answered) message.contextValue = ANSWER_CONTEXT;
+    return message;
+  }
+}
+
+/** The assertion items of a request's item, in the order of its assertions. */
+function assertionItems(item: vscode.TestItem, r: ParsedRequest): vscode.TestItem[] {
+  return r.assertions.flatMap((_, i) => item.children.get(`${item.id}/a${i}`) ?? []);
+}
+
+function failureText(result: CallResult): string {
+  return result.ok || !result.advice ? answerLine(result) : `${answerLine(result)} ${result.advice}`;
+}
+
+/** Why a request that got an answer failed: its assertions that did not hold, or (with none) the answer. */
+function requestFailure(file: ReadFile, result: CallResult, outcomes: readonly AssertionOutcome[]): string {
+  const failed = outcomes.filter((o) => !o.passed);
+  if (failed.length === 0) return `The answer is not a success: ${failureText(result)}`;
+  const where = vscode.workspace.asRelativePath(file.uri);
+  return [`${failed.length} of ${outcomes.length} assertions failed (${answerLine(result)}):`, ...failed.map((o) => `${where}:${o.line + 1}: ${o.message}`)].join('\n');
+}
+
+/** The context value of messages whose test has an answer to open (package.json's `testing/message/context`). */
+export const ANSWER_CONTEXT = 'bizdata.testAnswer';
+
+function isOpen(uri: vscode.Uri): boolean {
+  return vscode.workspace.textDocuments.some((d) => !d.isClosed && d.uri.toString() === uri.toString());
+}
