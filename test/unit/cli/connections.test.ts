@@ -257,6 +257,22 @@ describe('bizdata with named connections (two sandboxes)', function () {
     assert.deepEqual(reached(), { alpha: { token: 1, data: 2 }, beta: { token: 1, data: 2 } });
   });
 
+  it('describes the options and the format in --help', async () => {
+    for (const cmd of ['ip', 'org', 'batch', 'send', 'token']) {
+      const r = await run([cmd, '--help']);
+      assert.equal(r.code, 0, cmd);
+      assert.match(r.stdout, /--connections FILE +the connections file/, cmd);
+      assert.match(r.stdout, /--connection NAME +the connection to use \[BIZDATA_CONNECTION, default the file's "active"\]/, cmd);
+    }
+    assert.match((await run(['batch', '--help'])).stdout, /-y, --yes +run against a connection marked "production": true without asking/);
+    assert.match((await run(['send', '--help'])).stdout, /"# @connection NAME" above a request sends it through that connection/);
+    const r = await run(['connections', '--help']);
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /"production": true, "qps": 20,/);
+    assert.match(r.stdout, /Fields: authUrl, baseUrl, legacyUrl/);
+    assert.match((await run(['--help'])).stdout, /connections +list the named connections/);
+  });
+
   it('names the connection in token JSON, and keeps --sandbox and the plain variables working', async () => {
     let r = await run(['token', '--interface', 'b', '--connections', file, '--connection', 'beta'], creds(true));
     assert.equal(r.code, 0, r.stderr);
