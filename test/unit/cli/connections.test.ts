@@ -226,7 +226,14 @@ describe('bizdata with named connections (two sandboxes)', function () {
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(reached(), { alpha: { token: 0, data: 0 }, beta: { token: 1, data: 1 } });
 
+    // A request of beta's written to alpha's host: beta's token goes only to beta's hosts, so the file is refused.
     beta.received.length = 0;
+    await writeFile(http, ['# @connection beta', `GET ${alpha.url}/v1/duns-search/ip/${IP}`].join('\n'));
+    r = await run(['send', http, '--connections', file], creds());
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, new RegExp(`${http.replace(/\./g, '\\.')}:2: The request goes to ${alpha.url.replace(/\./g, '\\.')}, which is no configured service host`));
+    assert.deepEqual(reached(), { alpha: { token: 0, data: 0 }, beta: { token: 0, data: 0 } });
+
     await writeFile(http, ['GET {{baseUrl}}/v1/duns-search/ip/203.0.113.7', '', '###', '# @connection staging', 'GET {{baseUrl}}/v1/duns-search/ip/203.0.113.8'].join('\n'));
     r = await run(['send', http, '--connections', file], creds());
     assert.equal(r.code, 2);
