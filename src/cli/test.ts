@@ -11,15 +11,15 @@ import { requestFileText } from '../core/requests/requestText';
 import { connectionVariables, unknownReferences } from '../core/requests/requestVariables';
 import { judgeStep, judgeUnsendable } from '../core/requests/testRun';
 import { connectionNames } from '../core/connections/connection';
-import { connectionProblems, requestConnectionMeta } from '../core/requests/requestConnections';
-import type { ParsedRequest } from '../core/requests/requestFile';
+import { connectionProblems } from '../core/requests/requestConnections';
 import { chooseConnection } from './connections';
 import { errorMessage } from '../core/errors';
 import type { CallFailure } from '../core/model';
 import { safeLine } from '../core/sanitize';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, parse, printFailure, printJson, readInputBytes, type Setup } from './common';
 import { EXIT, UsageError, type CliIo } from './io';
-import { refuseAll, refuseErrors, requestSetups } from './send';
+import { refuseAll, refuseErrors } from './send';
+import { requestClients } from './requestClients';
 import { againToStop, endBySignal, StopRequests } from './signals';
 import { countsOf, jsonReport, junitReport, requestLines, summaryLine, type FileReport, type ReportedRequest } from './testReport';
 
@@ -88,15 +88,14 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
   // A `# @connection` that names no connection refuses the run at its line, before any client is made.
   for (const { file, parsed } of loaded) refuseErrors(file, connectionProblems(parsed, connectionNames(chosen.connections)));
   // A client per connection used, shared by every file: one token, one limiter and one guard per account.
-  const setups = await requestSetups(
+  const clients = await requestClients(
     loaded.map((l) => ({ file: l.parsed, requests: l.parsed.requests })),
     chosen,
     values,
     io,
   );
-  const main = setups.get(undefined) ?? [...setups.values()][0];
+  const { main, setupOf } = clients;
   const { requestTimeoutMs } = main;
-  const setupOf = (parsed: ParsedRequestFile, r: ParsedRequest): Setup => setups.get(requestConnectionMeta(parsed, r)?.name) ?? main;
   // Without a connections file or a name, the flags and variables alone: reported as "default".
   const nameOf = (setup: Setup): string => setup.connection?.name ?? 'default';
   const stop = new StopRequests(requestTimeoutMs, (sig) =>
@@ -146,7 +145,7 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
       });
     }
   } finally {
-    for (const setup of setups.values()) await setup.close();
+    await clients.close();
     stop.dispose();
   }
   const run = { files: reports, stopped, signal: stop.received };
