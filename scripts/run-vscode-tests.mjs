@@ -2,6 +2,8 @@
 // workbench in headless Chromium, driven by Playwright.
 //   node scripts/run-vscode-tests.mjs integration
 //       test/integration against this folder as the extension under development (ExtensionMode.Test).
+//   node scripts/run-vscode-tests.mjs restricted
+//       test/restricted with Workspace Trust on: the test folder opens in Restricted Mode.
 //   node scripts/run-vscode-tests.mjs production --vsix bizdata-explorer.vsix
 //       installs the .vsix as a user would (ExtensionMode.Production) and runs test/production as a
 //       probe extension of its own, which sees the installed one only through VS Code's API.
@@ -72,7 +74,7 @@ function maskedInputAnswerer(page) {
 
 async function main() {
   const started = Date.now();
-  server = await startVsCodeServer({ log, env: { BIZDATA_TEST_WORKSPACE: workspace }, install: vsix ? [vsix] : [] });
+  server = await startVsCodeServer({ log, env: { BIZDATA_TEST_WORKSPACE: workspace }, install: vsix ? [vsix] : [], workspaceTrust: suite === 'restricted' });
   log(`[harness] VS Code server on ${server.url} (${Date.now() - started} ms)`);
   browser = await launchChromium({ log });
   const page = await browser.newPage();

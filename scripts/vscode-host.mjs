@@ -30,8 +30,9 @@ export function freePort() {
  * Starts VS Code's own server script (not the code-server launcher) with the smoke-test driver on,
  * which the workbench needs to honour extensionTestsPath. Resolves once it answers HTTP.
  * `install`: .vsix files installed first, as a user installs them (they run in ExtensionMode.Production).
+ * `workspaceTrust`: keep VS Code's Workspace Trust on (a folder then opens in Restricted Mode).
  */
-export async function startVsCodeServer({ log = console.log, startTimeoutMs = 90_000, env = {}, port: wanted, install = [] } = {}) {
+export async function startVsCodeServer({ log = console.log, startTimeoutMs = 90_000, env = {}, port: wanted, install = [], workspaceTrust = false } = {}) {
   const paths = ensureVsCodeServer(log);
   const port = wanted ?? (await freePort());
   const dataDir = mkdtempSync(join(tmpdir(), 'bizdata-vscode-'));
@@ -53,7 +54,7 @@ export async function startVsCodeServer({ log = console.log, startTimeoutMs = 90
     '--host', '127.0.0.1', '--port', String(port),
     '--without-connection-token', '--accept-server-license-terms',
     ...dirs,
-    '--disable-telemetry', '--disable-workspace-trust', '--enable-smoke-test-driver',
+    '--disable-telemetry', ...(workspaceTrust ? [] : ['--disable-workspace-trust']), '--enable-smoke-test-driver',
   ];
   let output = '';
   // Its own process group, so that stop() ends the extension hosts it starts too.

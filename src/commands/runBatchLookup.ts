@@ -57,6 +57,8 @@ export async function runBatchLookup(services: Services, arg?: unknown): Promise
           client: { lookup: (q, o) => connection.lookup(q, { signal: o?.signal }) },
           inputs: parsed.inputs,
           outFile,
+          // Every line names it; lines another connection wrote are not taken as done here.
+          connection: connection.name,
           concurrency,
           signal: abort.signal,
           onProgress: (p) => {

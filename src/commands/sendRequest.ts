@@ -1,8 +1,7 @@
 // "Business Data: Send Request" (and the Send CodeLens): one request of a request file, sent with the
 // token of its connection (`# @connection`, else the active one) through the guarded path (readiness
-// offer, lockout prompt); nothing in Restricted Mode,
-// its answer opened and kept in the history; a named request's answer is remembered for the requests
-// of the same document that chain on it.
+// offer, lockout prompt), nothing in Restricted Mode; its answer opened and kept in the history; a
+// named request's answer is remembered for the requests of the same document that chain on it.
 import * as vscode from 'vscode';
 import type { Connection } from '../features/connection/connection';
 import { offerToGetReady } from '../features/connection/readinessOffer';

@@ -4,13 +4,12 @@
 // credentials and token reach only its own sandbox; a re-run goes to the entry's connection; the old
 // single-connection settings and credentials become `default`; a workspace cannot add a host.
 import * as assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { RunningSandbox } from '../../src/sandbox/server';
-import { answerErrorMessages, answerModalWarnings, canaries, closeAllEditors, dataRootOf, extensionApi, filesContaining, openRequestFile, ourDiagnostics, pointAt, runCodeLens, sleep, startSandboxWith, stats, waitFor, type Canaries, type CustomerStats } from './helpers';
+import { answerErrorMessages, answerModalWarnings, canaries, closeAllEditors, dataRootOf, extensionApi, filesContaining, openRequestFile, ourDiagnostics, pointAt, runCodeLens, sleep, startSandboxWith, stats, waitFor, withWorkspaceSettings, type Canaries, type CustomerStats } from './helpers';
 
 const CONNECTIONS = 'bizdata.connections';
 
@@ -151,6 +150,8 @@ describe('named connections', function () {
       assert.ok(await vscode.commands.executeCommand<string>('bizdata.runBatchLookup', { file: input }));
       assert.equal(modal.asked.length, 2, 'asked once for the run');
       assert.equal((await seen(beta, 'beta')).dataCalls, (before.dataCalls ?? 0) + 3);
+      const lines = (await readFile(`${input}.results.jsonl`, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { connection?: string; ok: boolean });
+      assert.deepEqual(lines.map((l) => [l.connection, l.ok]), [['beta', true], ['beta', true], ['beta', true]], 'each output line names its connection');
       // A test account runs without asking.
       await vscode.commands.executeCommand('bizdata.switchConnection', { connection: 'alpha' });
       await writeFile(input, '203.0.113.24\n');
@@ -278,14 +279,8 @@ describe('named connections', function () {
 
   it('a workspace setting can neither add a connection nor change a host, and the log says so once', async () => {
     const api = await extensionApi();
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    assert.ok(folder);
-    const file = join(folder, '.vscode', 'settings.json');
-    const original = readFileSync(file, 'utf8');
     const evil = { connections: { evil: addresses(beta), alpha: addresses(beta) } };
-    try {
-      writeFileSync(file, JSON.stringify({ ...JSON.parse(original), [CONNECTIONS]: evil }, null, 2));
-      await sleep(1000);
+    await withWorkspaceSettings({ [CONNECTIONS]: evil }, async () => {
       const list = api.testing.connections().list;
       assert.deepEqual(list.map((c) => c.name), ['alpha', 'beta']);
       assert.equal(list.find((c) => c.name === 'alpha')?.endpoints.baseUrl, alpha.url, "alpha's host is the user's");
@@ -308,9 +303,27 @@ describe('named connections', function () {
         'the warning in the log',
       );
       assert.equal(warned, 1, 'one log file holds the warning');
+    });
+  });
+
+  it('a setting the core refuses defines no connection, and says why once with Edit Connections', async () => {
+    const api = await extensionApi();
+    type Warn = (message: string, ...items: string[]) => Thenable<string | undefined>;
+    const win = vscode.window as unknown as { showWarningMessage: Warn };
+    const original = win.showWarningMessage;
+    const warnings: Array<{ message: string; items: string[] }> = [];
+    win.showWarningMessage = (message, ...items) => {
+      warnings.push({ message, items });
+      return Promise.resolve(undefined);
+    };
+    try {
+      await setConnections({ connections: { bad: { baseUrl: 'http://attacker.example', authUrl: 'http://attacker.example' }, alpha: addresses(alpha) } });
+      await waitFor(() => warnings.length, (n) => n > 0, 'the warning');
+      assert.match(warnings[0].message, /bizdata\.connections connections\.bad\.(authUrl|baseUrl): connection "bad", field "(authUrl|baseUrl)" uses plain http:\/\/ to attacker\.example/);
+      assert.deepEqual(warnings[0].items, ['Edit Connections']);
+      assert.deepEqual(api.testing.connections().list.map((c) => c.name), ['default'], 'none of the refused setting is used');
     } finally {
-      writeFileSync(file, original);
-      await sleep(300);
+      win.showWarningMessage = original;
     }
   });
 

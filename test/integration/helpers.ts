@@ -2,7 +2,7 @@
 // process with made-up credentials, pointing the extension at it through ordinary settings, the
 // sandbox's admin API, polling, and JSON documents for the code diagnostics, hovers and quick fixes.
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { describeCode } from '../../src/core/codes/codes';
@@ -319,4 +319,23 @@ export async function runCodeLens<T>(document: vscode.TextDocument, line: number
   const lens = lenses.find((l) => l.range.start.line === line && l.command?.title.includes(title));
   if (!lens?.command) throw new Error(`no "${title}" CodeLens on line ${line + 1}: ${JSON.stringify(lenses.map((l) => [l.range.start.line, l.command?.title]))}`);
   return vscode.commands.executeCommand<T>(lens.command.command, ...(lens.command.arguments ?? []));
+}
+
+/**
+ * Runs `run` while the workspace folder's `.vscode/settings.json` also holds `extra` (as a repository
+ * someone cloned would), then puts the file back as it was.
+ */
+export async function withWorkspaceSettings<T>(extra: Readonly<Record<string, unknown>>, run: () => Promise<T>): Promise<T> {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  if (!folder) throw new Error('the tests run with a workspace folder');
+  const file = join(folder, '.vscode', 'settings.json');
+  const original = readFileSync(file, 'utf8');
+  try {
+    writeFileSync(file, JSON.stringify({ ...(JSON.parse(original) as object), ...extra }, null, 2));
+    await sleep(1000);
+    return await run();
+  } finally {
+    writeFileSync(file, original);
+    await sleep(300);
+  }
 }

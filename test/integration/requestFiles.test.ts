@@ -25,8 +25,8 @@ describe('request files in the editor', function () {
     assert.ok(text.includes('{{baseUrl}}/{{aVersion}}/duns-search/ip/') && text.includes('{{legacyUrl}}/{{orgVersion}}/organizations'), 'examples of both interfaces');
     const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', document?.uri);
     assert.equal(lenses.filter((l) => l.command?.title.includes('Send')).length, 3);
-    assert.ok(lenses.some((l) => l.command?.title === '$(play) Send (Interface A)'));
-    assert.ok(lenses.some((l) => l.command?.title === '$(play) Send (Interface B)'));
+    assert.ok(lenses.some((l) => l.command?.title === '$(play) Send (Interface A) · default'));
+    assert.ok(lenses.some((l) => l.command?.title === '$(play) Send (Interface B) · default'));
     assert.deepEqual(vscode.languages.getDiagnostics(document?.uri as vscode.Uri), [], 'the examples are free of problems');
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });

@@ -9,6 +9,8 @@ import type { InterfaceId } from '../../core/model';
 import { INTERFACE_IDS } from '../shared/interfaces';
 import type { ConnectionChoice } from '../shared/requestConnection';
 import { UserError } from '../shared/userError';
+import { Commands, executeCommand } from '../shared/commandIds';
+import { safeLine } from '../../core/sanitize';
 import type { CodeCatalog } from '../state/codeCatalog';
 import type { ContextKeys } from '../state/contextKeys';
 import { Connection, type SandboxProfile } from './connection';
@@ -43,11 +45,9 @@ export class Connections implements vscode.Disposable {
   private readonly open = new Map<string, Connection>();
   private readonly warned = new Set<string>();
   private table: ConnectionTable = { connections: [] };
-  /** Problems of the setting's value, shown once each in the log. */
   private sandboxConnection: Connection | undefined;
   /** The local sandbox is active (it is while attached, until the user switches away). */
   private sandboxActive = false;
-  private lastActive: string | undefined;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -192,12 +192,7 @@ export class Connections implements vscode.Disposable {
 
   /** Recomputes the context keys of the active connection and tells listeners to re-render. */
   fireChanged(): void {
-    const active = this.active;
-    if (this.lastActive !== active.name) {
-      this.lastActive = active.name;
-      this.contextKeys.set('bizdata:connectionProduction', active.production);
-    }
-    void active.signedInInterfaces().then((ids) => {
+    void this.active.signedInInterfaces().then((ids) => {
       this.contextKeys.set('bizdata:signedInA', ids.includes('a'));
       this.contextKeys.set('bizdata:signedInB', ids.includes('b'));
       this.contextKeys.set('bizdata:signedIn', ids.length > 0);
@@ -238,7 +233,7 @@ export class Connections implements vscode.Disposable {
     const inspected = config.inspect(CONNECTIONS_SETTING);
     if (inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined) this.warnWorkspaceValue('this workspace\'s settings');
     const read = readUserConnections(inspected?.globalValue);
-    for (const problem of read.problems) this.warnOnce(`connection: ${problem}`);
+    for (const problem of read.problems) this.showProblem(problem);
     this.table = connectionTable(config, read.definitions, read.active);
     for (const [name, connection] of this.open) {
       const now = this.table.connections.find((c) => c.name === name);
@@ -290,10 +285,13 @@ export class Connections implements vscode.Disposable {
     );
   }
 
-  private warnOnce(text: string): void {
-    if (this.warned.has(text)) return;
-    this.warned.add(text);
-    this.log.warn(text);
+  /** A setting that cannot be used: in the log, and once to the user with the way to fix it. */
+  private showProblem(problem: string): void {
+    if (this.warned.has(problem)) return;
+    this.warned.add(problem);
+    this.log.warn(`connection: ${problem}`);
+    const edit = 'Edit Connections';
+    void vscode.window.showWarningMessage(safeLine(`Business Data: ${problem.replace(/\n/g, ' ')}`), edit).then((choice) => (choice === edit ? executeCommand(Commands.editConnections) : undefined));
   }
 }
 

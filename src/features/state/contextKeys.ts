@@ -6,8 +6,6 @@ export interface ContextKeyValues {
   'bizdata:signedIn': boolean;
   'bizdata:signedInA': boolean;
   'bizdata:signedInB': boolean;
-  /** The active connection is marked `"production": true`. */
-  'bizdata:connectionProduction': boolean;
   /** A local sandbox started from this window is running. */
   'bizdata:sandboxRunning': boolean;
   /** The Lookups view has at least one saved query or history entry. */

@@ -16,7 +16,7 @@ export class TokenStatusBar implements vscode.Disposable {
 
   constructor(private readonly services: Services) {
     this.item = vscode.window.createStatusBarItem('bizdata.status', vscode.StatusBarAlignment.Left, 50);
-    this.item.name = 'Business Data Token';
+    this.item.name = 'Business Data Connection';
     this.item.command = Commands.switchConnection;
     this.item.text = '$(key) Business Data';
     this.item.accessibilityInformation = { label: 'Business Data token status. Activate for actions.', role: 'button' };
