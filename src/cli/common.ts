@@ -132,7 +132,7 @@ export function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: s
   }
 }
 
-type ConnectionValues = { [K in keyof typeof CONNECTION_OPTIONS]?: (typeof CONNECTION_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
+export type ConnectionValues = { [K in keyof typeof CONNECTION_OPTIONS]?: (typeof CONNECTION_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
 
 export interface Setup {
   readonly client: BizDataClient;

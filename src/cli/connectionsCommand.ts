@@ -5,7 +5,7 @@ import { accountKey } from '../core/accounts/session';
 import { connectionHosts, SANDBOX_CONNECTION, sandboxConnection, type Connection } from '../core/connections/connection';
 import type { Credentials, InterfaceId } from '../core/model';
 import { safeLine } from '../core/sanitize';
-import { fileTokenStore } from '../core/storage/fileStores';
+import { peekKeptToken } from '../core/storage/fileStores';
 import { defaultStateDir } from '../core/storage/stateDir';
 import { DEMO_CREDENTIALS } from '../sandbox/defaults';
 import { parse, printJson } from './common';
@@ -97,18 +97,17 @@ export async function runConnectionsCommand(args: string[], io: CliIo): Promise<
 
 /**
  * Tokens kept in the state directory for this connection and the credentials of the environment
- * (the sandbox's demo ones for the sandbox). The store finds them by the account key and unseals
- * them with the account's secret, exactly as a run would: nothing else can read them.
+ * (the sandbox's demo ones for the sandbox), found by the account key and unsealed with the
+ * account's secret as a run would, but read only: nothing else can read them, and nothing changes.
  */
 async function keptTokens(c: Connection, stateDir: string, env: NodeJS.ProcessEnv): Promise<TokenLine[]> {
-  const store = fileTokenStore(stateDir);
   const out: TokenLine[] = [];
   for (const id of ['a', 'b'] as const) {
     const address = id === 'a' ? c.endpoints.authUrl : c.endpoints.legacyUrl;
     const credentials = c.sandbox ? DEMO_CREDENTIALS[id] : fromEnv(id, env);
     if (address === '' || credentials === undefined) continue;
     const secret = credentials.interfaceId === 'a' ? credentials.consumerSecret : credentials.password;
-    const token = await store.get({ key: accountKey(c.endpoints, credentials), secret }).catch(() => undefined);
+    const token = await peekKeptToken(stateDir, { key: accountKey(c.endpoints, credentials), secret }).catch(() => undefined);
     if (token) out.push({ interface: id, state: 'valid', expiresAt: new Date(token.expiresAt).toISOString() });
   }
   return out;

@@ -2,14 +2,14 @@
 // managed token through the same client as every other command, each response printed as it comes.
 import { runRequestFile, unsendableAtStart } from '../core/requests/fileRun';
 import { safeLine, safeText } from '../core/sanitize';
-import { parseRequestFile, type ParsedRequest, type ParsedRequestFile, type RequestFileProblem } from '../core/requests/requestFile';
+import { parseRequestFile, type ParsedRequest, type RequestFileProblem } from '../core/requests/requestFile';
 import { requestFileText } from '../core/requests/requestText';
 import { connectionVariables, unknownReferences } from '../core/requests/requestVariables';
-import { CONNECTION_HELP, CONNECTION_OPTIONS, makeClient, parse, readInputBytes, printFailure, printJson, type Setup } from './common';
-import { chooseConnection, CONNECTION_FIELD_FLAGS, DEFAULT_SANDBOX_URL, type Chosen } from './connections';
-import { connectionNames, findConnection } from '../core/connections/connection';
-import { connectionProblems, requestConnectionMeta } from '../core/requests/requestConnections';
-import { credentialsFromEnvOrPrompt } from './credentials';
+import { CONNECTION_HELP, CONNECTION_OPTIONS, parse, readInputBytes, printFailure, printJson } from './common';
+import { chooseConnection } from './connections';
+import { connectionNames } from '../core/connections/connection';
+import { connectionProblems } from '../core/requests/requestConnections';
+import { requestClients } from './requestClients';
 import { EXIT, UsageError, type CliIo } from './io';
 import { againToStop, endBySignal, StopRequests } from './signals';
 
@@ -48,8 +48,6 @@ that signal (exit status 130 or 143 in a shell); a second Ctrl-C stops at once.
 ${CONNECTION_HELP}`;
 
 const SEND_OPTIONS = { ...CONNECTION_OPTIONS, name: { type: 'string', multiple: true } } as const;
-/** What makeClient reads of a command's flags (every command that talks to the service has more). */
-type ClientValues = Parameters<typeof makeClient>[0];
 
 export async function runSendCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(args, SEND_OPTIONS, true);
@@ -68,15 +66,14 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
   const chosen = await chooseConnection(values, io.env);
   // A `# @connection` that names no connection refuses the file at its line, before any client is made.
   refuseErrors(file, connectionProblems(parsed, connectionNames(chosen.connections)));
-  const setups = await requestSetups([{ file: parsed, requests: selected }], chosen, values, io);
-  const main = setups.get(undefined) ?? [...setups.values()][0];
+  const clients = await requestClients([{ file: parsed, requests: selected }], chosen, values, io);
+  const { main, setupOf } = clients;
   const { requestTimeoutMs } = main;
   const stop = new StopRequests(requestTimeoutMs, (sig) =>
     io.stderr.write(`bizdata: ${sig}: stopping: the request on its way is answered (within ${requestTimeoutMs / 1000} s), no other is sent. ${againToStop(sig)} to stop at once.\n`),
   );
   let sent = 0;
   let failed: number | undefined;
-  const setupOf = (r: ParsedRequest): Setup => setups.get(requestConnectionMeta(parsed, r)?.name) ?? main;
   try {
     refuseErrors(file, unknownReferences(text, parsed, connectionVariables(main.endpoints)));
     // Where each token goes is checked before the first request is sent, with the request's connection; a URL built from an answer, at its turn.
@@ -109,7 +106,7 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
       },
     });
   } finally {
-    for (const setup of setups.values()) await setup.close();
+    await clients.close();
     stop.dispose();
   }
   if (failed !== undefined) return failed;
@@ -131,35 +128,6 @@ export function refuseAll(file: string, problems: ReadonlyArray<{ readonly line:
   if (problems.length === 0) return;
   const count = problems.length === 1 ? 'a problem' : `${problems.length} problems`;
   throw new UsageError(`nothing was sent: ${file} has ${count}.\n${problems.map((p) => `${file}:${p.line + 1}: ${p.message}`).join('\n')}`);
-}
-
-/**
- * A client for each connection the selected requests use, made before anything is sent: the run's
- * (key undefined; flags override its fields) and one per other \`# @connection\` name, which takes
- * none of the flags a connection stands for. One credential provider for all: one prompt at most.
- */
-export async function requestSetups(files: ReadonlyArray<{ readonly file: ParsedRequestFile; readonly requests: readonly ParsedRequest[] }>, chosen: Chosen, values: ClientValues, io: CliIo): Promise<Map<string | undefined, Setup>> {
-  const credentials = credentialsFromEnvOrPrompt(io);
-  const setups = new Map<string | undefined, Setup>();
-  const own = Object.fromEntries(Object.entries(values).filter(([k]) => !(CONNECTION_FIELD_FLAGS as readonly string[]).includes(k))) as ClientValues;
-  try {
-    for (const { file, requests } of files) for (const r of requests) {
-      const name = requestConnectionMeta(file, r)?.name;
-      const key = name === undefined || name === chosen.connection?.name ? undefined : name;
-      if (setups.has(key)) continue;
-      if (key === undefined) {
-        setups.set(key, await makeClient(values, io, 'any', { chosen, credentials }));
-        continue;
-      }
-      // connectionProblems refused unknown names already; this cannot throw for one.
-      const connection = findConnection(chosen.connections, key, DEFAULT_SANDBOX_URL);
-      setups.set(key, await makeClient(own, io, 'any', { chosen: { ...chosen, connection }, credentials }));
-    }
-  } catch (err) {
-    for (const setup of setups.values()) await setup.close();
-    throw err;
-  }
-  return setups;
 }
 
 function select(requests: readonly ParsedRequest[], names: readonly string[], file: string): ParsedRequest[] {
