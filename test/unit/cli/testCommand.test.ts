@@ -227,6 +227,9 @@ describe('bizdata test', () => {
     assert.match(help.stdout, /^Usage: bizdata test FILE\|DIR\.\.\. \[--junit FILE\] \[--json\]/);
     assert.match(help.stdout, /they are data, and no JavaScript ever runs/);
     assert.equal((await run(['test'])).code, 2);
+    const none = await run(['test', await file('none.bizdata.http', ['# nothing yet'])], canaryEnv(sb.url));
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /none\.bizdata\.http holds no request\. Write one as "GET \{\{baseUrl\}\}\/v1\/…"/);
     const empty = await run(['test', join(__dirname)], canaryEnv(sb.url));
     assert.equal(empty.code, 2);
     assert.match(empty.stderr, /No \*\.bizdata\.http file under .*\. Name request files like lookups\.bizdata\.http/);
