@@ -1,5 +1,5 @@
-// The clients of a run of request files (bizdata send, bizdata test): one per connection their
-// requests use (`# @connection`), all made before anything is sent, shared by every file.
+// The clients of a request file's run (bizdata send, and any command that runs request files): one
+// per connection its requests use (`# @connection`), all made before anything is sent.
 import { makeClient, type ConnectionValues, type Setup } from './common';
 import { CONNECTION_FIELD_FLAGS, DEFAULT_SANDBOX_URL, type Chosen } from './connections';
 import { credentialsFromEnvOrPrompt } from './credentials';
@@ -12,7 +12,7 @@ export interface RequestClients {
   /** The run's own connection's client (or the first one made, when every request names another). */
   readonly main: Setup;
   /** The client of a request's connection. */
-  setupOf(file: ParsedRequestFile, r: ParsedRequest): Setup;
+  setupOf(r: ParsedRequest): Setup;
   close(): Promise<void>;
 }
 
@@ -21,25 +21,23 @@ export interface RequestClients {
  * one per other `# @connection` name, which takes none of the flags a connection stands for. One
  * credential provider for all: one prompt at most. Names must be checked first (connectionProblems).
  */
-export interface FileRequests {
-  readonly file: ParsedRequestFile;
-  readonly requests: readonly ParsedRequest[];
-}
-
-export async function requestClients(files: readonly FileRequests[], chosen: Chosen, values: ConnectionValues, io: CliIo): Promise<RequestClients> {
+export async function requestClients(runs: ReadonlyArray<{ readonly file: ParsedRequestFile; readonly requests: readonly ParsedRequest[] }>, chosen: Chosen, values: ConnectionValues, io: CliIo): Promise<RequestClients> {
   const credentials = credentialsFromEnvOrPrompt(io);
   const setups = new Map<string | undefined, Setup>();
   const close = async (): Promise<void> => {
     for (const setup of setups.values()) await setup.close();
   };
   const own = Object.fromEntries(Object.entries(values).filter(([k]) => !(CONNECTION_FIELD_FLAGS as readonly string[]).includes(k))) as ConnectionValues;
-  const keyOf = (file: ParsedRequestFile, r: ParsedRequest): string | undefined => {
-    const name = requestConnectionMeta(file, r)?.name;
-    return name === undefined || name === chosen.connection?.name ? undefined : name;
-  };
+  // Several files (bizdata test) share the clients: one token, limiter and guard per account for the run.
+  const keys = new Map<ParsedRequest, string | undefined>();
+  for (const { file, requests } of runs) {
+    for (const r of requests) {
+      const name = requestConnectionMeta(file, r)?.name;
+      keys.set(r, name === undefined || name === chosen.connection?.name ? undefined : name);
+    }
+  }
   try {
-    for (const { file, requests } of files) for (const r of requests) {
-      const key = keyOf(file, r);
+    for (const key of new Set(keys.values())) {
       if (setups.has(key)) continue;
       const connection = key === undefined ? undefined : findConnection(chosen.connections, key, DEFAULT_SANDBOX_URL);
       setups.set(key, await makeClient(key === undefined ? values : own, io, 'any', { chosen: connection ? { ...chosen, connection } : chosen, credentials }));
@@ -49,5 +47,5 @@ export async function requestClients(files: readonly FileRequests[], chosen: Cho
     throw err;
   }
   const main = setups.get(undefined) ?? [...setups.values()][0];
-  return { main, setupOf: (file, r) => setups.get(keyOf(file, r)) ?? main, close };
+  return { main, setupOf: (r) => setups.get(keys.get(r)) ?? main, close };
 }

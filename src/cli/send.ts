@@ -67,8 +67,7 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
   // A `# @connection` that names no connection refuses the file at its line, before any client is made.
   refuseErrors(file, connectionProblems(parsed, connectionNames(chosen.connections)));
   const clients = await requestClients([{ file: parsed, requests: selected }], chosen, values, io);
-  const main = clients.main;
-  const setupOf = (r: ParsedRequest): ReturnType<typeof clients.setupOf> => clients.setupOf(parsed, r);
+  const { main, setupOf } = clients;
   const { requestTimeoutMs } = main;
   const stop = new StopRequests(requestTimeoutMs, (sig) =>
     io.stderr.write(`bizdata: ${sig}: stopping: the request on its way is answered (within ${requestTimeoutMs / 1000} s), no other is sent. ${againToStop(sig)} to stop at once.\n`),

@@ -18,8 +18,8 @@ import type { CallFailure } from '../core/model';
 import { safeLine } from '../core/sanitize';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, parse, printFailure, printJson, readInputBytes, type Setup } from './common';
 import { EXIT, UsageError, type CliIo } from './io';
-import { refuseAll, refuseErrors } from './send';
 import { requestClients } from './requestClients';
+import { refuseAll, refuseErrors } from './send';
 import { againToStop, endBySignal, StopRequests } from './signals';
 import { countsOf, jsonReport, junitReport, requestLines, summaryLine, type FileReport, type ReportedRequest } from './testReport';
 
@@ -87,6 +87,7 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
   const chosen = await chooseConnection(values, io.env);
   // A `# @connection` that names no connection refuses the run at its line, before any client is made.
   for (const { file, parsed } of loaded) refuseErrors(file, connectionProblems(parsed, connectionNames(chosen.connections)));
+  if (loaded.every((l) => l.parsed.requests.length === 0)) throw new UsageError(`${files.join(', ')} ${files.length === 1 ? 'holds' : 'hold'} no request. Write one as "GET {{baseUrl}}/v1/…", with "?? status == 200" below it.`);
   // A client per connection used, shared by every file: one token, one limiter and one guard per account.
   const clients = await requestClients(
     loaded.map((l) => ({ file: l.parsed, requests: l.parsed.requests })),
@@ -94,7 +95,7 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
     values,
     io,
   );
-  const { main, setupOf } = clients;
+  const { main } = clients;
   const { requestTimeoutMs } = main;
   // Without a connections file or a name, the flags and variables alone: reported as "default".
   const nameOf = (setup: Setup): string => setup.connection?.name ?? 'default';
@@ -111,7 +112,7 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
   try {
     for (const { file, text, parsed } of loaded) {
       refuseErrors(file, unknownReferences(text, parsed, connectionVariables(main.endpoints)));
-      refuseAll(file, unsendableAtStart(parsed, parsed.requests, (r) => setupOf(parsed, r).endpoints));
+      refuseAll(file, unsendableAtStart(parsed, parsed.requests, (r) => clients.setupOf(r).endpoints));
     }
     for (const { file, parsed } of loaded) {
       if (stopped || stop.received) break;
@@ -125,18 +126,18 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
         file: parsed,
         requests: parsed.requests,
         endpoints: main.endpoints,
-        endpointsFor: (r) => setupOf(parsed, r).endpoints,
+        endpointsFor: (r) => clients.setupOf(r).endpoints,
         stopped: () => stop.received !== undefined,
-        send: (request, r) => setupOf(parsed, r).client.send(request, { confirmRisk: values['confirm-risk'] === true, stop: stop.stop, signal: stop.cut }),
+        send: (request, r) => clients.setupOf(r).client.send(request, { confirmRisk: values['confirm-risk'] === true, stop: stop.stop, signal: stop.cut }),
         onUnsendable: (u) => {
-          report({ outcome: judgeUnsendable(u), connection: nameOf(setupOf(parsed, u.request)) });
+          report({ outcome: judgeUnsendable(u), connection: nameOf(clients.setupOf(u.request)) });
           return true;
         },
         onResult: (step) => {
           const { outcome, stop: failure } = judgeStep(step);
           // A call cut short by Ctrl-C is no test result.
           if (stop.received && failure?.kind === 'cancelled') return false;
-          const setup = setupOf(parsed, step.request);
+          const setup = clients.setupOf(step.request);
           report({ outcome, connection: nameOf(setup), url: setup.client.redact(step.result.request?.url ?? step.sent.url) });
           if (failure) stoppedBy = setup;
           stopped = failure;

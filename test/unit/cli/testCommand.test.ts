@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sandbox, type Sandbox } from '../core/harness';
+import { assertNoCanary, sandbox, type Sandbox } from '../core/harness';
 import { canaryEnv, cliRuns } from './cliHarness';
 import { readJunit } from './junitSchema';
 
@@ -71,7 +71,9 @@ describe('bizdata test', () => {
     assert.match(lines[9], /^2 files, 5 requests: 2 passed, 2 failed, 1 error \(\d+\.\d s\)$/);
     assert.equal(lines.length, 10);
 
-    const suites = await readJunit(await readFile(junit, 'utf8'));
+    const xml = await readFile(junit, 'utf8');
+    assertNoCanary([xml]);
+    const suites = await readJunit(xml);
     assert.deepEqual(
       suites.map((s) => [s.name, s.tests, s.failures, s.errors]),
       [
@@ -144,7 +146,9 @@ describe('bizdata test', () => {
     assert.match(first.stdout, new RegExp(`^ERROR ${f}:1 request 1: GET `));
     assert.match(first.stdout, /1 file, 1 request: 0 passed, 0 failed, 1 error/);
     assert.match(first.stderr, /the run stopped: no other request was sent\.\nbizdata: auth failure \(SC001/);
-    const [suite] = await readJunit(await readFile(junit, 'utf8'));
+    const xml = await readFile(junit, 'utf8');
+    assertNoCanary([xml]);
+    const [suite] = await readJunit(xml);
     assert.deepEqual([suite.tests, suite.errors, suite.cases[0].error?.type], [1, 1, 'SC001']);
     assert.equal((await run(['test', f], env)).code, 3);
     const third = await run(['test', f, '--json'], env);
@@ -218,6 +222,14 @@ describe('bizdata test', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^PASS .*one\.bizdata\.http:1 /);
     assert.match(r.stdout, /1 file, 1 request: 1 passed/);
+    const help = await run(['test', '--help']);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /^Usage: bizdata test FILE\|DIR\.\.\. \[--junit FILE\] \[--json\]/);
+    assert.match(help.stdout, /they are data, and no JavaScript ever runs/);
+    assert.equal((await run(['test'])).code, 2);
+    const none = await run(['test', await file('none.bizdata.http', ['# nothing yet'])], canaryEnv(sb.url));
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /none\.bizdata\.http holds no request\. Write one as "GET \{\{baseUrl\}\}\/v1\/…"/);
     const empty = await run(['test', join(__dirname)], canaryEnv(sb.url));
     assert.equal(empty.code, 2);
     assert.match(empty.stderr, /No \*\.bizdata\.http file under .*\. Name request files like lookups\.bizdata\.http/);
