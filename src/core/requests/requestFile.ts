@@ -80,7 +80,7 @@ const SEPARATOR = /^###(.*)$/s;
 const VARIABLE = /^@([A-Za-z_][\w.-]*)\s*=\s?(.*)$/s;
 const META = /^(?:#|\/\/)\s*@([A-Za-z][\w-]*)(?:\s*=?\s*(.*))?$/s;
 const COMMENT = /^\s*(?:#|\/\/)/;
-const REQUEST_LINE = /^(?:([A-Za-z]+)\s+)?(\S.*)$/s;
+const REQUEST_LINE = /^(?:([A-Za-z][A-Za-z-]*)\s+)?(\S.*)$/s;
 const HTTP_VERSION = /\sHTTP\/\d(?:\.\d)?$/;
 // Indented headers are read as httpYac reads them: Enter after an indented query line keeps the indent.
 const HEADER = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*:\s*(.*)$/s;
