@@ -32,7 +32,8 @@ export interface VariableContext {
   readonly files?: (path: string, line: number) => Uint8Array | undefined;
 }
 
-export const SYSTEM_VARIABLES = ['$guid', '$uuid', '$timestamp', '$isoTimestamp', '$randomInt', '$datetime', '$localDatetime', '$dotenv', '$processEnv'] as const;
+/** System variables as completion offers them, each complete (systemVariables.ts has every form). */
+export const SYSTEM_VARIABLES = ['$guid', '$uuid', '$timestamp', '$isoTimestamp', '$randomInt 1 100', '$datetime iso8601', '$localDatetime iso8601'] as const;
 const CHAIN = /^([A-Za-z_][\w-]*)\.response\.(body|headers)\.(.+)$/;
 
 /** The connection's variables, as request files name them (connections/connection.ts keeps the list). */

@@ -199,6 +199,25 @@ describe('bizdata send: request files of REST Client and httpYac, byte for byte 
     assert.equal(relay.bytes(), 0, 'nothing reached the relay, not even a sign-in');
   });
 
+  it('with # @connection, a <@ body file and .env values take the variables of that connection', async () => {
+    const work = join(dir, 'conn');
+    await mkdir(work);
+    await writeFile(join(work, 'template.txt'), 'base={{baseUrl}}|region={{$dotenv region}}|id={{customer}}');
+    await writeFile(join(work, '.env'), 'region=eu-west\n');
+    const connections = join(dir, 'connections.json');
+    const relayed = { authUrl: relay.url, baseUrl: relay.url, legacyUrl: relay.url, origin: 'https://app.example.com' };
+    await writeFile(connections, JSON.stringify({ active: 'elsewhere', connections: { elsewhere: { ...relayed, baseUrl: 'http://127.0.0.1:9' }, relayed } }));
+    const file = join(work, 'conn.http');
+    await writeFile(file, ['# @connection relayed', '# @prompt customer', 'POST {{baseUrl}}/v1/echo/conn', 'Content-Type: text/plain', '', '<@ ./template.txt', ''].join('\n'));
+    const { BIZDATA_CONSUMER_KEY, BIZDATA_CONSUMER_SECRET } = canaryEnv(relay.url);
+    const r = await runCli(['send', file, '--connections', connections, '--var', 'customer=7'], { BIZDATA_CONSUMER_KEY, BIZDATA_CONSUMER_SECRET }, dir, outputs, 30_000);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(
+      echoes().map((e) => e.body.toString('utf8')),
+      [`base=${relay.url}|region=eu-west|id=7`],
+    );
+  });
+
   it('# @prompt from --var (refused without it and without a terminal), # @disabled skipped, # @note only with --confirm-notes', async () => {
     const file = join(dir, 'settings.http');
     await writeFile(
