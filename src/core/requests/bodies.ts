@@ -44,6 +44,13 @@ const COMMENT = /^\s*(?:#|\/\/)/;
 /** Encodings both read a file in with Node's own decoder. */
 const ENCODINGS: ReadonlySet<string> = new Set(['utf8', 'utf-8', 'latin1', 'binary', 'ascii', 'utf16le', 'ucs2', 'ucs-2', 'base64', 'hex']);
 const GRAPHQL_START = /^\s*(query|mutation)/;
+/** Body lines httpYac (or the JetBrains syntax it follows) reads as something else, and REST Client sends as text. */
+const NOT_BODY: ReadonlyArray<{ readonly line: RegExp; readonly why: string }> = [
+  { line: /^>\s*(?:\{%|\S+\.js\s*$)/, why: 'a response handler: httpYac runs it as JavaScript, and request files run no code here. Delete it (assertions: the "??" lines of bizdata test)' },
+  { line: /^>>!?\s+\S/, why: 'httpYac saves the answer to that file, REST Client sends the line. Delete it, and save the answer from the result editor or bizdata send\'s output' },
+  { line: /^<>\s+\S/, why: 'httpYac compares the answer with that file, REST Client sends the line. Delete it' },
+  { line: /^\s*={3}\s*(?:wait-for-server)?\s*$/, why: 'httpYac splits a streamed body there, REST Client sends the line. Delete it' },
+];
 const LOOKS_LIKE_REQUEST = new RegExp(`^\\s*(${[...REQUEST_METHODS].join('|')})\\s+(?:https?://|\\{\\{|/)\\S*(?:\\s+HTTP/\\S+)?\\s*$`);
 
 function header(headers: readonly HeaderLike[], name: string): string | undefined {
@@ -72,6 +79,11 @@ export function readBody(lines: readonly string[], from: number, to: number, met
   for (let i = from; i <= to; i++) {
     const text = lines[i];
     if (COMMENT.test(text)) continue;
+    const other = NOT_BODY.find((n) => n.line.test(text));
+    if (other) {
+      problems.push({ line: i, severity: 'error', message: `"${text.trim().slice(0, 30)}" is ${other.why}.` });
+      continue;
+    }
     if (text.trim() === '/*') {
       problems.push({ line: i, severity: 'error', message: 'httpYac reads "/*" as the start of a comment, REST Client sends it: write each comment line with # or // instead.' });
       continue;

@@ -48,12 +48,13 @@ export function unknownReferences(text: string, file: ParsedRequestFile, connect
   if (file.problems.some((p) => p.code === 'binary')) return out;
   splitLines(text).forEach((line, i) => {
     for (const ref of references(line, i)) {
-      if (isSystemReference(ref.name)) {
-        const wrong = systemReferenceProblem(ref.name);
+      // `{{%name}}` is name's value percent-encoded.
+      const name = ref.name.startsWith('%') ? ref.name.slice(1).trim() : ref.name;
+      if (isSystemReference(name)) {
+        const wrong = systemReferenceProblem(name);
         if (wrong) out.push({ span: ref.span, message: wrong, severity: 'error', code: 'unknown-variable' });
         continue;
       }
-      const name = ref.name.startsWith('%') ? ref.name.slice(1).trim() : ref.name;
       const chain = CHAIN.exec(name);
       if (known.has(name) || (chain && named.has(chain[1]))) continue;
       const message = chain

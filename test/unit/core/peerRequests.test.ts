@@ -123,6 +123,12 @@ describe('request files of the peers: bodies', () => {
     assert.deepEqual(problemsOf(f).map(([l, s]) => [l, s]), [[3, 'error']]);
   });
 
+  it('refuses the lines httpYac reads as scripts, output files, response files or stream separators, at their lines', () => {
+    const f = parseRequestFile(file('POST {{baseUrl}}/v1/things', '', '{"a": 1}', '', '> {% client.test("ok") %}', '>> ./answer.json', '<> ./expected.json', '==='));
+    assert.deepEqual(problemsOf(f).map(([l, s]) => [l, s]), [[5, 'error'], [6, 'error'], [7, 'error'], [8, 'error']]);
+    assert.match(f.problems[0].message, /run no code/);
+  });
+
   it('newline-delimited JSON ends with one more line end, as both send it', () => {
     assert.equal(sent(resolve1(file('POST {{baseUrl}}/v1/bulk', 'Content-Type: application/x-ndjson', '', '{"a":1}', '{"b":2}'))).body, '{"a":1}\n{"b":2}\n');
   });
