@@ -127,6 +127,7 @@ function dotenvValue(name: string, ctx: SystemContext, syntaxOnly: boolean): str
   const m = DOTENV.exec(name);
   if (!m) throw new SystemVariableError('Write {{$dotenv NAME}}: NAME is a variable of the .env file beside this request file.');
   if (m[1] === '%') throw new SystemVariableError(`{{$dotenv %${m[2]}}} takes the name from a REST Client environment, which this client does not have; write the name itself: {{$dotenv NAME}}.`);
+  if (CREDENTIAL_ENV.test(m[2])) throw new SystemVariableError(credentialRefusal('$dotenv', m[2]));
   if (syntaxOnly) return '';
   const dotenv = ctx.dotenv;
   if (!dotenv) throw new SystemVariableError(`{{$dotenv ${m[2]}}} needs the .env file beside the request file, and this request file has no folder (save it first).`);
@@ -140,9 +141,7 @@ function processEnvValue(name: string, ctx: SystemContext, syntaxOnly: boolean):
   if (!m) throw new SystemVariableError('Write {{$processEnv NAME}} with the name of one environment variable.');
   if (m[1] === '%') throw new SystemVariableError(`{{$processEnv %${m[2]}}} takes the name from a REST Client environment, which this client does not have; write the name itself: {{$processEnv NAME}}.`);
   const env = m[2];
-  if (CREDENTIAL_ENV.test(env)) {
-    throw new SystemVariableError(`{{$processEnv ${env}}} is refused: BIZDATA_ variables hold this client's settings and credentials, and a request file never reads them. The client adds the token itself; delete this reference.`);
-  }
+  if (CREDENTIAL_ENV.test(env)) throw new SystemVariableError(credentialRefusal('$processEnv', env));
   if (syntaxOnly) return '';
   if (!ctx.allowEnv?.has(env)) {
     const how = ctx.allowEnvHow?.(env) ?? `allow the name ${env} first`;
@@ -152,4 +151,9 @@ function processEnvValue(name: string, ctx: SystemContext, syntaxOnly: boolean):
   // Both peers send '' for an unset variable; an empty value sent by surprise is a wrong request.
   if (value === undefined) throw new SystemVariableError(`{{$processEnv ${env}}}: ${env} is not set in the environment. Set it, or write the value in the file.`);
   return value;
+}
+
+/** BIZDATA_ names hold this client's settings and credentials, wherever they are kept (the environment, a .env file). */
+function credentialRefusal(word: string, name: string): string {
+  return `{{${word} ${name}}} is refused: BIZDATA_ variables hold this client's settings and credentials, and a request file never reads them. The client adds the token itself; delete this reference.`;
 }

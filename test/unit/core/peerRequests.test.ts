@@ -252,6 +252,7 @@ describe('request files of the peers: system variables', () => {
     const r = resolve1(file('POST {{baseUrl}}/v1/x', '', '{{$dotenv customer}}|{{$dotenv quoted}}'), { system });
     assert.equal(sent(r).body, 'ACME 1|a b');
     refused(resolve1(file('POST {{baseUrl}}/v1/x', '', '{{$dotenv nothing}}'), { system }), 3, /defines no nothing/);
+    refused(resolve1(file('POST {{baseUrl}}/v1/x', '', '{{$dotenv BIZDATA_PASSWORD}}'), { system }), 3, /BIZDATA_ variables hold this client's settings and credentials/);
     const none = await dirs.make('bizdata-dotenv-');
     refused(resolve1(file('GET {{baseUrl}}/v1/x?c={{$dotenv customer}}'), { system: { dotenv: await dotenvBeside(join(none, 'c.http'), none) } }), 1, /there is no .*\.env/);
   });
