@@ -76,8 +76,15 @@ export function readBody(lines: readonly string[], from: number, to: number, met
   const type = mediaType(header(headers, 'content-type'));
   const graphQl = isGraphQl(method, headers);
   const form = type === 'application/x-www-form-urlencoded';
+  // httpYac reads a GRAPHQL query up to its first blank line as it is, `#` comments and all.
+  let inQuery = method === 'GRAPHQL';
   for (let i = from; i <= to; i++) {
     const text = lines[i];
+    if (text.trim() === '') inQuery = false;
+    if (inQuery) {
+      out.push({ line: i, text });
+      continue;
+    }
     if (COMMENT.test(text)) continue;
     const other = NOT_BODY.find((n) => n.line.test(text));
     if (other) {
