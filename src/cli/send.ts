@@ -5,6 +5,8 @@ import { safeLine, safeText } from '../core/sanitize';
 import { parseRequestFile, type ParsedRequest, type RequestFileProblem } from '../core/requests/requestFile';
 import { requestFileText } from '../core/requests/requestText';
 import { connectionVariables, unknownReferences } from '../core/requests/requestVariables';
+import { bodyFiles } from '../core/requests/fileSafety';
+import { checkNotes, confirmNote, promptAnswers, REQUEST_INPUT_HELP, REQUEST_INPUT_OPTIONS, requestFileContext } from './requestInputs';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, parse, readInputBytes, printFailure, printJson } from './common';
 import { chooseConnection } from './connections';
 import { connectionNames } from '../core/connections/connection';
@@ -33,9 +35,19 @@ flags that override a connection's fields apply to the run's connection only. A 
 connection refuses the file at its line. The line on stderr starts with [NAME] for a named connection.
 
 Variables: {{baseUrl}}, {{authUrl}}, {{legacyUrl}}, {{origin}}, {{aVersion}}, {{authVersion}},
-{{orgVersion}} (the request's connection's), the file's own "@name = value", {{$guid}}, {{$timestamp}}, {{$isoTimestamp}}, and
-chained values of an earlier named request ("# @name login"): {{login.response.body.$.a.b}},
-{{login.response.headers.Content-Type}}.
+{{orgVersion}} (the request's connection's), the file's own "@name = value" ({{%name}}
+percent-encodes it), the answers to "# @prompt NAME", chained values of an earlier named request
+("# @name login"): {{login.response.body.$.a.b}}, {{login.response.headers.Content-Type}}, and the
+system variables of REST Client and httpYac: {{$guid}}, {{$uuid}}, {{$randomInt MIN MAX}},
+{{$timestamp [OFFSET UNIT]}}, {{$datetime rfc1123|iso8601|"FORMAT" [OFFSET UNIT]}},
+{{$localDatetime ...}}, {{$isoTimestamp}}, {{$dotenv NAME}} (the .env file beside the request file)
+and {{$processEnv NAME}} (only with --allow-env NAME; never a BIZDATA_ variable).
+
+Bodies are sent as REST Client and httpYac send them: "< ./file" (its bytes), "<@ ./file" and
+"<@latin1 ./file" (its text with variables replaced), only from inside the request file's folder;
+multipart/form-data with CRLF line ends; form bodies over "&" lines joined; comment lines dropped;
+GraphQL ("X-Request-Type: GraphQL") as {"query", "variables"} JSON. Requests marked "# @disabled"
+are skipped; "# @note" asks first (see --confirm-notes).
 
 A file with an error sends nothing: each error is printed as FILE:LINE: what is wrong, exit status 2
 (a line that is not a header, a "{{" that is not closed, a U+2028 or a control character, a file that
@@ -45,9 +57,11 @@ The run stops at the first request that fails, with that failure's exit status. 
 SIGTERM lets the request on its way be answered and printed, sends no other, and ends the process by
 that signal (exit status 130 or 143 in a shell); a second Ctrl-C stops at once.
 
+${REQUEST_INPUT_HELP}
+
 ${CONNECTION_HELP}`;
 
-const SEND_OPTIONS = { ...CONNECTION_OPTIONS, name: { type: 'string', multiple: true } } as const;
+const SEND_OPTIONS = { ...CONNECTION_OPTIONS, ...REQUEST_INPUT_OPTIONS, name: { type: 'string', multiple: true } } as const;
 
 export async function runSendCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(args, SEND_OPTIONS, true);
@@ -62,7 +76,14 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
   // A file with an error sends nothing, and is refused before any client is made.
   refuseErrors(file, parsed.problems);
   for (const p of parsed.problems) io.stderr.write(`${safeLine(`${file}:${p.span.line + 1}: warning: ${p.message}`)}\n`);
-  const selected = select(parsed.requests, values.name ?? [], file);
+  const chosenRequests = select(parsed.requests, values.name ?? [], file);
+  // "# @disabled" requests are never sent, even when named.
+  for (const r of chosenRequests.filter((c) => c.settings.disabled)) io.stderr.write(`${safeLine(`${r.name ?? `request ${r.index + 1}`}: skipped (# @disabled)`)}\n`);
+  const selected = chosenRequests.filter((r) => !r.settings.disabled);
+  checkNotes(selected, values, io, file);
+  const { root, system } = await requestFileContext(file, values, io);
+  const prompts = await promptAnswers(selected, values, io, file);
+  const files = bodyFiles(file, root);
   const chosen = await chooseConnection(values, io.env);
   // A `# @connection` that names no connection refuses the file at its line, before any client is made.
   refuseErrors(file, connectionProblems(parsed, connectionNames(chosen.connections)));
@@ -73,17 +94,26 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
     io.stderr.write(`bizdata: ${sig}: stopping: the request on its way is answered (within ${requestTimeoutMs / 1000} s), no other is sent. ${againToStop(sig)} to stop at once.\n`),
   );
   let sent = 0;
+  let declined = 0;
   let failed: number | undefined;
+  const inputs = { prompts, system, files };
   try {
     refuseErrors(file, unknownReferences(text, parsed, connectionVariables(main.endpoints)));
-    // Where each token goes is checked before the first request is sent, with the request's connection; a URL built from an answer, at its turn.
-    refuseAll(file, unsendableAtStart(parsed, selected, (r) => setupOf(r).endpoints));
+    // Where each token goes, each body and each value from outside the file are checked before the
+    // first request is sent, with the request's connection; what needs an earlier answer, at its turn.
+    refuseAll(file, await unsendableAtStart(parsed, selected, (r) => setupOf(r).endpoints, inputs));
     await runRequestFile({
       file: parsed,
       requests: selected,
       endpoints: main.endpoints,
       endpointsFor: (r) => setupOf(r).endpoints,
+      inputs,
       stopped: () => stop.received !== undefined,
+      confirm: (r) => confirmNote(r, r.name ?? `request ${r.index + 1}`, values, io),
+      onDeclined: (r) => {
+        io.stderr.write(`${safeLine(`${r.name ?? `request ${r.index + 1}`}: not sent (declined)`)}\n`);
+        declined++;
+      },
       send: (request, r) => setupOf(r).client.send(request, { confirmRisk: values['confirm-risk'] === true, stop: stop.stop, signal: stop.cut }),
       onUnsendable: (u) => {
         throw new UsageError(`${file}:${u.line + 1}: ${u.message}`);
@@ -110,7 +140,7 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
     stop.dispose();
   }
   if (failed !== undefined) return failed;
-  if (!stop.received || sent === selected.length) return EXIT.ok;
+  if (!stop.received || sent + declined === selected.length) return EXIT.ok;
   io.stderr.write(`bizdata: stopped by ${stop.received} after ${sent} of ${selected.length} requests; the others were not sent.\n`);
   return endBySignal(stop.received, io);
 }

@@ -5,8 +5,9 @@
 import { readdir, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { runRequestFile, unsendableAtStart } from '../core/requests/fileRun';
-import { parseRequestFile, type ParsedRequestFile } from '../core/requests/requestFile';
+import { runRequestFile, unsendableAtStart, type FileInputs } from '../core/requests/fileRun';
+import { bodyFiles } from '../core/requests/fileSafety';
+import { parseRequestFile, type ParsedRequest, type ParsedRequestFile } from '../core/requests/requestFile';
 import { requestFileText } from '../core/requests/requestText';
 import { connectionVariables, unknownReferences } from '../core/requests/requestVariables';
 import { judgeStep, judgeUnsendable } from '../core/requests/testRun';
@@ -19,6 +20,7 @@ import { safeLine } from '../core/sanitize';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, parse, printFailure, printJson, readInputBytes, type Setup } from './common';
 import { EXIT, UsageError, type CliIo } from './io';
 import { requestClients } from './requestClients';
+import { checkNotes, confirmNote, promptAnswers, REQUEST_INPUT_HELP, REQUEST_INPUT_OPTIONS, requestFileContext } from './requestInputs';
 import { refuseAll, refuseErrors } from './send';
 import { againToStop, endBySignal, StopRequests } from './signals';
 import { countsOf, jsonReport, junitReport, requestLines, summaryLine, type FileReport, type ReportedRequest } from './testReport';
@@ -46,6 +48,10 @@ Connections: each request goes through its file's "# @connection NAME" (on the r
 of the file), else the run's connection (--connection, BIZDATA_CONNECTION, the file's "active", or
 --sandbox). Reports name the connection of every request.
 
+Requests marked "# @disabled" are skipped; "# @prompt" and "# @note" are answered as below.
+
+${REQUEST_INPUT_HELP}
+
 Output: one line per request and one per failed assertion (FILE:LINE: expected, actual), then a
 summary.
   --junit FILE   also write JUnit XML: a testsuite per file, a testcase per request
@@ -58,13 +64,17 @@ other, writes the reports of what ran, and ends the process by that signal.
 
 ${CONNECTION_HELP}`;
 
-const TEST_OPTIONS = { ...CONNECTION_OPTIONS, junit: { type: 'string' }, json: { type: 'boolean' } } as const;
+const TEST_OPTIONS = { ...CONNECTION_OPTIONS, ...REQUEST_INPUT_OPTIONS, junit: { type: 'string' }, json: { type: 'boolean' } } as const;
 const REQUEST_FILE = '.bizdata.http';
 
 interface Loaded {
   readonly file: string;
   readonly text: string;
   readonly parsed: ParsedRequestFile;
+  /** Its requests but those marked `# @disabled`. */
+  readonly requests: readonly ParsedRequest[];
+  /** Prompt answers, allowed environment and body files of this file. */
+  readonly inputs: FileInputs;
 }
 
 export async function runTestCommand(args: string[], io: CliIo): Promise<number> {
@@ -81,16 +91,22 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
     const parsed = parseRequestFile(text);
     // A file with an error, a malformed assertion among them, refuses the run before anything is sent.
     refuseErrors(file, parsed.problems);
-    loaded.push({ file, text, parsed });
+    // "# @disabled" requests are never sent; a "# @note" no one can confirm refuses the run; prompts are answered now.
+    for (const r of parsed.requests.filter((c) => c.settings.disabled)) io.stderr.write(`${safeLine(`${file}: ${r.name ?? `request ${r.index + 1}`}: skipped (# @disabled)`)}\n`);
+    const requests = parsed.requests.filter((r) => !r.settings.disabled);
+    checkNotes(requests, values, io, file);
+    const { root, system } = await requestFileContext(file, values, io, 'test');
+    const prompts = await promptAnswers(requests, values, io, file);
+    loaded.push({ file, text, parsed, requests, inputs: { prompts, system, files: bodyFiles(file, root) } });
   }
   for (const { file, parsed } of loaded) for (const p of parsed.problems) io.stderr.write(`${safeLine(`${file}:${p.span.line + 1}: warning: ${p.message}`)}\n`);
   const chosen = await chooseConnection(values, io.env);
   // A `# @connection` that names no connection refuses the run at its line, before any client is made.
   for (const { file, parsed } of loaded) refuseErrors(file, connectionProblems(parsed, connectionNames(chosen.connections)));
-  if (loaded.every((l) => l.parsed.requests.length === 0)) throw new UsageError(`${files.join(', ')} ${files.length === 1 ? 'holds' : 'hold'} no request. Write one as "GET {{baseUrl}}/v1/…", with "?? status == 200" below it.`);
+  if (loaded.every((l) => l.requests.length === 0)) throw new UsageError(`${files.join(', ')} ${files.length === 1 ? 'holds' : 'hold'} no request. Write one as "GET {{baseUrl}}/v1/…", with "?? status == 200" below it.`);
   // A client per connection used, shared by every file: one token, one limiter and one guard per account.
   const clients = await requestClients(
-    loaded.map((l) => ({ file: l.parsed, requests: l.parsed.requests })),
+    loaded.map((l) => ({ file: l.parsed, requests: l.requests })),
     chosen,
     values,
     io,
@@ -110,11 +126,11 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
   let stoppedBy = main;
   const t0 = performance.now();
   try {
-    for (const { file, text, parsed } of loaded) {
+    for (const { file, text, parsed, requests, inputs } of loaded) {
       refuseErrors(file, unknownReferences(text, parsed, connectionVariables(main.endpoints)));
-      refuseAll(file, unsendableAtStart(parsed, parsed.requests, (r) => clients.setupOf(r).endpoints));
+      refuseAll(file, await unsendableAtStart(parsed, requests, (r) => clients.setupOf(r).endpoints, inputs));
     }
-    for (const { file, parsed } of loaded) {
+    for (const { file, parsed, requests: toSend, inputs } of loaded) {
       if (stopped || stop.received) break;
       const requests: ReportedRequest[] = [];
       reports.push({ file, startedAt: new Date().toISOString(), requests });
@@ -124,10 +140,13 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
       };
       await runRequestFile({
         file: parsed,
-        requests: parsed.requests,
+        requests: toSend,
         endpoints: main.endpoints,
         endpointsFor: (r) => clients.setupOf(r).endpoints,
+        inputs,
         stopped: () => stop.received !== undefined,
+        confirm: (r) => confirmNote(r, `${file}: ${r.name ?? `request ${r.index + 1}`}`, values, io),
+        onDeclined: (r) => io.stderr.write(`${safeLine(`${file}: ${r.name ?? `request ${r.index + 1}`}: not sent (declined)`)}\n`),
         send: (request, r) => clients.setupOf(r).client.send(request, { confirmRisk: values['confirm-risk'] === true, stop: stop.stop, signal: stop.cut }),
         onUnsendable: (u) => {
           report({ outcome: judgeUnsendable(u), connection: nameOf(clients.setupOf(u.request)) });

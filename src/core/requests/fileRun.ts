@@ -4,9 +4,12 @@
 // Sending is the caller's (the client's `send`, with its token, limiter, guard and retries), so
 // this room stays below the client.
 import type { CallResult, Endpoints, OperationRequest } from '../model';
+import { prepareFileRequest } from './fileRequest';
+import type { BodyFileAccess } from './fileSafety';
 import { MANAGED_HEADERS } from './queries';
 import type { ParsedRequest, ParsedRequestFile } from './requestFile';
-import { connectionVariables, resolveRequest, type ChainedResponse } from './requestVariables';
+import { connectionVariables, type ChainedResponse, type VariableContext } from './requestVariables';
+import type { SystemContext } from './systemVariables';
 
 /** One request sent and its result. */
 export interface RunStep {
@@ -22,7 +25,17 @@ export interface Unsendable {
   /** 0-based line at fault. */
   readonly line: number;
   readonly message: string;
-  readonly reason: 'variable' | 'interface';
+  readonly reason: 'variable' | 'interface' | 'body';
+}
+
+/** What a file's requests may read besides the file: the user's answers, the allowed environment, body files. */
+export interface FileInputs {
+  /** Answers to the `# @prompt NAME` lines, by name. */
+  readonly prompts?: ReadonlyMap<string, string>;
+  /** What `{{$dotenv}}` and `{{$processEnv}}` may read. */
+  readonly system?: SystemContext;
+  /** Where `< ./file` bodies are read: inside the request file's folder only (fileSafety.ts). */
+  readonly files: BodyFileAccess;
 }
 
 export interface FileRunOptions {
@@ -33,6 +46,10 @@ export interface FileRunOptions {
   readonly endpoints: Endpoints;
   /** A request's own connection's addresses (`# @connection NAME`), where it has one. */
   endpointsFor?(request: ParsedRequest): Endpoints;
+  readonly inputs: FileInputs;
+  /** Asked before a request is sent (`# @note`); false skips it, and `onDeclined` is told. */
+  confirm?(request: ParsedRequest): Promise<boolean>;
+  onDeclined?(request: ParsedRequest): void;
   /** Sends one request: the client of its connection's `send`, with the caller's options (stop signals, confirmations). */
   send(request: OperationRequest, parsed: ParsedRequest): Promise<CallResult>;
   /** After each result; `false` ends the run there. */
@@ -49,9 +66,13 @@ export async function runRequestFile(o: FileRunOptions): Promise<void> {
   for (const r of o.requests) {
     if (o.stopped?.()) return;
     const endpoints = o.endpointsFor?.(r) ?? o.endpoints;
-    const resolved = resolveRequest(o.file, r, { connection: connectionVariables(endpoints), responses }, endpoints);
+    const resolved = await prepareFileRequest(o.file, r, contextOf(endpoints, responses, o.inputs), endpoints, o.inputs.files);
     if (!resolved.ok) {
       if (!(await o.onUnsendable({ request: r, line: resolved.line, message: resolved.message, reason: resolved.reason }))) return;
+      continue;
+    }
+    if (o.confirm && !(await o.confirm(r))) {
+      o.onDeclined?.(r);
       continue;
     }
     const sent = { ...resolved.request, headers: withoutManagedHeaders(resolved.request.headers) };
@@ -65,15 +86,22 @@ export async function runRequestFile(o: FileRunOptions): Promise<void> {
 }
 
 /**
- * Requests whose token would go where it may not, found before the first request is sent: every
- * URL that needs no answer of an earlier request is checked at once (one built from an answer, at its turn).
+ * What stops a request, found before the first request is sent: where its token would go, its body
+ * and body files, values from outside the file. Only what needs an earlier request's answer (a chained
+ * value, a URL built from one) waits for its turn.
  */
-export function unsendableAtStart(file: ParsedRequestFile, requests: readonly ParsedRequest[], endpoints: Endpoints | ((r: ParsedRequest) => Endpoints)): Unsendable[] {
-  return requests.flatMap((r) => {
+export async function unsendableAtStart(file: ParsedRequestFile, requests: readonly ParsedRequest[], endpoints: Endpoints | ((r: ParsedRequest) => Endpoints), inputs: FileInputs): Promise<Unsendable[]> {
+  const out: Unsendable[] = [];
+  for (const r of requests) {
     const e = typeof endpoints === 'function' ? endpoints(r) : endpoints;
-    const resolved = resolveRequest(file, r, { connection: connectionVariables(e), responses: new Map() }, e);
-    return !resolved.ok && resolved.reason === 'interface' ? [{ request: r, line: resolved.line, message: resolved.message, reason: resolved.reason }] : [];
-  });
+    const resolved = await prepareFileRequest(file, r, contextOf(e, new Map(), inputs), e, inputs.files);
+    if (!resolved.ok && !resolved.waiting) out.push({ request: r, line: resolved.line, message: resolved.message, reason: resolved.reason });
+  }
+  return out;
+}
+
+function contextOf(endpoints: Endpoints, responses: ReadonlyMap<string, ChainedResponse>, inputs: FileInputs): VariableContext {
+  return { connection: connectionVariables(endpoints), responses, prompts: inputs.prompts, system: inputs.system };
 }
 
 /** The file's own Authorization and credential headers never go out: the client adds the managed token. */

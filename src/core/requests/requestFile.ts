@@ -9,6 +9,9 @@ import type { InterfaceId } from '../model';
 import { assertionsIn, isAssertionLine, type Assertion } from './assertions';
 import { MANAGED_HEADERS } from './queries';
 import { binaryProblem, characterProblem, openReference, splitLines, type LineSpan } from './requestText';
+import { readBody, type BodyLine } from './bodies';
+import { methodAdvice, REQUEST_METHODS } from './methods';
+import { SettingsReader, type RequestSettings } from './requestSettings';
 
 export interface FileVariable {
   readonly name: string;
@@ -35,6 +38,10 @@ export interface ParsedRequest {
   readonly url: string;
   readonly headers: readonly RequestHeader[];
   readonly body?: string;
+  /** The body's lines without comment lines, with their file lines read (bodies.ts). */
+  readonly bodyLines: readonly BodyLine[];
+  /** `# @prompt`, `# @disabled`, `# @note`, `# @no-redirect` (requestSettings.ts). */
+  readonly settings: RequestSettings;
   /** Lines of the block: from its first line after `###` to its last. */
   readonly startLine: number;
   readonly endLine: number;
@@ -45,7 +52,7 @@ export interface ParsedRequest {
 }
 
 /** `binary`: the file is not text at all; `character`: a line holds a character no request can carry. */
-export type ProblemCode = 'credential-header' | 'syntax' | 'unknown-variable' | 'interface' | 'binary' | 'character' | 'connection' | 'assertion';
+export type ProblemCode = 'credential-header' | 'syntax' | 'unknown-variable' | 'interface' | 'binary' | 'character' | 'connection' | 'assertion' | 'setting' | 'body';
 
 export interface RequestFileProblem {
   readonly span: LineSpan;
@@ -70,14 +77,13 @@ export interface ParsedRequestFile {
 }
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
-const METHOD_SET: ReadonlySet<string> = new Set(HTTP_METHODS);
 const SEPARATOR = /^###(.*)$/s;
 // The patterns below read trimmed lines, greedily and with `s` (a line may hold any character): a
 // lazy group before `\s*$` takes time quadratic in the length of a line of spaces.
 const VARIABLE = /^@([A-Za-z_][\w.-]*)\s*=\s?(.*)$/s;
-const META = /^(?:#|\/\/)\s*@([A-Za-z]+)(?:\s*=?\s*(.*))?$/s;
+const META = /^(?:#|\/\/)\s*@([A-Za-z][\w-]*)(?:\s*=?\s*(.*))?$/s;
 const COMMENT = /^\s*(?:#|\/\/)/;
-const REQUEST_LINE = /^(?:([A-Za-z]+)\s+)?(\S.*)$/s;
+const REQUEST_LINE = /^(?:([A-Za-z][A-Za-z-]*)\s+)?(\S.*)$/s;
 const HTTP_VERSION = /\sHTTP\/\d(?:\.\d)?$/;
 // Indented headers are read as httpYac reads them: Enter after an indented query line keeps the indent.
 const HEADER = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*:\s*(.*)$/s;
@@ -118,6 +124,7 @@ interface Sink {
 function parseBlock(lines: readonly string[], first: number, last: number, title: string | undefined, sink: Sink): void {
   let name = title;
   let interfaceId: InterfaceId | undefined;
+  const settings = new SettingsReader();
   let connection: ConnectionMeta | undefined;
   let i = first;
   // Before the request line: blank lines, comments (with meta data) and file variables.
@@ -146,6 +153,8 @@ function parseBlock(lines: readonly string[], first: number, last: number, title
         connection = { name: value.trim(), span: problem(i, line, '', 'error', 'syntax').span };
         if (value.trim() === '') sink.problems.push(problem(i, line, '"# @connection" names no connection; write "# @connection NAME" with the name of one of your connections.', 'error', 'syntax'));
       }
+      const setting = settings.read(meta[1], value, i);
+      if (setting) sink.problems.push(problem(i, line, setting.message, setting.severity, 'setting'));
       continue;
     }
     if (COMMENT.test(line)) continue;
@@ -166,8 +175,8 @@ function parseBlock(lines: readonly string[], first: number, last: number, title
   }
   let method = (rl[1] ?? 'GET').toUpperCase();
   let url = withoutVersion(rl[2]);
-  if (rl[1] !== undefined && !METHOD_SET.has(method)) {
-    sink.problems.push(problem(i, lines[i], `"${rl[1]}" is not a method this client sends; use one of ${HTTP_METHODS.join(', ')}.`, 'error', 'syntax'));
+  if (rl[1] !== undefined && !REQUEST_METHODS.has(method)) {
+    sink.problems.push(problem(i, lines[i], methodAdvice(rl[1]), 'error', 'syntax'));
     method = 'GET';
     url = lines[i].trim();
   }
@@ -202,10 +211,13 @@ function parseBlock(lines: readonly string[], first: number, last: number, title
   }
   let end = last;
   while (end > i && (lines[end].trim() === '' || isAssertionLine(lines[end]))) end--;
-  const bodyLines = lines.slice(i + 1, end + 1).filter((line) => !isAssertionLine(line));
   for (let b = i + 1; b <= end; b++) if (!isAssertionLine(lines[b])) checkReferences(lines, b, sink);
-  const body = bodyLines.length > 0 ? bodyLines.join('\n') : undefined;
-  sink.requests.push({ index: sink.requests.length, name, interfaceId, ...(connection && !sink.top ? { connection } : {}), method, url, headers, body, startLine: first, endLine: last, requestLine, assertions: checks.assertions });
+  // `??` lines are the request's assertions, never part of its body.
+  const read = readBody(lines, i + 1, end, method, headers);
+  for (const p of read.problems) if (!isAssertionLine(lines[p.line])) sink.problems.push(problem(p.line, lines[p.line], p.message, p.severity, 'body'));
+  const bodyLines = read.lines.filter((l) => !isAssertionLine(lines[l.line]));
+  const body = bodyLines.length > 0 ? bodyLines.map((l) => l.text).join('\n') : undefined;
+  sink.requests.push({ index: sink.requests.length, name, interfaceId, ...(connection && !sink.top ? { connection } : {}), method, url, headers, body, bodyLines, settings: settings.settings(), startLine: first, endLine: last, requestLine, assertions: checks.assertions });
 }
 
 /** The URL of a trimmed request line, without a trailing ` HTTP/1.1`. */
