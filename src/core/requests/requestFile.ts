@@ -6,6 +6,7 @@
 // Pure and line-based, so the extension's diagnostics, completion and CodeLens and the CLI share it.
 // Total: whatever the text, the result is requests and problems at lines, never an exception.
 import type { InterfaceId } from '../model';
+import { CURL_LINE, readCurlLines } from './curlCommand';
 import { MANAGED_HEADERS } from './queries';
 import { binaryProblem, characterProblem, openReference, splitLines, type LineSpan } from './requestText';
 
@@ -39,8 +40,8 @@ export interface ParsedRequest {
   readonly requestLine: number;
 }
 
-/** `binary`: the file is not text at all; `character`: a line holds a character no request can carry. */
-export type ProblemCode = 'credential-header' | 'syntax' | 'unknown-variable' | 'interface' | 'binary' | 'character';
+/** `binary`: the file is not text at all; `character`: a line holds a character no request can carry; `curl`: a curl command's. */
+export type ProblemCode = 'credential-header' | 'syntax' | 'unknown-variable' | 'interface' | 'binary' | 'character' | 'curl';
 
 export interface RequestFileProblem {
   readonly span: LineSpan;
@@ -132,6 +133,14 @@ function parseBlock(lines: readonly string[], first: number, last: number, title
   }
   if (i > last) return;
   const requestLine = i;
+  if (CURL_LINE.test(lines[i])) {
+    // A pasted curl command, read as curl would send it (curlCommand.ts), as REST Client reads one.
+    const curl = readCurlLines(lines, i, last);
+    for (let c = i; c <= last; c++) checkReferences(lines, c, sink);
+    sink.problems.push(...curl.problems.map((p) => ({ ...p, code: 'curl' as const })));
+    if (curl.request) sink.requests.push({ index: sink.requests.length, name, interfaceId, ...curl.request, startLine: first, endLine: last, requestLine });
+    return;
+  }
   const rl = REQUEST_LINE.exec(lines[i].trim());
   if (!rl) {
     // A line that is not blank always matches; a problem all the same, never an exception.
