@@ -10,6 +10,8 @@ import { lookUpIp } from './lookUpIp';
 import { copyRequestAsCurl } from './copyRequestAsCurl';
 import { lookUpOrganization } from './lookUpOrganization';
 import { newRequestFile } from './newRequestFile';
+import { openAsRequestFile } from './openAsRequestFile';
+import { pasteCurlAsRequest } from './pasteCurlAsRequest';
 import { refreshToken } from './refreshToken';
 import { registerCommand, type CommandHandler } from './registerCommand';
 import { rerunLookup } from './rerunLookup';
@@ -45,6 +47,8 @@ export function registerCommands(context: vscode.ExtensionContext, services: Ser
     [Commands.newRequestFile]: () => newRequestFile(),
     [Commands.sendRequest]: (arg) => sendRequest(services, arg),
     [Commands.copyRequestAsCurl]: (arg) => copyRequestAsCurl(services, arg),
+    [Commands.pasteCurlAsRequest]: () => pasteCurlAsRequest(services),
+    [Commands.openAsRequestFile]: (arg) => openAsRequestFile(services, arg),
   } satisfies Record<CommandId, CommandHandler>;
   for (const id of Object.keys(handlers) as CommandId[]) registerCommand(context, services.log, id, handlers[id]);
 }

@@ -400,7 +400,7 @@ function readOptions(args: readonly string[]): CurlReading {
   const duplicate = headers.find((h, i) => headers.findIndex((o) => o.name.toLowerCase() === h.name.toLowerCase()) !== i);
   if (duplicate) return refuse(`The ${duplicate.name} header is given twice, and curl would send both; keep one.`, duplicate.name);
   if (urls.length === 0) return refuse('The curl command has no URL; add it, for example curl {{baseUrl}}/v1/….');
-  if (urls.length > 1) return refuse(`The curl command has ${urls.length} URLs (${urls.map((u) => `"${u.slice(0, 40)}"`).join(', ')}), and curl would send one request to each; keep one per command.`, urls[1]);
+  if (urls.length > 1) return refuse(`The curl command has ${urls.length} URLs (${urls.map((u) => `"${shownUrl(u)}"`).join(', ')}), and curl would send one request to each; keep one per command.`, urls[1]);
   const url = readUrl(urls[0], globoff, notes);
   if (!url.ok) return url;
   const body = readData(data);
@@ -446,7 +446,8 @@ function readHeader(raw: string, written: string, notes: CurlNote[]): { ok: true
   const empty = /^([^:;\s]+);\s*$/.exec(raw);
   const m = empty ? null : /^([^:]*):(.*)$/s.exec(raw);
   const name = (empty?.[1] ?? m?.[1] ?? '').trim();
-  if (!HEADER_NAME.test(name)) return refuse(`-H "${raw.slice(0, 40)}" is not a header; write it as -H 'Name: value'.`, written);
+  // Not echoed: a header that is not one may be a token pasted on its own.
+  if (!HEADER_NAME.test(name)) return refuse(`The value of ${written} is not a header; write it as ${written} 'Name: value'.`, written);
   if (/[\r\n]/.test(raw)) return refuse(`The ${name} header holds a line break, which a header cannot carry; remove it.`, name);
   const value = empty ? '' : (m?.[2] ?? '').trim();
   if (!empty && value === '') return refuse(`-H '${name}:' tells curl to leave out a header it adds itself; this client adds its own, so the request would differ. Remove the option.`, name);
@@ -460,18 +461,23 @@ function readHeader(raw: string, written: string, notes: CurlNote[]): { ok: true
 
 function readUrl(raw: string, globoff: boolean, notes: CurlNote[]): { ok: true; url: string } | { ok: false; message: string; written?: string } {
   const outside = raw.replace(/\{\{[^{}]*\}\}/g, '');
-  if (/\s/.test(outside)) return refuse(`The URL "${raw.slice(0, 60)}" holds a space or line break; percent-encode it (%20).`, raw.slice(0, 20));
+  if (/\s/.test(outside)) return refuse(`The URL "${shownUrl(raw)}" holds a space or line break; percent-encode it (%20).`, raw.slice(0, 20));
   if (!globoff && /[[\]{}]/.test(outside)) {
     return refuse('curl reads [ ] and { } in a URL as ranges and lists and sends one request for each; add -g (--globoff) if they are characters of the URL, or percent-encode them.', raw.slice(0, 20));
   }
   if (!raw.startsWith('{{') && !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(raw)) {
-    return refuse(`The URL "${raw.slice(0, 60)}" has no scheme, and curl would guess one; write it in full (https://…) or start it with {{baseUrl}}.`, raw.slice(0, 20));
+    return refuse(`The URL "${shownUrl(raw)}" has no scheme, and curl would guess one; write it in full (https://…) or start it with {{baseUrl}}.`, raw.slice(0, 20));
   }
   // A user name and password before the host are credentials too.
   const userinfo = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^/?#@]*@)/.exec(raw);
   if (!userinfo) return { ok: true, url: raw };
   notes.push(credentialNote('the user name and password in the URL', userinfo[2]));
   return { ok: true, url: userinfo[1] + raw.slice(userinfo[0].length) };
+}
+
+/** A URL for messages: never a user name or password before its host, at most 60 characters. */
+function shownUrl(url: string): string {
+  return url.replace(/^([^/?#]*\/\/)?[^/?#@]*@/, '$1').slice(0, 60);
 }
 
 function readData(parts: readonly DataPart[]): { ok: true; text?: string; json: boolean } | { ok: false; message: string; written?: string } {

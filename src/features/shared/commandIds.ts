@@ -26,6 +26,8 @@ export const Commands = {
   newRequestFile: 'bizdata.newRequestFile',
   sendRequest: 'bizdata.sendRequest',
   copyRequestAsCurl: 'bizdata.copyRequestAsCurl',
+  pasteCurlAsRequest: 'bizdata.pasteCurlAsRequest',
+  openAsRequestFile: 'bizdata.openAsRequestFile',
 } as const satisfies Readonly<Record<string, `bizdata.${string}`>>;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -107,6 +109,9 @@ export interface CommandArgs {
   'bizdata.newRequestFile': [];
   'bizdata.sendRequest': [arg?: RequestTargetArgs];
   'bizdata.copyRequestAsCurl': [arg?: RequestTargetArgs];
+  'bizdata.pasteCurlAsRequest': [];
+  /** The .http or .rest file; default: the active editor's. */
+  'bizdata.openAsRequestFile': [arg?: vscode.Uri];
 }
 
 /** Runs one of this extension's commands with arguments of the shape it takes. */

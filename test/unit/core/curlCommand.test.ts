@@ -182,6 +182,12 @@ describe('curl command reader', () => {
       it(what, () => assert.match(refusal(text).message, expected));
     }
 
+    it('never echoes what may be a credential in a refusal', () => {
+      for (const text of [`curl me:s3cret@x.example.com/a`, `curl -H 'Bearer s3cret' https://x.example.com`, `curl https://me:s3cret@x.example.com/a https://x.example.com/b`]) {
+        assert.doesNotMatch(refusal(text).message, /s3cret/);
+      }
+    });
+
     it('names the option as written, to find its line', () => {
       assert.equal(refusal(`curl https://x.example.com \\\n  -F 'a=b'`).written, '-F');
     });
