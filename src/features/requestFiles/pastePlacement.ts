@@ -21,7 +21,7 @@ export function pastePlacement(document: string, cursorLine: number, request: re
   const before = lines.slice(0, line).filter((l) => l.trim() !== '').at(-1);
   const after = lines.slice(line).find((l) => l.trim() !== '');
   const head = before === undefined || SEPARATOR.test(before) ? '' : `${lines[line - 1]?.trim() === '' ? '' : '\n'}###\n`;
-  const tail = after === undefined || SEPARATOR.test(after) ? '' : '\n###\n';
+  const tail = after === undefined ? '' : SEPARATOR.test(after) ? '\n' : '\n###\n';
   // After the last line: that line has no line break of its own to end it.
   const start = line >= lines.length && lines.at(-1) !== '' ? '\n' : '';
   return { line, text: `${start}${head}${request.join('\n')}\n${tail}` };
