@@ -93,6 +93,8 @@ function bashWords(text: string): Words {
   let joined = '';
   let quote: "'" | '"' | "$'" | undefined;
   let wordStart = true;
+  // `{a,b}` or `{1..3}` from a `{` on (sticky), never past the next brace: linear in the text.
+  const braceExpansion = /\{[^\s{}'"]*(?:,|\.\.)[^\s{}'"]*\}/y;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     const next = text[i + 1];
@@ -142,7 +144,8 @@ function bashWords(text: string): Words {
       continue;
     } else if (c === '~' && wordStart) return refuse('A word starting with ~ is expanded by the shell to a home folder; quote it ("~…") or write the path in full.', '~');
     else if (c === '{') {
-      const brace = /^\{[^\s{}'"]*(?:,|\.\.)[^\s{}'"]*\}/.exec(text.slice(i));
+      braceExpansion.lastIndex = i;
+      const brace = braceExpansion.exec(text);
       if (brace) return refuse(`The shell expands ${brace[0]} into several words; quote it ('${brace[0]}') if it is meant as text.`, brace[0]);
     }
     wordStart = c === ' ' || c === '\t';

@@ -121,6 +121,14 @@ describe('curl command reader', () => {
     assert.deepEqual([r.url, headersOf(r)], ['{{baseUrl}}/v1/x/{{$randomInt 1 9}}', [['X-Id', '{{id}}']]]);
   });
 
+  it('reads long commands in time linear in their length', () => {
+    for (const filler of ['{', '\\\n', '"', 'x'.repeat(10) + ' ', '^']) {
+      const started = performance.now();
+      readCurlCommand(`curl https://x.example.com -d ${filler.repeat(200_000 / filler.length)}`);
+      assert.ok(performance.now() - started < 2000, `${JSON.stringify(filler)}: ${performance.now() - started} ms`);
+    }
+  });
+
   describe('drops credentials with a note', () => {
     it('-u and --user', () => {
       for (const opt of ['-u', '--user']) {
