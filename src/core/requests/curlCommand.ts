@@ -208,7 +208,8 @@ function cmdWords(text: string): Words {
     if (!quoted && /[&|<>]/.test(c)) return refuse(`"${c}" joins another command or a file to curl's; keep only the curl command, or escape it as ^${c}.`, c);
     line += c;
   }
-  const variable = /%([A-Za-z_][\w]*)%/.exec(line);
+  // cmd.exe replaces %NAME% before it reads any ^ (browsers write %^NAME, which names nothing).
+  const variable = /%([A-Za-z_]\w*)%/.exec(text);
   if (variable) return refuse(`%${variable[1]}% is a cmd.exe variable: curl would send its value, which cannot be known here. Write the value, or a {{variable}} of the request file.`, variable[0]);
   if (quoted) return refuse('A double quote is never closed; close it, or remove it.');
   return { ok: true, words: crtWords(line) };

@@ -111,6 +111,11 @@ describe('curl command reader', () => {
     assert.deepEqual(headersOf(r), [['content-type', 'application/json']]);
   });
 
+  it('reads percent signs as browsers escape them for cmd.exe (%^), which names no variable', () => {
+    const r = read('curl ^"https://x.example.com/a^%^E2^%^80^%^99?q=^%^20^" ^\n  -H ^"X-A: 1^"').request;
+    assert.equal(r.url, 'https://x.example.com/a%E2%80%99?q=%20');
+  });
+
   it('reads a cmd.exe command with plain double quotes and a ^ continuation', () => {
     const r = read('curl.exe -X POST "https://x.example.com/a" ^\n  -H "X-A: 1" -d "{\\"a\\": 1}"').request;
     assert.deepEqual([r.method, r.body], ['POST', '{"a": 1}']);
