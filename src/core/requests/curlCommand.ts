@@ -44,7 +44,8 @@ export function readCurlCommand(text: string): CurlReading {
   if (/[\ue000\ue001]/.test(text)) return refuse('The command holds a private-use character (U+E000 or U+E001); delete it.');
   const refs: string[] = [];
   const masked = text.replace(/\{\{[^{}]*\}\}/g, (ref) => `\ue000${refs.push(ref) - 1}\ue001`);
-  const split = /\^[ \t]*\r?\n/.test(masked) ? cmdWords(masked) : bashWords(masked);
+  // cmd.exe's continuation is ^ at a line's end, bash's a backslash: a command holding only the first is cmd.exe's.
+  const split = /\^[ \t]*\r?\n/.test(masked) && !/\\\r?\n/.test(masked) ? cmdWords(masked) : bashWords(masked);
   if (!split.ok) return split;
   const words = split.words.map((w) => w.replace(/\ue000(\d+)\ue001/g, (_, i: string) => refs[Number(i)]));
   if (words.length === 0 || !/^curl(?:\.exe)?$/.test(words[0])) return refuse('This is not a curl command: it should start with "curl".');

@@ -111,6 +111,10 @@ describe('curl command reader', () => {
     assert.deepEqual(headersOf(r), [['content-type', 'application/json']]);
   });
 
+  it('reads a bash command with a ^ at a line end inside quotes as bash', () => {
+    assert.equal(read("curl https://x.example.com \\\n  --data-raw 'a^\nb'").request.body, 'a^\nb');
+  });
+
   it('reads percent signs as browsers escape them for cmd.exe (%^), which names no variable', () => {
     const r = read('curl ^"https://x.example.com/a^%^E2^%^80^%^99?q=^%^20^" ^\n  -H ^"X-A: 1^"').request;
     assert.equal(r.url, 'https://x.example.com/a%E2%80%99?q=%20');
