@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { answerErrorMessages, openRequestFile, runCodeLens, stats, useSignedInTestSandbox } from './helpers';
+import { answerErrorMessages, openRequestFile, ourDiagnostics, runCodeLens, stats, useSignedInTestSandbox, waitFor } from './helpers';
 
 describe('requests from elsewhere', function () {
   this.timeout(60_000);
@@ -57,6 +57,24 @@ describe('requests from elsewhere', function () {
       assert.equal(file.document.getText(), 'GET {{baseUrl}}/v1/x\n');
     } finally {
       errors.restore();
+      await file.dispose();
+    }
+  });
+
+  it('a curl command in a request file gets a Send lens, a warning at its -u line, and an error where it cannot be read', async () => {
+    const file = await openRequestFile(["curl '{{baseUrl}}/v1/duns-search/ip/203.0.113.7?view=standard' \\", "  -u 'me:pw'", '', '###', "curl '{{baseUrl}}/v1/upload' -F 'f=@a.png'", ''].join('\n'));
+    try {
+      const diagnostics = await waitFor(() => ourDiagnostics(file.document.uri), (d) => d.length === 2, 'two diagnostics');
+      assert.deepEqual(
+        diagnostics.map((d) => [d.range.start.line, d.severity, d.code]),
+        [
+          [1, vscode.DiagnosticSeverity.Warning, 'curl'],
+          [4, vscode.DiagnosticSeverity.Error, 'curl'],
+        ],
+      );
+      const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', file.document.uri);
+      assert.deepEqual(lenses.filter((l) => l.command?.title.includes('Send')).map((l) => l.range.start.line), [0]);
+    } finally {
       await file.dispose();
     }
   });
