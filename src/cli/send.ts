@@ -4,7 +4,10 @@ import { MANAGED_HEADERS } from '../core/requests/queries';
 import { safeLine, safeText } from '../core/sanitize';
 import { parseRequestFile, type ParsedRequest, type RequestFileProblem } from '../core/requests/requestFile';
 import { requestFileText } from '../core/requests/requestText';
-import { connectionVariables, resolveRequest, unknownReferences, type ChainedResponse } from '../core/requests/requestVariables';
+import { connectionVariables, unknownReferences, type ChainedResponse } from '../core/requests/requestVariables';
+import { prepareFileRequest } from '../core/requests/fileRequest';
+import { bodyFiles } from '../core/requests/fileSafety';
+import { checkNotes, confirmNote, promptAnswers, REQUEST_INPUT_HELP, REQUEST_INPUT_OPTIONS, requestFileContext } from './requestInputs';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, makeClient, parse, readInputBytes, printFailure, printJson } from './common';
 import { EXIT, UsageError, type CliIo } from './io';
 import { againToStop, endBySignal, StopRequests } from './signals';
@@ -23,9 +26,19 @@ service address, with the same scheme, host and port (localhost, 127.0.0.1 and [
 hosts); "# @interface a|b" above a request names its token, otherwise the address decides.
 
 Variables: {{baseUrl}}, {{authUrl}}, {{legacyUrl}}, {{origin}}, {{aVersion}}, {{authVersion}},
-{{orgVersion}}, the file's own "@name = value", {{$guid}}, {{$timestamp}}, {{$isoTimestamp}}, and
-chained values of an earlier named request ("# @name login"): {{login.response.body.$.a.b}},
-{{login.response.headers.Content-Type}}.
+{{orgVersion}}, the file's own "@name = value" ({{%name}} percent-encodes it), the answers to
+"# @prompt NAME", chained values of an earlier named request ("# @name login"):
+{{login.response.body.$.a.b}}, {{login.response.headers.Content-Type}}, and the system variables of
+REST Client and httpYac: {{$guid}}, {{$uuid}}, {{$randomInt MIN MAX}}, {{$timestamp [OFFSET UNIT]}},
+{{$datetime rfc1123|iso8601|"FORMAT" [OFFSET UNIT]}}, {{$localDatetime ...}}, {{$isoTimestamp}},
+{{$dotenv NAME}} (the .env file beside the request file) and {{$processEnv NAME}} (only with
+--allow-env NAME; never a BIZDATA_ variable).
+
+Bodies are sent as REST Client and httpYac send them: "< ./file" (its bytes), "<@ ./file" and
+"<@latin1 ./file" (its text with variables replaced), only from inside the request file's folder;
+multipart/form-data with CRLF line ends; form bodies over "&" lines joined; comment lines dropped;
+GraphQL ("X-Request-Type: GraphQL") as {"query", "variables"} JSON. Requests marked "# @disabled"
+are skipped; "# @note" asks first (see --confirm-notes).
 
 A file with an error sends nothing: each error is printed as FILE:LINE: what is wrong, exit status 2
 (a line that is not a header, a "{{" that is not closed, a U+2028 or a control character, a file that
@@ -35,10 +48,12 @@ The run stops at the first request that fails, with that failure's exit status. 
 SIGTERM lets the request on its way be answered and printed, sends no other, and ends the process by
 that signal (exit status 130 or 143 in a shell); a second Ctrl-C stops at once.
 
+${REQUEST_INPUT_HELP}
+
 ${CONNECTION_HELP}`;
 
 export async function runSendCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(args, { ...CONNECTION_OPTIONS, name: { type: 'string', multiple: true } }, true);
+  const { values, positionals } = parse(args, { ...CONNECTION_OPTIONS, ...REQUEST_INPUT_OPTIONS, name: { type: 'string', multiple: true } }, true);
   if (values.help) {
     io.stdout.write(SEND_HELP);
     return EXIT.ok;
@@ -50,27 +65,41 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
   // A file with an error sends nothing, and is refused before any client is made.
   refuseErrors(file, parsed.problems);
   for (const p of parsed.problems) io.stderr.write(`${safeLine(`${file}:${p.span.line + 1}: warning: ${p.message}`)}\n`);
-  const selected = select(parsed.requests, values.name ?? [], file);
+  const chosen = select(parsed.requests, values.name ?? [], file);
+  // "# @disabled" requests are never sent, even when named.
+  for (const r of chosen.filter((c) => c.settings.disabled)) io.stderr.write(`${safeLine(`${r.name ?? `request ${r.index + 1}`}: skipped (# @disabled)`)}\n`);
+  const selected = chosen.filter((r) => !r.settings.disabled);
+  checkNotes(selected, values, io, file);
+  const { root, system } = await requestFileContext(file, values, io);
+  const prompts = await promptAnswers(selected, values, io, file);
+  const files = bodyFiles(file, root);
   const { client, codes, endpoints, close, requestTimeoutMs } = await makeClient(values, io, 'any');
   const stop = new StopRequests(requestTimeoutMs, (sig) =>
     io.stderr.write(`bizdata: ${sig}: stopping: the request on its way is answered (within ${requestTimeoutMs / 1000} s), no other is sent. ${againToStop(sig)} to stop at once.\n`),
   );
   let sent = 0;
+  let declined = 0;
   try {
     refuseErrors(file, unknownReferences(text, parsed, connectionVariables(endpoints)));
     const responses = new Map<string, ChainedResponse>();
-    // Where each token goes is checked before the first request is sent; a URL built from an answer, at its turn.
-    refuseAll(
-      file,
-      selected.flatMap((r) => {
-        const resolved = resolveRequest(parsed, r, { connection: connectionVariables(endpoints), responses }, endpoints);
-        return !resolved.ok && resolved.reason === 'interface' ? [resolved] : [];
-      }),
-    );
+    const context = { connection: connectionVariables(endpoints), responses, prompts, system };
+    // Where each token goes, each body and each value from outside the file are checked before the
+    // first request is sent; what needs an earlier answer (a chained value), at its turn.
+    const early = [];
+    for (const r of selected) {
+      const resolved = await prepareFileRequest(parsed, r, context, endpoints, files);
+      if (!resolved.ok && !resolved.waiting) early.push(resolved);
+    }
+    refuseAll(file, early);
     for (const r of selected) {
       if (stop.received) break;
-      const resolved = resolveRequest(parsed, r, { connection: connectionVariables(endpoints), responses }, endpoints);
+      const resolved = await prepareFileRequest(parsed, r, context, endpoints, files);
       if (!resolved.ok) throw new UsageError(`${file}:${resolved.line + 1}: ${resolved.message}`);
+      if (!(await confirmNote(r, r.name ?? `request ${r.index + 1}`, values, io))) {
+        io.stderr.write(`${safeLine(`${r.name ?? `request ${r.index + 1}`}: not sent (declined)`)}\n`);
+        declined++;
+        continue;
+      }
       const { request } = resolved;
       const headers = Object.fromEntries(Object.entries(request.headers).filter(([k]) => !MANAGED_HEADERS.has(k.toLowerCase())));
       const result = await client.send({ ...request, headers }, { confirmRisk: values['confirm-risk'] === true, stop: stop.stop, signal: stop.cut });
@@ -91,7 +120,7 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
     await close();
     stop.dispose();
   }
-  if (!stop.received || sent === selected.length) return EXIT.ok;
+  if (!stop.received || sent + declined === selected.length) return EXIT.ok;
   io.stderr.write(`bizdata: stopped by ${stop.received} after ${sent} of ${selected.length} requests; the others were not sent.\n`);
   return endBySignal(stop.received, io);
 }

@@ -105,12 +105,15 @@ export interface LimiterState {
  */
 export interface OperationRequest {
   readonly interfaceId: InterfaceId;
-  /** An HTTP method token, upper case (GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS). */
+  /** An HTTP method token, upper case (GET, POST, … or another a request file's peers send: requests/methods.ts). */
   readonly method: string;
   /** Absolute URL on one of the interface's configured service hosts. */
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
+  /** The body as text; absent for bytes that are not UTF-8. */
   readonly body?: string;
+  /** The bytes to send when a body file is part of the body (they win over `body`). */
+  readonly bodyBytes?: Uint8Array;
 }
 
 /** What was sent, without secrets: for history, logs and "copy as curl". */

@@ -39,7 +39,7 @@ export interface WireRequest {
   /** Path and query string. */
   readonly path: string;
   readonly headers: Record<string, string>;
-  readonly body?: string;
+  readonly body?: string | Uint8Array;
   /** Another operation's request: a large 2xx answer may come back as text (HttpOptions.maxParseBytes). */
   readonly largeAsText?: boolean;
 }

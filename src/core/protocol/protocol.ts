@@ -45,10 +45,11 @@ function build(
   shown: Record<string, string>,
   body?: string,
   largeAsText?: true,
+  bodyBytes?: Uint8Array,
 ): Built {
   const sent = Object.assign({}, ACCEPT, headers);
   return {
-    wire: { method, origin: target.origin, path: target.path, headers: sent, body, largeAsText },
+    wire: { method, origin: target.origin, path: target.path, headers: sent, body: bodyBytes ?? body, largeAsText },
     record: { method, url: target.origin + target.path, headers: Object.assign({}, sent, shown), body },
     credentialOf,
   };
@@ -134,7 +135,7 @@ export function operationRequest(e: Endpoints, r: OperationRequest, token: strin
   const u = new URL(r.url);
   const auth = r.interfaceId === 'a' ? { authorization: `Bearer ${token}`, origin: e.origin } : { authorization: token };
   const shown = { authorization: r.interfaceId === 'a' ? `Bearer ${PLACEHOLDER.token}` : PLACEHOLDER.token };
-  return build(r.interfaceId, r.method, { origin: u.origin, path: `${u.pathname}${u.search}` }, Object.assign(lowerCased(r.headers), auth), shown, r.body, true);
+  return build(r.interfaceId, r.method, { origin: u.origin, path: `${u.pathname}${u.search}` }, Object.assign(lowerCased(r.headers), auth), shown, r.body, true, r.bodyBytes);
 }
 
 function lowerCased(headers: Readonly<Record<string, string>>): Record<string, string> {

@@ -7,6 +7,7 @@
 // instead. Whatever cannot be read faithfully (a file, a shell variable, a second command, an option
 // not known here) is refused with what to write instead: never a request other than curl's.
 import { parse } from 'shell-quote';
+import { buildBody, isRefusal, type BodyLine } from './bodies';
 import { MANAGED_HEADERS } from './queries';
 import type { LineSpan } from './requestText';
 
@@ -53,7 +54,14 @@ export function readCurlCommand(text: string): CurlReading {
 }
 
 export interface CurlLines {
-  readonly request?: { readonly method: string; readonly url: string; readonly headers: ReadonlyArray<CurlHeader & { readonly span: LineSpan }>; readonly body?: string };
+  readonly request?: {
+    readonly method: string;
+    readonly url: string;
+    readonly headers: ReadonlyArray<CurlHeader & { readonly span: LineSpan }>;
+    readonly body?: string;
+    /** The body as one line of the request line (its line breaks inside), for the request-file body pipeline (bodies.ts). */
+    readonly bodyLines: readonly BodyLine[];
+  };
   readonly problems: ReadonlyArray<{ readonly span: LineSpan; readonly message: string; readonly severity: 'error' | 'warning' }>;
 }
 
@@ -70,10 +78,32 @@ export function readCurlLines(lines: readonly string[], first: number, last: num
   };
   if (!reading.ok) return { problems: [{ span: spanOf(reading.written), message: reading.message, severity: 'error' }] };
   const { request, notes } = reading;
+  const bodyLines = request.body === undefined ? [] : [{ line: first, text: request.body }];
+  const differs = pipelineDiffers(request, bodyLines);
+  if (differs) return { problems: [{ span: spanOf(undefined), message: differs, severity: 'error' }] };
   return {
-    request: { ...request, headers: request.headers.map((h) => ({ ...h, span: spanOf(h.name) })) },
+    request: { ...request, headers: request.headers.map((h) => ({ ...h, span: spanOf(h.name) })), bodyLines },
     problems: notes.map((n) => ({ span: spanOf(n.written), message: n.message, severity: 'warning' as const })),
   };
+}
+
+/**
+ * Why the request files' body pipeline (bodies.ts: form encoding, GraphQL, multipart line ends)
+ * would send another method, header set or body than curl, or undefined when it sends curl's.
+ */
+export function pipelineDiffers(request: CurlRequest, bodyLines: readonly BodyLine[]): string | undefined {
+  const headers = Object.fromEntries(request.headers.map((h) => [h.name, h.value]));
+  const built = buildBody({ method: request.method, headers, lines: bodyLines, expand: (_, text) => text });
+  const same = !isRefusal(built) && built.method === request.method && built.body === request.body && JSON.stringify(built.headers) === JSON.stringify(headers);
+  if (same) return undefined;
+  const type = request.headers.find((h) => h.name.toLowerCase() === 'content-type')?.value.toLowerCase() ?? '';
+  if (request.headers.some((h) => h.name.toLowerCase() === 'x-request-type') || request.method === 'GRAPHQL') {
+    return 'curl sends this body as written, but a request file sends a GraphQL request (X-Request-Type: GraphQL, or the method GRAPHQL) as JSON it builds; write it as a request with that header instead of a curl command, or remove the header.';
+  }
+  if (type.startsWith('application/x-www-form-urlencoded')) {
+    return 'curl sends this form body as written, but a request file percent-encodes what a form body cannot carry as it is (spaces, quotes, line breaks, letters beyond ASCII); percent-encode it in the command (%20 for a space), or use --data-urlencode.';
+  }
+  return `curl sends this body as written, but a request file would send it otherwise (${type || 'its content type'}); keep the body in a file and write the request with the body line "< ./body.txt".`;
 }
 
 function refuse(message: string, written?: string): { readonly ok: false; readonly message: string; readonly written?: string } {

@@ -3,6 +3,8 @@
 import type { Credentials, Endpoints, LookupQuery, OperationRequest } from '../model';
 import { credentialRefusal } from '../protocol/credentialOrigins';
 import { checkCountry, checkHeaderValue, checkIp, checkName, checkOptionalText } from '../protocol/validate';
+import { MAX_BODY_FILE_BYTES } from './fileSafety';
+import { methodAdvice, WIRE_METHODS } from './methods';
 
 const TOKEN_WORD = /^[A-Za-z0-9_.-]{1,64}$/;
 
@@ -39,7 +41,6 @@ export function checkCredentials(c: Credentials): string | undefined {
   return checkHeaderValue('The user name', c.user, 'raw') ?? checkHeaderValue('The password', c.password, 'raw');
 }
 
-const METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Headers the client writes itself: a request never carries a token or a credential of its own. */
 export const MANAGED_HEADERS: ReadonlySet<string> = new Set(['authorization', 'x-svc-user', 'x-svc-pwd', 'proxy-authorization']);
@@ -47,7 +48,7 @@ const MAX_BODY_CHARS = 1024 * 1024;
 
 /** The first problem with a request to another operation, or undefined when it may be sent with the token. */
 export function checkOperation(r: OperationRequest, e: Endpoints): string | undefined {
-  if (!METHODS.has(r.method)) return `"${r.method.slice(0, 20)}" is not a method this client sends; use one of ${[...METHODS].join(', ')}.`;
+  if (!WIRE_METHODS.has(r.method)) return methodAdvice(r.method);
   if (!URL.canParse(r.url)) return `"${r.url.slice(0, 80)}" is not an absolute URL; start it with {{baseUrl}}, {{authUrl}} or {{legacyUrl}}.`;
   const u = new URL(r.url);
   if (u.username !== '' || u.password !== '') return 'The URL carries a user name or password before the host; remove it: credentials never go into a URL.';
@@ -59,6 +60,7 @@ export function checkOperation(r: OperationRequest, e: Endpoints): string | unde
     const bad = checkOptionalText(`The header ${name}`, value);
     if (bad) return bad;
   }
-  if (r.body !== undefined && r.body.length > MAX_BODY_CHARS) return `The request body is ${r.body.length} characters long; the limit is ${MAX_BODY_CHARS}.`;
+  if (r.bodyBytes !== undefined && r.bodyBytes.length > MAX_BODY_FILE_BYTES) return `The request body is ${r.bodyBytes.length} bytes long; the limit is ${MAX_BODY_FILE_BYTES}.`;
+  if (r.bodyBytes === undefined && r.body !== undefined && r.body.length > MAX_BODY_CHARS) return `The request body is ${r.body.length} characters long; the limit is ${MAX_BODY_CHARS}.`;
   return undefined;
 }

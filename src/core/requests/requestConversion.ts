@@ -6,7 +6,7 @@
 // into another request. Pure: the extension and any CLI share it.
 import type { Endpoints } from '../model';
 import { exactOrigin } from '../protocol/credentialOrigins';
-import { CURL_LINE, readCurlCommand, type CurlRequest } from './curlCommand';
+import { CURL_LINE, pipelineDiffers, readCurlCommand, type CurlRequest } from './curlCommand';
 import { MANAGED_HEADERS } from './queries';
 import { parseRequestFile } from './requestFile';
 import { references, splitLines } from './requestText';
@@ -60,7 +60,7 @@ export function writeRequest(r: CurlRequest, e: Endpoints): WrittenRequest {
   const lines = [`${r.method} ${url}`, ...r.headers.map((h) => `${h.name}: ${h.value}`)];
   if (/\s/.test(url.replace(/\{\{[^{}]*\}\}/g, ''))) return refuse('the URL holds a space or line break; percent-encode it (%20)');
   if (r.headers.some((h) => /[\r\n]/.test(h.value))) return refuse('a header holds a line break');
-  if (r.body === undefined) return { ok: true, lines };
+  if (r.body === undefined) return readsBack(r, url, lines);
   const body = r.body;
   const type = r.headers.find((h) => h.name.toLowerCase() === 'content-type')?.value.toLowerCase() ?? '';
   const bodyLines = body.split('\n');
@@ -81,7 +81,19 @@ export function writeRequest(r: CurlRequest, e: Endpoints): WrittenRequest {
                   ? `its ${type.split(';')[0]} body spans several lines, which a request file joins or rewrites`
                   : undefined;
   if (why) return refuse(`${why}. Keep the body in a file and write the body line "< ./body.txt" instead`);
-  return { ok: true, lines: [...lines, '', ...bodyLines] };
+  return readsBack(r, url, [...lines, '', ...bodyLines]);
+}
+
+/** The lines, when the parser and the body pipeline read them as the same request; else why not. */
+function readsBack(r: CurlRequest, url: string, lines: readonly string[]): WrittenRequest {
+  const back = parseRequestFile(lines.join('\n'));
+  const read = back.requests[0];
+  const error = back.problems.find((p) => p.severity === 'error');
+  if (error) return refuse(`a request file reads it with a problem: ${error.message}`);
+  const same = read !== undefined && read.method === r.method && read.url === url && JSON.stringify(read.headers.map((h) => [h.name, h.value])) === JSON.stringify(r.headers.map((h) => [h.name, h.value]));
+  if (!same) return refuse('a request file reads its lines as another request');
+  const differs = pipelineDiffers(r, read.bodyLines);
+  return differs ? refuse(differs) : { ok: true, lines };
 }
 
 function refuse(message: string): WrittenRequest {

@@ -9,6 +9,9 @@ import type { InterfaceId } from '../model';
 import { CURL_LINE, readCurlLines } from './curlCommand';
 import { MANAGED_HEADERS } from './queries';
 import { binaryProblem, characterProblem, openReference, splitLines, type LineSpan } from './requestText';
+import { readBody, type BodyLine } from './bodies';
+import { methodAdvice, REQUEST_METHODS } from './methods';
+import { SettingsReader, type RequestSettings } from './requestSettings';
 
 export interface FileVariable {
   readonly name: string;
@@ -33,6 +36,10 @@ export interface ParsedRequest {
   readonly url: string;
   readonly headers: readonly RequestHeader[];
   readonly body?: string;
+  /** The body's lines without comment lines, with their file lines read (bodies.ts). */
+  readonly bodyLines: readonly BodyLine[];
+  /** `# @prompt`, `# @disabled`, `# @note`, `# @no-redirect` (requestSettings.ts). */
+  readonly settings: RequestSettings;
   /** Lines of the block: from its first line after `###` to its last. */
   readonly startLine: number;
   readonly endLine: number;
@@ -41,7 +48,7 @@ export interface ParsedRequest {
 }
 
 /** `binary`: the file is not text at all; `character`: a line holds a character no request can carry; `curl`: a curl command's. */
-export type ProblemCode = 'credential-header' | 'syntax' | 'unknown-variable' | 'interface' | 'binary' | 'character' | 'curl';
+export type ProblemCode = 'credential-header' | 'syntax' | 'unknown-variable' | 'interface' | 'binary' | 'character' | 'setting' | 'body' | 'curl';
 
 export interface RequestFileProblem {
   readonly span: LineSpan;
@@ -58,12 +65,11 @@ export interface ParsedRequestFile {
 }
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
-const METHOD_SET: ReadonlySet<string> = new Set(HTTP_METHODS);
 const SEPARATOR = /^###(.*)$/s;
 // The patterns below read trimmed lines, greedily and with `s` (a line may hold any character): a
 // lazy group before `\s*$` takes time quadratic in the length of a line of spaces.
 const VARIABLE = /^@([A-Za-z_][\w.-]*)\s*=\s?(.*)$/s;
-const META = /^(?:#|\/\/)\s*@([A-Za-z]+)(?:\s*=?\s*(.*))?$/s;
+const META = /^(?:#|\/\/)\s*@([A-Za-z][\w-]*)(?:\s*=?\s*(.*))?$/s;
 const COMMENT = /^\s*(?:#|\/\/)/;
 const REQUEST_LINE = /^(?:([A-Za-z]+)\s+)?(\S.*)$/s;
 const HTTP_VERSION = /\sHTTP\/\d(?:\.\d)?$/;
@@ -103,6 +109,7 @@ interface Sink {
 function parseBlock(lines: readonly string[], first: number, last: number, title: string | undefined, sink: Sink): void {
   let name = title;
   let interfaceId: InterfaceId | undefined;
+  const settings = new SettingsReader();
   let i = first;
   // Before the request line: blank lines, comments (with meta data) and file variables.
   for (; i <= last; i++) {
@@ -126,6 +133,8 @@ function parseBlock(lines: readonly string[], first: number, last: number, title
         if (id === 'a' || id === 'b') interfaceId = id;
         else sink.problems.push(problem(i, line, `"# @interface ${value}" names no interface; write "# @interface a" (consumer key, bearer token) or "# @interface b" (user name, raw token).`, 'error', 'interface'));
       }
+      const setting = settings.read(meta[1], value, i);
+      if (setting) sink.problems.push(problem(i, line, setting.message, setting.severity, 'setting'));
       continue;
     }
     if (COMMENT.test(line)) continue;
@@ -138,7 +147,7 @@ function parseBlock(lines: readonly string[], first: number, last: number, title
     const curl = readCurlLines(lines, i, last);
     for (let c = i; c <= last; c++) checkReferences(lines, c, sink);
     sink.problems.push(...curl.problems.map((p) => ({ ...p, code: 'curl' as const })));
-    if (curl.request) sink.requests.push({ index: sink.requests.length, name, interfaceId, ...curl.request, startLine: first, endLine: last, requestLine });
+    if (curl.request) sink.requests.push({ index: sink.requests.length, name, interfaceId, ...curl.request, settings: settings.settings(), startLine: first, endLine: last, requestLine });
     return;
   }
   const rl = REQUEST_LINE.exec(lines[i].trim());
@@ -149,8 +158,8 @@ function parseBlock(lines: readonly string[], first: number, last: number, title
   }
   let method = (rl[1] ?? 'GET').toUpperCase();
   let url = withoutVersion(rl[2]);
-  if (rl[1] !== undefined && !METHOD_SET.has(method)) {
-    sink.problems.push(problem(i, lines[i], `"${rl[1]}" is not a method this client sends; use one of ${HTTP_METHODS.join(', ')}.`, 'error', 'syntax'));
+  if (rl[1] !== undefined && !REQUEST_METHODS.has(method)) {
+    sink.problems.push(problem(i, lines[i], methodAdvice(rl[1]), 'error', 'syntax'));
     method = 'GET';
     url = lines[i].trim();
   }
@@ -184,8 +193,10 @@ function parseBlock(lines: readonly string[], first: number, last: number, title
   let end = last;
   while (end > i && lines[end].trim() === '') end--;
   for (let b = i + 1; b <= end; b++) checkReferences(lines, b, sink);
-  const body = i < end ? lines.slice(i + 1, end + 1).join('\n') : undefined;
-  sink.requests.push({ index: sink.requests.length, name, interfaceId, method, url, headers, body, startLine: first, endLine: last, requestLine });
+  const read = readBody(lines, i + 1, end, method, headers);
+  for (const p of read.problems) sink.problems.push(problem(p.line, lines[p.line], p.message, p.severity, 'body'));
+  const body = read.lines.length > 0 ? read.lines.map((l) => l.text).join('\n') : undefined;
+  sink.requests.push({ index: sink.requests.length, name, interfaceId, method, url, headers, body, bodyLines: read.lines, settings: settings.settings(), startLine: first, endLine: last, requestLine });
 }
 
 /** The URL of a trimmed request line, without a trailing ` HTTP/1.1`. */

@@ -1,13 +1,15 @@
 // `{{variables}}` of request files: the active connection's (`{{baseUrl}}` …), the file's own
-// (`@name = value`, which may use others), a few system values (`{{$guid}}`, `{{$timestamp}}`), and
+// (`@name = value`, which may use others), `# @prompt` answers, the peers' system values
+// (systemVariables.ts), `{{%name}}` percent-encoded (REST Client), and
 // chained values from an earlier named request of the same file, as REST Client and httpYac allow:
 // `{{NAME.response.body.$.a.b[0]}}`, `{{NAME.response.body.*}}` and `{{NAME.response.headers.X}}`.
-import { randomUUID } from 'node:crypto';
 import type { Endpoints, InterfaceId, OperationRequest } from '../model';
 import type { FileVariable, ParsedRequest, ParsedRequestFile, RequestFileProblem } from './requestFile';
 import { credentialRefusal, mayCarryCredentials, noServiceHostMessage } from '../protocol/credentialOrigins';
 import { openReference, references, replaceReferences, splitLines } from './requestText';
 import { VERSION_A } from '../constants';
+import { buildBody, isRefusal } from './bodies';
+import { isSystemReference, systemReferenceProblem, systemValue, SystemVariableError, SYSTEM_VARIABLE_FORMS, type SystemContext } from './systemVariables';
 
 /** The parts of an earlier response that later requests may chain on. */
 export interface ChainedResponse {
@@ -21,9 +23,15 @@ export interface VariableContext {
   readonly connection: Readonly<Record<string, string>>;
   /** Responses of earlier named requests of the same file, by name. */
   readonly responses: ReadonlyMap<string, ChainedResponse>;
+  /** Answers to the file's `# @prompt NAME` lines, by name. */
+  readonly prompts?: ReadonlyMap<string, string>;
+  /** What `{{$dotenv}}` and `{{$processEnv}}` may read. */
+  readonly system?: SystemContext;
+  /** Body files read so far, by path as written (prepareFileRequest in fileRequest.ts reads them). */
+  readonly files?: (path: string, line: number) => Uint8Array | undefined;
 }
 
-export const SYSTEM_VARIABLES = ['$guid', '$timestamp', '$isoTimestamp'] as const;
+export const SYSTEM_VARIABLES = ['$guid', '$uuid', '$timestamp', '$isoTimestamp', '$randomInt', '$datetime', '$localDatetime', '$dotenv', '$processEnv'] as const;
 const CHAIN = /^([A-Za-z_][\w-]*)\.response\.(body|headers)\.(.+)$/;
 
 /** The connection's variables, as request files name them. */
@@ -33,18 +41,24 @@ export function connectionVariables(e: Endpoints): Record<string, string> {
 
 /** References to nothing the file, the connection, the system or a named request of the file defines. */
 export function unknownReferences(text: string, file: ParsedRequestFile, connection: Readonly<Record<string, string>>): RequestFileProblem[] {
-  const known = new Set([...Object.keys(connection), ...file.variables.map((v) => v.name), ...SYSTEM_VARIABLES]);
+  const known = new Set([...Object.keys(connection), ...file.variables.map((v) => v.name), ...file.requests.flatMap((r) => r.settings.prompts.map((p) => p.name))]);
   const named = new Set(file.requests.flatMap((r) => (r.name ? [r.name] : [])));
   const out: RequestFileProblem[] = [];
   // A file that is not text has one problem already; its bytes name no variables.
   if (file.problems.some((p) => p.code === 'binary')) return out;
   splitLines(text).forEach((line, i) => {
     for (const ref of references(line, i)) {
-      const chain = CHAIN.exec(ref.name);
-      if (known.has(ref.name) || (chain && named.has(chain[1]))) continue;
+      if (isSystemReference(ref.name)) {
+        const wrong = systemReferenceProblem(ref.name);
+        if (wrong) out.push({ span: ref.span, message: wrong, severity: 'error', code: 'unknown-variable' });
+        continue;
+      }
+      const name = ref.name.startsWith('%') ? ref.name.slice(1).trim() : ref.name;
+      const chain = CHAIN.exec(name);
+      if (known.has(name) || (chain && named.has(chain[1]))) continue;
       const message = chain
         ? `No request named "${chain[1]}" in this file; name the request with "# @name ${chain[1]}" above its request line.`
-        : `Unknown variable "${ref.name}". Define it with "@${ref.name} = value", or use one of ${[...Object.keys(connection), ...SYSTEM_VARIABLES].map((v) => `{{${v}}}`).join(', ')}.`;
+        : `Unknown variable "${name}". Define it with "@${name} = value", or use one of ${[...Object.keys(connection), '$guid', '$timestamp', '$datetime iso8601'].map((v) => `{{${v}}}`).join(', ')}.`;
       out.push({ span: ref.span, message, severity: 'error', code: 'unknown-variable' });
     }
   });
@@ -53,8 +67,12 @@ export function unknownReferences(text: string, file: ParsedRequestFile, connect
 
 export type Resolved =
   | { readonly ok: true; readonly request: OperationRequest }
-  /** `variable`: a value is missing or circular (a chained one until its request is sent); `interface`: no token may go to the URL. */
-  | { readonly ok: false; readonly line: number; readonly message: string; readonly reason: 'variable' | 'interface' };
+  /**
+   * `variable`: a value is missing or circular (a chained one until its request is sent, a body file
+   * until prepareFileRequest reads it); `interface`: no token may go to the URL; `body`: the peers
+   * would send the body differently, or it is not what its type needs (bodies.ts).
+   */
+  | { readonly ok: false; readonly line: number; readonly message: string; readonly reason: 'variable' | 'interface' | 'body'; readonly waiting?: true };
 
 /** How deep file variables may use each other, how many references one request may take in all, and how long a replaced text may grow (a body's limit). */
 const MAX_DEPTH = 32;
@@ -81,10 +99,13 @@ export function resolveRequest(file: ParsedRequestFile, r: ParsedRequest, ctx: V
     return out;
   };
   try {
-    const url = expand(r.url);
-    const headers: Record<string, string> = {};
-    for (const h of r.headers) headers[h.name] = expand(h.value);
-    const body = r.body === undefined ? undefined : expand(r.body);
+    const at = (line: number, text: string): string => atLine(line, () => expand(text));
+    const url = at(r.requestLine, r.url);
+    const written: Record<string, string> = {};
+    for (const h of r.headers) written[h.name] = at(h.span.line, h.value);
+    const built = buildBody({ method: r.method, headers: written, lines: r.bodyLines, expand: at, file: ctx.files });
+    if (isRefusal(built)) return { ok: false, line: built.line < 0 ? r.requestLine : built.line, reason: built.pending ? 'variable' : 'body', message: built.message };
+    const { method, headers, body, bodyBytes } = built;
     const interfaceId = r.interfaceId ?? inferInterface(url, endpoints);
     if (interfaceId === undefined) {
       return { ok: false, line: r.requestLine, reason: 'interface', message: noServiceHostMessage(url, endpoints) };
@@ -92,10 +113,21 @@ export function resolveRequest(file: ParsedRequestFile, r: ParsedRequest, ctx: V
     // A named interface does not widen where its token goes (a URL that is no URL is checkOperation's to name).
     const foreign = URL.canParse(url) ? credentialRefusal(url, endpoints, interfaceId) : undefined;
     if (foreign) return { ok: false, line: r.requestLine, reason: 'interface', message: foreign };
-    return { ok: true, request: { interfaceId, method: r.method, url, headers, body } };
+    return { ok: true, request: { interfaceId, method, url, headers, body, ...(bodyBytes ? { bodyBytes } : {}) } };
   } catch (err) {
     if (!(err instanceof VariableError)) throw err;
-    return { ok: false, line: err.line ?? r.requestLine, reason: 'variable', message: err.message };
+    // `waiting`: a chained value, there once its request is sent.
+    return { ok: false, line: err.line ?? r.requestLine, reason: 'variable', message: err.message, ...(err instanceof UnresolvedError && err.waiting ? { waiting: true as const } : {}) };
+  }
+}
+
+/** Runs `run`, placing a problem that names no line of its own at `line`. */
+function atLine<T>(line: number, run: () => T): T {
+  try {
+    return run();
+  } catch (err) {
+    if (err instanceof VariableError && err.line === undefined) err.line = line;
+    throw err;
   }
 }
 
@@ -103,31 +135,45 @@ class VariableError extends Error {
   /** The 0-based line of the file variable whose own text is at fault; otherwise the request line. */
   constructor(
     message: string,
-    readonly line?: number,
+    public line?: number,
   ) {
     super(message);
   }
 }
 
 class UnresolvedError extends VariableError {
+  readonly waiting: boolean;
   constructor(name: string) {
     const chain = CHAIN.exec(name);
     super(
       chain
         ? `{{${name}}} has no value: send the request named "${chain[1]}" first, and check that its response has that part.`
         : name.startsWith('$')
-          ? `{{${name}}} is not a system variable; use one of ${SYSTEM_VARIABLES.map((v) => `{{${v}}}`).join(', ')}.`
+          ? `{{${name}}} is not a system variable; use one of ${SYSTEM_VARIABLE_FORMS.map((v) => `{{${v}}}`).join(', ')}.`
           : `{{${name}}} is not defined; add "@${name} = value" to the file.`,
     );
+    this.waiting = CHAIN.test(name);
   }
 }
 
 type Expand = (text: string, seen: readonly FileVariable[]) => string;
 
 function lookUp(name: string, fileVars: ReadonlyMap<string, FileVariable>, ctx: VariableContext, seen: readonly FileVariable[], expand: Expand): string | undefined {
-  if (name === '$guid') return randomUUID();
-  if (name === '$timestamp') return String(Math.floor(Date.now() / 1000));
-  if (name === '$isoTimestamp') return new Date().toISOString();
+  if (isSystemReference(name)) {
+    try {
+      return systemValue(name, ctx.system ?? {});
+    } catch (err) {
+      if (err instanceof SystemVariableError) throw new VariableError(err.message);
+      throw err;
+    }
+  }
+  // REST Client's `{{%name}}`: the value percent-encoded.
+  if (name.startsWith('%')) {
+    const value = lookUp(name.slice(1).trim(), fileVars, ctx, seen, expand);
+    return value === undefined ? undefined : encodeURIComponent(value);
+  }
+  // A prompt's answer comes first, as in REST Client.
+  if (ctx.prompts?.has(name)) return ctx.prompts.get(name);
   const variable = fileVars.get(name);
   if (variable !== undefined) {
     const path = () => [...seen, variable].map((v) => v.name).join(' → ');

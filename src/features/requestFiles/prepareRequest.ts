@@ -9,8 +9,8 @@ import { withoutManagedHeaders } from './requestProblems';
 
 export type Prepared =
   | { readonly ok: true; readonly request: OperationRequest }
-  /** `problem`: the request's lines or the file's variables have an error; `variable` and `interface` as resolveRequest says. */
-  | { readonly ok: false; readonly line: number; readonly message: string; readonly reason: 'problem' | 'variable' | 'interface' };
+  /** `problem`: the request's lines or the file's variables have an error; `variable`, `interface` and `body` as resolveRequest says. */
+  | { readonly ok: false; readonly line: number; readonly message: string; readonly reason: 'problem' | 'variable' | 'interface' | 'body' };
 
 export function prepareRequest(file: ParsedRequestFile, r: ParsedRequest, endpoints: Endpoints, responses: ReadonlyMap<string, ChainedResponse>): Prepared {
   // Its own lines, and the file's variables, which every request may use.

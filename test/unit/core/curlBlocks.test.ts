@@ -44,4 +44,26 @@ describe('curl commands in request files', () => {
     const f = parseRequestFile(["curl {{baseUrl}}/v1/a \\", "  -H 'X-A: {{oops'"].join('\n'));
     assert.ok(f.problems.some((p) => p.code === 'syntax' && p.span.line === 1));
   });
+
+  it('reads the request settings above a curl command', () => {
+    const f = parseRequestFile(['# @disabled', '# @note sends an email', "curl {{baseUrl}}/v1/a"].join('\n'));
+    assert.deepEqual([f.requests[0].settings.disabled, f.requests[0].settings.note], [true, 'sends an email']);
+  });
+
+  it('sends a form body as curl does, byte for byte, and refuses one a request file would encode', () => {
+    const ok = parseRequestFile("curl {{baseUrl}}/v1/f -d 'a=b%20c&d=1' -d 'e=f'");
+    assert.deepEqual(ok.problems, []);
+    assert.deepEqual(ok.requests[0].bodyLines.map((l) => l.text), ['a=b%20c&d=1&e=f']);
+    const spaced = parseRequestFile("curl {{baseUrl}}/v1/f -d 'a=b c'");
+    assert.deepEqual(spaced.requests, []);
+    assert.match(spaced.problems[0].message, /curl sends this form body as written, but a request file percent-encodes/);
+  });
+
+  it('keeps the line breaks of a JSON body and refuses a GraphQL header a request file would act on', () => {
+    const json = parseRequestFile(`curl {{baseUrl}}/v1/j -H 'Content-Type: application/json' --data-raw '{\n  # not a comment\n  "a": 1\n}'`);
+    assert.equal(json.requests[0].body, '{\n  # not a comment\n  "a": 1\n}');
+    const graphQl = parseRequestFile(`curl {{baseUrl}}/v1/g -H 'X-Request-Type: GraphQL' -d 'query { a }'`);
+    assert.deepEqual(graphQl.requests, []);
+    assert.match(graphQl.problems[0].message, /GraphQL/);
+  });
 });

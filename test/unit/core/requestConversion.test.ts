@@ -58,6 +58,9 @@ describe('request conversion', () => {
       ['a body line a request file reads as a comment', `curl https://x.example.com --data-raw $'{\\n# x\\n}'`, /as a comment/],
       ['a body line a request file reads as a file', `curl https://x.example.com --data-raw $'< ./secret.txt'`, /as a file to send/],
       ['a body with carriage returns', `curl https://x.example.com --data-raw $'a\\r\\nb'`, /carriage returns/],
+      ['a form body a request file would percent-encode', `curl https://x.example.com -d 'a=b c'`, /percent-encodes/],
+      ['a GraphQL header a request file would act on', `curl https://x.example.com -H 'X-Request-Type: GraphQL' -H 'Content-Type: application/json' -d '{"query": "{ a }"}'`, /GraphQL/],
+      ['newline-delimited JSON, which a request file ends with one more line break', `curl https://x.example.com -H 'Content-Type: application/x-ndjson' -d '{"a": 1}'`, /would send it otherwise/],
       ['a form body over several lines', `curl https://x.example.com -d $'a=1\\nb=2'`, /x-www-form-urlencoded body spans several lines/],
     ];
     for (const [what, text, expected] of refused) {

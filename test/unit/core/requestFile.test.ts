@@ -77,9 +77,9 @@ describe('request file parser', () => {
     assert.match(f.problems[1].message, /"FETCH" is not a method/);
   });
 
-  it('keeps @lines and ### look-alikes in a body as body text, and handles CRLF and empty files', () => {
-    const f = parseRequestFile('POST {{baseUrl}}/v1/x\r\n\r\n@not = a variable\r\n##  not a separator\r\n');
-    assert.equal(f.requests[0].body, '@not = a variable\n##  not a separator');
+  it('keeps @lines in a body as body text, drops a ## line there as a comment (as REST Client and httpYac do), and handles CRLF and empty files', () => {
+    const f = parseRequestFile('POST {{baseUrl}}/v1/x\r\n\r\n@not = a variable\r\n##  not a separator\r\nlast\r\n');
+    assert.equal(f.requests[0].body, '@not = a variable\nlast');
     assert.deepEqual(f.variables, []);
     assert.deepEqual(parseRequestFile(''), { variables: [], requests: [], problems: [] });
     assert.deepEqual(parseRequestFile('###\n# only a comment\n@x = 1\n').requests, []);
