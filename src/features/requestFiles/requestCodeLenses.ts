@@ -27,6 +27,8 @@ export class RequestCodeLenses implements vscode.CodeLensProvider, vscode.Dispos
       const range = new vscode.Range(r.requestLine, 0, r.requestLine, 0);
       const id = likelyInterface(file, r, endpoints);
       const target = { uri, line: r.requestLine };
+      // Never sent: no Send, and a line that says why (a lens with no command is plain text).
+      if (r.settings.disabled) return [new vscode.CodeLens(range, { title: '$(circle-slash) Disabled by # @disabled', command: '' })];
       return [
         new vscode.CodeLens(range, commandOf(Commands.sendRequest, id ? `$(play) Send (${INTERFACES[id].name})` : '$(play) Send', target)),
         new vscode.CodeLens(range, commandOf(Commands.copyRequestAsCurl, 'Copy as curl', target)),
