@@ -131,4 +131,26 @@ describe('request settings in the editor', function () {
       await file.dispose();
     }
   });
+
+  it('reads a body file (< ./file) when sending, only from inside the workspace folder', async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri as vscode.Uri;
+    const body = vscode.Uri.joinPath(folder, 'body-inside.json');
+    await vscode.workspace.fs.writeFile(body, Buffer.from('{"a": 1}'));
+    const file = await openRequestFile(
+      ['POST {{baseUrl}}/{{aVersion}}/duns-search/ip/203.0.113.7?view=standard', 'Content-Type: application/json', '', '< ./body-inside.json', '', '###', 'POST {{baseUrl}}/{{aVersion}}/duns-search/ip/203.0.113.7?view=standard', 'Content-Type: application/json', '', '< ../../../../../../../../etc/hostname', ''].join('\n'),
+    );
+    const errors = answerErrorMessages();
+    try {
+      const before = await requests();
+      await send(file.document, 0);
+      assert.equal(await requests(), before + 1, `the request with the file inside the folder was sent: ${JSON.stringify(errors.shown)}`);
+      assert.equal(await send(file.document, 6), undefined);
+      assert.match(errors.shown.at(-1)?.message ?? '', /:10: The body file \.\.\/.*is outside/);
+      assert.equal(await requests(), before + 1, 'nothing of the other was sent');
+    } finally {
+      errors.restore();
+      await file.dispose();
+      await vscode.workspace.fs.delete(body);
+    }
+  });
 });

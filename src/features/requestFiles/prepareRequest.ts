@@ -18,7 +18,7 @@ export function prepareRequest(file: ParsedRequestFile, r: ParsedRequest, endpoi
   const variableLines = new Set(file.variables.map((v) => v.span.line));
   const own = file.problems.find((p) => p.severity === 'error' && ((p.span.line >= r.startLine && p.span.line <= r.endLine) || variableLines.has(p.span.line)));
   if (own) return { ok: false, line: own.span.line, message: own.message, reason: 'problem' };
-  const resolved = resolveRequest(file, r, { connection: connectionVariables(endpoints), responses, ...inputs }, endpoints);
+  const resolved = resolveRequest(file, r, { connection: connectionVariables(endpoints), responses, prompts: inputs.prompts, system: inputs.system }, endpoints);
   return resolved.ok ? { ok: true, request: withoutManagedHeaders(resolved.request) } : resolved;
 }
 

@@ -15,10 +15,10 @@ export interface RequestInputs extends Pick<VariableContext, 'prompts' | 'system
 }
 
 export async function prepareToSend(file: ParsedRequestFile, r: ParsedRequest, endpoints: Endpoints, responses: ReadonlyMap<string, ChainedResponse>, inputs: RequestInputs): Promise<Prepared> {
-  const checked = prepareRequest(file, r, endpoints, responses, inputs);
+  const { prompts, system, files } = inputs;
+  const checked = prepareRequest(file, r, endpoints, responses, { prompts, system });
   // Only a body file is still missing (the pass without files says it is read when sending): read it now.
   if (checked.ok || checked.reason !== 'variable' || !r.bodyLines.some((l) => l.file)) return checked;
-  const { prompts, system, files } = inputs;
   const resolved = await prepareFileRequest(file, r, { connection: connectionVariables(endpoints), responses, prompts, system }, endpoints, files);
   return resolved.ok ? { ok: true, request: withoutManagedHeaders(resolved.request) } : resolved;
 }
