@@ -5,14 +5,16 @@ import { safeLine } from '../core/sanitize';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, exitCodeFor, makeClient, parse, printJson, readInputFile } from './common';
 import { EXIT, UsageError, type CliIo } from './io';
 import { batchWorkers } from './coordination';
+import { chooseConnection, confirmProduction, withConnectionFields } from './connections';
 import { againToStop, endBySignal, signalStatus, StopRequests, type StopSignal } from './signals';
 
-export const BATCH_HELP = `Usage: bizdata batch FILE --out RESULTS.jsonl [--qps N] [--concurrency N] [connection options]
+export const BATCH_HELP = `Usage: bizdata batch FILE --out RESULTS.jsonl [--yes] [--qps N] [--concurrency N] [connection options]
 
 Runs one lookup per input of FILE and appends one JSON line per input to RESULTS.jsonl as it goes:
-{"input", "ok", "code", "status", "body" | "error", "final", "at"}. Running again with the same --out
-skips the inputs already done (successes, rejected values, 4xx answers); network errors, 5xx,
-limits and credential failures run again, so an interrupted run resumes.
+{"input", "ok", "code", "status", "body" | "error", "final", "at"}, and "connection" with a named
+connection. Running again with the same --out skips the inputs already done (successes, rejected
+values, 4xx answers) by the same connection; network errors, 5xx, limits and credential failures run
+again, so an interrupted run resumes.
 
 FILE is either
   - a list of IP addresses (Interface A), one per line; blank lines and # comments are ignored, or
@@ -21,6 +23,8 @@ FILE is either
 
   --out FILE           where results are appended (required)
   --concurrency N|auto lookups in flight at once (also caps the account's limiter)
+  -y, --yes            run against a connection marked "production": true without asking; without it
+                       a terminal asks, and a script (no terminal) is refused with exit status 2
 
 The summary shows learnedQps and learnedConcurrency: the limits the adaptive limiter found (and
 remembers for the next run). A coordinator that stops answering stops the batch: calls in flight
@@ -42,7 +46,7 @@ Exit status: 0 when every input succeeded, the failure's status when the run was
 ${CONNECTION_HELP}`;
 
 export async function runBatchCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(args, { ...CONNECTION_OPTIONS, out: { type: 'string', short: 'o' } }, true);
+  const { values, positionals } = parse(args, { ...CONNECTION_OPTIONS, out: { type: 'string', short: 'o' }, yes: { type: 'boolean', short: 'y' } }, true);
   if (values.help) {
     io.stdout.write(BATCH_HELP);
     return EXIT.ok;
@@ -59,8 +63,10 @@ export async function runBatchCommand(args: string[], io: CliIo): Promise<number
     throw new UsageError(`${file} has rows that cannot be read; nothing was sent:\n${parsed.problems.map((p) => `  line ${p.line}: ${p.message}`).join('\n')}`);
   }
   if (parsed.inputs.length === 0) throw new UsageError(`${file} holds no inputs.`);
-  const { client, close, requestTimeoutMs } = await makeClient(values, io, parsed.format === 'csv' ? 'b' : 'a');
-  const concurrency = batchWorkers(values, io.env);
+  const chosen = await chooseConnection(values, io.env);
+  await confirmProduction(chosen.connection, values.yes === true, `${parsed.inputs.length} lookups from ${file}`, io);
+  const { client, close, requestTimeoutMs, connection } = await makeClient(values, io, parsed.format === 'csv' ? 'b' : 'a', { chosen });
+  const concurrency = batchWorkers(withConnectionFields(values, connection), io.env);
   const stop = new StopRequests(requestTimeoutMs, (sig) =>
     io.stderr.write(
       `${io.stderr.isTTY ? '\n' : ''}bizdata: ${sig}: stopping the batch: no new lookup is sent; those already sent are answered (within ${requestTimeoutMs / 1000} s) and written. ${againToStop(sig)} to stop at once, without the summary.\n`,
@@ -76,6 +82,7 @@ export async function runBatchCommand(args: string[], io: CliIo): Promise<number
       concurrency,
       stop: stop.stop,
       signal: stop.cut,
+      connection: connection?.name,
       onProgress: io.stderr.isTTY
         ? (p) => io.stderr.write(`\r${p.done + p.skipped}/${p.total} (ok ${p.ok}, failed ${p.failed}, skipped ${p.skipped})`)
         : undefined,
@@ -84,7 +91,7 @@ export async function runBatchCommand(args: string[], io: CliIo): Promise<number
     const learned = client.limiterState().learned;
     const stopped = summary.stoppedBy;
     const shownStop = stopped?.comeBackAt !== undefined ? { ...stopped, comeBackAt: new Date(stopped.comeBackAt).toISOString() } : stopped;
-    printJson({ ...summary, stoppedBy: shownStop, learnedQps: learned?.qps, learnedConcurrency: learned?.concurrency }, io);
+    printJson({ ...summary, stoppedBy: shownStop, ...(connection ? { connection: connection.name } : {}), learnedQps: learned?.qps, learnedConcurrency: learned?.concurrency }, io);
     // Stopped by a signal before the end: the process ends by that signal once everything is closed.
     endBy = summary.cancelled && !summary.stoppedBy ? stop.received : undefined;
     status = batchStatus(summary, endBy, (s) => client.redact(s), io);

@@ -15,6 +15,8 @@ import { DEMO_CREDENTIALS } from '../sandbox/defaults';
 import { userInfoProblem } from './addresses';
 import { openSharing, SHARING_HELP, SHARING_OPTIONS, SharingError } from './coordination';
 import { credentialsFromEnvOrPrompt } from './credentials';
+import { chooseConnection, CONNECTIONS_HELP, CONNECTIONS_OPTIONS, envForConnection, missingLabel, withConnectionFields, type Chosen } from './connections';
+import type { Connection, Connections } from '../core/connections/connection';
 import { errorMessage } from '../core/errors';
 import { EXIT, UsageError, type CliIo } from './io';
 
@@ -62,6 +64,7 @@ export function codesFrom(flag: string | undefined, env: NodeJS.ProcessEnv): Cod
 
 export const CONNECTION_OPTIONS = {
   ...RESILIENCE_OPTIONS,
+  ...CONNECTIONS_OPTIONS,
   'auth-url': { type: 'string' },
   'base-url': { type: 'string' },
   'legacy-url': { type: 'string' },
@@ -78,7 +81,9 @@ export const CONNECTION_OPTIONS = {
   ...SHARING_OPTIONS,
 } as const satisfies ParseArgsConfig['options'];
 
-export const CONNECTION_HELP = `Connection options (flags win over the environment):
+export const CONNECTION_HELP = `${CONNECTIONS_HELP}
+
+Connection options (flags win over the connection and the environment):
   --auth-url URL       token host of Interface A            [BIZDATA_AUTH_URL]
   --base-url URL       data host of Interface A             [BIZDATA_BASE_URL]
   --legacy-url URL     host of Interface B                  [BIZDATA_LEGACY_URL]
@@ -127,7 +132,7 @@ export function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: s
   }
 }
 
-type ConnectionValues = { [K in keyof typeof CONNECTION_OPTIONS]?: (typeof CONNECTION_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
+export type ConnectionValues = { [K in keyof typeof CONNECTION_OPTIONS]?: (typeof CONNECTION_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
 
 export interface Setup {
   readonly client: BizDataClient;
@@ -139,6 +144,9 @@ export interface Setup {
   /** Disposes the client, then the shared stores (and the coordinator's connection). */
   close(): Promise<void>;
   readonly endpoints: Endpoints;
+  /** The connection this client talks to; undefined without a connections file or a name (the flags and variables alone). */
+  readonly connection?: Connection;
+  readonly connections?: Connections;
   /** The longest one request may take (--timeout): also how long a stopped run waits for calls in flight. */
   readonly requestTimeoutMs: number;
 }
@@ -151,8 +159,11 @@ export function positiveNumber(label: string, value: string | undefined, fallbac
 }
 
 /** Builds the client from flags and environment ('any': one interface's addresses suffice); throws UsageError for what is missing or a coordinator that cannot be reached. */
-export async function makeClient(values: ConnectionValues, io: CliIo, needs: InterfaceId | 'any'): Promise<Setup> {
-  const env = io.env;
+export async function makeClient(given: ConnectionValues, io: CliIo, needs: InterfaceId | 'any', use: { readonly chosen?: Chosen; readonly credentials?: CredentialProvider } = {}): Promise<Setup> {
+  const chosen = use.chosen ?? (await chooseConnection(given, io.env));
+  const connection = chosen.connection;
+  const values = withConnectionFields(given, connection);
+  const env = envForConnection(io.env, connection);
   const sandbox = values.sandbox;
   const pick = (flag: string | undefined, name: string): string | undefined => flag ?? sandbox ?? (env[name] || undefined);
   const authUrl = pick(values['auth-url'], 'BIZDATA_AUTH_URL');
@@ -164,11 +175,11 @@ export async function makeClient(values: ConnectionValues, io: CliIo, needs: Int
   const userInfo = userInfoProblem(values, env);
   if (userInfo) throw new UsageError(userInfo);
   const missingA = [
-    ...(authUrl ? [] : ['--auth-url or BIZDATA_AUTH_URL']),
-    ...(baseUrl ? [] : ['--base-url or BIZDATA_BASE_URL']),
-    ...(origin ? [] : ['--origin or BIZDATA_ORIGIN']),
+    ...(authUrl ? [] : [missingLabel(connection, 'authUrl', '--auth-url', 'BIZDATA_AUTH_URL')]),
+    ...(baseUrl ? [] : [missingLabel(connection, 'baseUrl', '--base-url', 'BIZDATA_BASE_URL')]),
+    ...(origin ? [] : [missingLabel(connection, 'origin', '--origin', 'BIZDATA_ORIGIN')]),
   ];
-  const missingB = legacyUrl ? [] : ['--legacy-url or BIZDATA_LEGACY_URL'];
+  const missingB = legacyUrl ? [] : [missingLabel(connection, 'legacyUrl', '--legacy-url', 'BIZDATA_LEGACY_URL')];
   const missing = needs === 'a' ? missingA : needs === 'b' ? missingB : missingA.length > 0 && missingB.length > 0 ? [...missingA, ...missingB] : [];
   if (missing.length > 0) {
     throw new UsageError(`Missing ${missing.join(', ')}. To try the local sandbox, run "bizdata sandbox" and pass --sandbox http://127.0.0.1:8080.`);
@@ -178,13 +189,13 @@ export async function makeClient(values: ConnectionValues, io: CliIo, needs: Int
     baseUrl: baseUrl ?? '',
     legacyUrl: legacyUrl ?? '',
     origin: origin ?? '',
-    authVersion: AUTH_VERSION_B,
-    orgVersion: ORG_VERSION_B,
+    authVersion: connection?.endpoints.authVersion ?? AUTH_VERSION_B,
+    orgVersion: connection?.endpoints.orgVersion ?? ORG_VERSION_B,
     ...(resilience.aVersion !== undefined ? { aVersion: resilience.aVersion } : {}),
   };
   const verbose = values.verbose === true;
   const log = verbose ? (line: string): void => void io.stderr.write(`${safeLine(line)}\n`) : undefined;
-  const credentials: CredentialProvider = sandbox !== undefined ? async (id) => DEMO_CREDENTIALS[id] : credentialsFromEnvOrPrompt(io);
+  const credentials: CredentialProvider = sandbox !== undefined ? async (id) => DEMO_CREDENTIALS[id] : (use.credentials ?? credentialsFromEnvOrPrompt(io));
   let shared;
   try {
     shared = await openSharing(values, env, endpoints, needs, credentials, log, (line) => void io.stderr.write(`${safeLine(`bizdata: warning: ${line}`)}\n`));
@@ -214,7 +225,7 @@ export async function makeClient(values: ConnectionValues, io: CliIo, needs: Int
     await shared.close();
   };
   const requestTimeoutMs = resilience.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  return { client, codes: resilience.codes, sandbox: sandbox !== undefined, endpoints, learned: shared.learned, close, requestTimeoutMs };
+  return { client, codes: resilience.codes, sandbox: sandbox !== undefined, endpoints, connection, connections: chosen.connections, learned: shared.learned, close, requestTimeoutMs };
 }
 
 function safeOrigin(url: string): string | undefined {

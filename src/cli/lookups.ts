@@ -2,11 +2,12 @@
 import type { LookupQuery } from '../core/model';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, makeClient, parse, printFailure, printJson } from './common';
 import { EXIT, UsageError, type CliIo } from './io';
+import { noteConnection } from './connections';
 
 export const IP_HELP = `Usage: bizdata ip ADDRESS [--view standard] [connection options]
 
 Looks up an IPv4 or IPv6 address with Interface A (consumer key and secret) and prints the
-service's JSON answer on stdout.
+service's JSON answer on stdout; with a named connection, a line on stderr names it.
 
   --view NAME          the view to ask for (default: standard)
 
@@ -18,7 +19,7 @@ ${CONNECTION_HELP}`;
 export const ORG_HELP = `Usage: bizdata org --country CC --name NAME [--territory T] [--match-type Advanced] [connection options]
 
 Looks up an organization by name with Interface B (user name and password) and prints the
-service's JSON answer on stdout.
+service's JSON answer on stdout; with a named connection, a line on stderr names it.
 
   --country CC         ISO 3166 alpha-2 country code, e.g. US
   --name NAME          the organization name
@@ -55,9 +56,10 @@ export async function runLookupCommand(kind: 'ip' | 'org', args: string[], io: C
       ...(v['match-type'] !== undefined ? { matchType: v['match-type'] } : {}),
     };
   }
-  const { client, codes, close } = await makeClient(values, io, kind === 'ip' ? 'a' : 'b');
+  const { client, codes, close, connection } = await makeClient(values, io, kind === 'ip' ? 'a' : 'b');
   try {
     const result = await client.lookup(query, { confirmRisk: values['confirm-risk'] === true });
+    noteConnection(connection, io);
     if (!result.ok) return printFailure(result, io, (s) => client.redact(s), codes);
     printJson(result.body, io);
     return EXIT.ok;

@@ -9,6 +9,7 @@ import { errorMessage } from '../core/errors';
 import { safeLine, safeText } from '../core/sanitize';
 import { runCheckCommand } from './check';
 import { runExplainCommand } from './explain';
+import { runConnectionsCommand } from './connectionsCommand';
 
 const USAGE = `Usage: bizdata <command> [options]
 
@@ -18,6 +19,7 @@ Commands:
   batch FILE        run many lookups from a file, resumable
   send FILE         send the requests of a request file (.bizdata.http) with the managed token
   token             sign in and show the token status
+  connections       list the named connections (--json), and show the connections file's format
   check FILE...     find result codes in saved responses, one line per code
   explain CODE      what a result code means and what to do (--answer FILE: a saved answer's codes)
   sandbox           run the local sandbox of the service
@@ -27,6 +29,9 @@ Options:
   -h, --help        this help
 
 Run "bizdata <command> --help" for the options of a command.
+ip, org, batch, send and token talk to the connection named by --connection NAME or
+BIZDATA_CONNECTION, else the "active" one of the connections file (--connections FILE, else
+~/.config/bizdata/connections.json), else the addresses of the flags and BIZDATA_* variables.
 Credentials come only from the environment or a hidden prompt, never from flags.
 `;
 
@@ -60,6 +65,8 @@ async function main(argv: string[], io: CliIo): Promise<number> {
         return await runCheckCommand(rest, io);
       case 'explain':
         return await runExplainCommand(rest, io);
+      case 'connections':
+        return await runConnectionsCommand(rest, io);
     }
   } catch (err) {
     if (err instanceof UsageError) {

@@ -8,7 +8,11 @@ import { connectionVariables, unknownReferences, type ChainedResponse } from '..
 import { prepareFileRequest } from '../core/requests/fileRequest';
 import { bodyFiles } from '../core/requests/fileSafety';
 import { checkNotes, confirmNote, promptAnswers, REQUEST_INPUT_HELP, REQUEST_INPUT_OPTIONS, requestFileContext } from './requestInputs';
-import { CONNECTION_HELP, CONNECTION_OPTIONS, makeClient, parse, readInputBytes, printFailure, printJson } from './common';
+import { CONNECTION_HELP, CONNECTION_OPTIONS, parse, readInputBytes, printFailure, printJson } from './common';
+import { chooseConnection } from './connections';
+import { connectionNames } from '../core/connections/connection';
+import { connectionProblems } from '../core/requests/requestConnections';
+import { requestClients } from './requestClients';
 import { EXIT, UsageError, type CliIo } from './io';
 import { againToStop, endBySignal, StopRequests } from './signals';
 
@@ -25,14 +29,20 @@ headers written in the file are dropped with a warning. A request is sent only t
 service address, with the same scheme, host and port (localhost, 127.0.0.1 and [::1] are different
 hosts); "# @interface a|b" above a request names its token, otherwise the address decides.
 
+"# @connection NAME" above a request sends it through that connection (its addresses, its hosts for
+the token, its limits); at the top of the file, above the first request line, it is every request's
+that names none. Otherwise the run's connection (--connection, BIZDATA_CONNECTION, "active"). The
+flags that override a connection's fields apply to the run's connection only. A name that names no
+connection refuses the file at its line. The line on stderr starts with [NAME] for a named connection.
+
 Variables: {{baseUrl}}, {{authUrl}}, {{legacyUrl}}, {{origin}}, {{aVersion}}, {{authVersion}},
-{{orgVersion}}, the file's own "@name = value" ({{%name}} percent-encodes it), the answers to
-"# @prompt NAME", chained values of an earlier named request ("# @name login"):
-{{login.response.body.$.a.b}}, {{login.response.headers.Content-Type}}, and the system variables of
-REST Client and httpYac: {{$guid}}, {{$uuid}}, {{$randomInt MIN MAX}}, {{$timestamp [OFFSET UNIT]}},
-{{$datetime rfc1123|iso8601|"FORMAT" [OFFSET UNIT]}}, {{$localDatetime ...}}, {{$isoTimestamp}},
-{{$dotenv NAME}} (the .env file beside the request file) and {{$processEnv NAME}} (only with
---allow-env NAME; never a BIZDATA_ variable).
+{{orgVersion}} (the request's connection's), the file's own "@name = value" ({{%name}}
+percent-encodes it), the answers to "# @prompt NAME", chained values of an earlier named request
+("# @name login"): {{login.response.body.$.a.b}}, {{login.response.headers.Content-Type}}, and the
+system variables of REST Client and httpYac: {{$guid}}, {{$uuid}}, {{$randomInt MIN MAX}},
+{{$timestamp [OFFSET UNIT]}}, {{$datetime rfc1123|iso8601|"FORMAT" [OFFSET UNIT]}},
+{{$localDatetime ...}}, {{$isoTimestamp}}, {{$dotenv NAME}} (the .env file beside the request file)
+and {{$processEnv NAME}} (only with --allow-env NAME; never a BIZDATA_ variable).
 
 Bodies are sent as REST Client and httpYac send them: "< ./file" (its bytes), "<@ ./file" and
 "<@latin1 ./file" (its text with variables replaced), only from inside the request file's folder;
@@ -52,8 +62,10 @@ ${REQUEST_INPUT_HELP}
 
 ${CONNECTION_HELP}`;
 
+const SEND_OPTIONS = { ...CONNECTION_OPTIONS, ...REQUEST_INPUT_OPTIONS, name: { type: 'string', multiple: true } } as const;
+
 export async function runSendCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(args, { ...CONNECTION_OPTIONS, ...REQUEST_INPUT_OPTIONS, name: { type: 'string', multiple: true } }, true);
+  const { values, positionals } = parse(args, SEND_OPTIONS, true);
   if (values.help) {
     io.stdout.write(SEND_HELP);
     return EXIT.ok;
@@ -65,35 +77,41 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
   // A file with an error sends nothing, and is refused before any client is made.
   refuseErrors(file, parsed.problems);
   for (const p of parsed.problems) io.stderr.write(`${safeLine(`${file}:${p.span.line + 1}: warning: ${p.message}`)}\n`);
-  const chosen = select(parsed.requests, values.name ?? [], file);
+  const chosenRequests = select(parsed.requests, values.name ?? [], file);
   // "# @disabled" requests are never sent, even when named.
-  for (const r of chosen.filter((c) => c.settings.disabled)) io.stderr.write(`${safeLine(`${r.name ?? `request ${r.index + 1}`}: skipped (# @disabled)`)}\n`);
-  const selected = chosen.filter((r) => !r.settings.disabled);
+  for (const r of chosenRequests.filter((c) => c.settings.disabled)) io.stderr.write(`${safeLine(`${r.name ?? `request ${r.index + 1}`}: skipped (# @disabled)`)}\n`);
+  const selected = chosenRequests.filter((r) => !r.settings.disabled);
   checkNotes(selected, values, io, file);
   const { root, system } = await requestFileContext(file, values, io);
   const prompts = await promptAnswers(selected, values, io, file);
   const files = bodyFiles(file, root);
-  const { client, codes, endpoints, close, requestTimeoutMs } = await makeClient(values, io, 'any');
+  const chosen = await chooseConnection(values, io.env);
+  // A `# @connection` that names no connection refuses the file at its line, before any client is made.
+  refuseErrors(file, connectionProblems(parsed, connectionNames(chosen.connections)));
+  const clients = await requestClients(parsed, selected, chosen, values, io);
+  const { main, setupOf } = clients;
+  const { requestTimeoutMs } = main;
   const stop = new StopRequests(requestTimeoutMs, (sig) =>
     io.stderr.write(`bizdata: ${sig}: stopping: the request on its way is answered (within ${requestTimeoutMs / 1000} s), no other is sent. ${againToStop(sig)} to stop at once.\n`),
   );
   let sent = 0;
   let declined = 0;
   try {
-    refuseErrors(file, unknownReferences(text, parsed, connectionVariables(endpoints)));
+    refuseErrors(file, unknownReferences(text, parsed, connectionVariables(main.endpoints)));
     const responses = new Map<string, ChainedResponse>();
-    const context = { connection: connectionVariables(endpoints), responses, prompts, system };
+    const contextOf = (r: ParsedRequest) => ({ connection: connectionVariables(setupOf(r).endpoints), responses, prompts, system });
     // Where each token goes, each body and each value from outside the file are checked before the
-    // first request is sent; what needs an earlier answer (a chained value), at its turn.
+    // first request is sent, with the request's connection; what needs an earlier answer (a chained value), at its turn.
     const early = [];
     for (const r of selected) {
-      const resolved = await prepareFileRequest(parsed, r, context, endpoints, files);
+      const resolved = await prepareFileRequest(parsed, r, contextOf(r), setupOf(r).endpoints, files);
       if (!resolved.ok && !resolved.waiting) early.push(resolved);
     }
     refuseAll(file, early);
     for (const r of selected) {
       if (stop.received) break;
-      const resolved = await prepareFileRequest(parsed, r, context, endpoints, files);
+      const { client, codes, endpoints, connection } = setupOf(r);
+      const resolved = await prepareFileRequest(parsed, r, contextOf(r), endpoints, files);
       if (!resolved.ok) throw new UsageError(`${file}:${resolved.line + 1}: ${resolved.message}`);
       if (!(await confirmNote(r, r.name ?? `request ${r.index + 1}`, values, io))) {
         io.stderr.write(`${safeLine(`${r.name ?? `request ${r.index + 1}`}: not sent (declined)`)}\n`);
@@ -105,7 +123,7 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
       const result = await client.send({ ...request, headers }, { confirmRisk: values['confirm-risk'] === true, stop: stop.stop, signal: stop.cut });
       if (stop.received && !result.ok && result.kind === 'cancelled') break;
       sent++;
-      const label = `${r.name ?? `request ${r.index + 1}`}: ${request.method} ${client.redact(result.request?.url ?? request.url)}`;
+      const label = `${connection ? `[${connection.name}] ` : ''}${r.name ?? `request ${r.index + 1}`}: ${request.method} ${client.redact(result.request?.url ?? request.url)}`;
       if (!result.ok) {
         io.stderr.write(`${safeLine(label)}\n`);
         return printFailure(result, io, (s) => client.redact(s), codes);
@@ -117,7 +135,7 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
       if (r.name) responses.set(r.name, { body: result.body, text: result.text, headers: result.headers ?? {} });
     }
   } finally {
-    await close();
+    await clients.close();
     stop.dispose();
   }
   if (!stop.received || sent + declined === selected.length) return EXIT.ok;

@@ -5,8 +5,9 @@ import { EXIT, UsageError, type CliIo } from './io';
 
 export const TOKEN_HELP = `Usage: bizdata token [--interface a|b] [--reveal] [connection options]
 
-Signs in (one authentication call) and prints the token's status as JSON: state, masked account,
-issue and expiry times, and the limits the adaptive limiter learned for the account ("learned").
+Signs in (one authentication call) and prints the token's status as JSON: the connection's name
+(with a named connection), state, masked account, issue and expiry times, and the limits the
+adaptive limiter learned for the account ("learned").
 Without --keep-token or --coordinator the token lives only as long as the command, so each run
 signs in anew.
 
@@ -23,12 +24,13 @@ export async function runToken(args: string[], io: CliIo): Promise<number> {
   }
   const id = (values.interface ?? 'a').toLowerCase();
   if (id !== 'a' && id !== 'b') throw new UsageError(`--interface must be a or b, not "${values.interface}".`);
-  const { client, codes, close, learned } = await makeClient(values, io, id as InterfaceId);
+  const { client, codes, close, learned, connection } = await makeClient(values, io, id as InterfaceId);
   try {
     const result = await client.refreshToken(id as InterfaceId, { confirmRisk: values['confirm-risk'] === true });
     if (!result.ok) return printFailure(result, io, (s) => client.redact(s), codes);
     const status = result.body as Record<string, unknown>;
     const out: Record<string, unknown> = {
+      ...(connection ? { connection: connection.name } : {}),
       ...status,
       issuedAt: typeof status.issuedAt === 'number' ? new Date(status.issuedAt).toISOString() : undefined,
       expiresAt: typeof status.expiresAt === 'number' ? new Date(status.expiresAt).toISOString() : undefined,

@@ -133,6 +133,8 @@ export interface BatchLine {
   /** Done with: a re-run skips it. False for failures worth trying again (network, limits, credentials). */
   readonly final: boolean;
   readonly at: string;
+  /** The named connection that answered (issue 17); absent for a run without one. */
+  readonly connection?: string;
 }
 
 export interface BatchProgress {
@@ -166,6 +168,8 @@ export interface BatchOptions {
   /** Stops the run cleanly: no new input starts, lookups still waiting to be sent are dropped, those sent are answered and written. */
   readonly stop?: AbortSignal;
   readonly onProgress?: (p: BatchProgress) => void;
+  /** The named connection the client talks to: written on every line; lines of another connection are not taken as done. */
+  readonly connection?: string;
 }
 
 /** Failures that end the run: every further call would fail the same way or risk the account. */
@@ -185,7 +189,7 @@ function isFinal(r: CallResult, ownProblem: boolean): boolean {
 
 export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
   const started = performance.now();
-  const { done, endsMidLine } = await readDone(options.outFile);
+  const { done, endsMidLine } = await readDone(options.outFile, options.connection);
   const seen = new Set<string>();
   const queue: LookupQuery[] = [];
   let skipped = 0;
@@ -239,7 +243,8 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
           stoppedBy ??= result;
           stop.abort();
         }
-        await append(toLine(input, result, isFinal(result, problem !== undefined)));
+        const line = toLine(input, result, isFinal(result, problem !== undefined));
+        await append(options.connection !== undefined ? { ...line, connection: options.connection } : line);
         progress.done++;
         if (result.ok) progress.ok++;
         else progress.failed++;
@@ -276,8 +281,12 @@ function toLine(input: LookupQuery, r: CallResult, final: boolean): BatchLine {
   return { input, ok: false, code: r.code, status: r.status, error, final, at };
 }
 
-/** Keys of inputs whose latest line in the output file is a success or a final failure. */
-async function readDone(outFile: string): Promise<{ done: Set<string>; endsMidLine: boolean }> {
+/**
+ * Keys of inputs whose latest line in the output file is a success or a final failure. A line of
+ * another named connection is another account's answer: that input runs again (a line without a
+ * connection, written before connections existed, counts for any).
+ */
+async function readDone(outFile: string, connection: string | undefined): Promise<{ done: Set<string>; endsMidLine: boolean }> {
   let text: string;
   try {
     text = await readFile(outFile, 'utf8');
@@ -294,7 +303,7 @@ async function readDone(outFile: string): Promise<{ done: Set<string>; endsMidLi
     } catch {
       continue; // a line cut short by a crash: that input runs again
     }
-    if (!line.input) continue;
+    if (!line.input || (line.connection !== undefined && line.connection !== connection)) continue;
     const final = line.final ?? line.ok === true;
     latest.set(inputKey(line.input), final);
   }

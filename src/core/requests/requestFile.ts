@@ -2,7 +2,7 @@
 // `###` lines (text after it is the title, and the name when no `@name` is given), `# @name NAME`
 // or `// @name NAME`, file variables `@name = value`, comments `#` and `//`, a request line
 // `[METHOD] URL [HTTP/1.1]` with query continuation lines starting with `?` or `&`, headers up to
-// the first blank line, then the body. Plus one meta line of ours: `# @interface a|b`.
+// the first blank line, then the body. Plus meta lines of ours: `# @interface a|b`, `# @connection NAME`.
 // Pure and line-based, so the extension's diagnostics, completion and CodeLens and the CLI share it.
 // Total: whatever the text, the result is requests and problems at lines, never an exception.
 import type { InterfaceId } from '../model';
@@ -31,6 +31,8 @@ export interface ParsedRequest {
   /** `@name`, else the `###` title. */
   readonly name?: string;
   readonly interfaceId?: InterfaceId;
+  /** `# @connection NAME` above its request line (requestConnections.ts decides which applies). */
+  readonly connection?: ConnectionMeta;
   readonly method: string;
   /** The URL as written (query continuation lines joined), variables not yet replaced. */
   readonly url: string;
@@ -48,7 +50,7 @@ export interface ParsedRequest {
 }
 
 /** `binary`: the file is not text at all; `character`: a line holds a character no request can carry; `curl`: a curl command's. */
-export type ProblemCode = 'credential-header' | 'syntax' | 'unknown-variable' | 'interface' | 'binary' | 'character' | 'setting' | 'body' | 'curl';
+export type ProblemCode = 'credential-header' | 'syntax' | 'unknown-variable' | 'interface' | 'binary' | 'character' | 'connection' | 'setting' | 'body' | 'curl';
 
 export interface RequestFileProblem {
   readonly span: LineSpan;
@@ -57,8 +59,16 @@ export interface RequestFileProblem {
   readonly code: ProblemCode;
 }
 
+/** A `# @connection NAME` line: the name as written, and the line (0-based) from its first to last character. */
+export interface ConnectionMeta {
+  readonly name: string;
+  readonly span: LineSpan;
+}
+
 export interface ParsedRequestFile {
   readonly variables: readonly FileVariable[];
+  /** `# @connection NAME` in the file's first block, above any request line: every request's, unless it names its own. */
+  readonly connection?: ConnectionMeta;
   readonly requests: readonly ParsedRequest[];
   /** In line order. */
   readonly problems: readonly RequestFileProblem[];
@@ -71,7 +81,7 @@ const SEPARATOR = /^###(.*)$/s;
 const VARIABLE = /^@([A-Za-z_][\w.-]*)\s*=\s?(.*)$/s;
 const META = /^(?:#|\/\/)\s*@([A-Za-z][\w-]*)(?:\s*=?\s*(.*))?$/s;
 const COMMENT = /^\s*(?:#|\/\/)/;
-const REQUEST_LINE = /^(?:([A-Za-z]+)\s+)?(\S.*)$/s;
+const REQUEST_LINE = /^(?:([A-Za-z][A-Za-z-]*)\s+)?(\S.*)$/s;
 const HTTP_VERSION = /\sHTTP\/\d(?:\.\d)?$/;
 // Indented headers are read as httpYac reads them: Enter after an indented query line keeps the indent.
 const HEADER = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*:\s*(.*)$/s;
@@ -84,6 +94,7 @@ export function parseRequestFile(text: string): ParsedRequestFile {
   const variables: FileVariable[] = [];
   const requests: ParsedRequest[] = [];
   const problems: RequestFileProblem[] = [];
+  const top: { connection?: ConnectionMeta } = {};
   lines.forEach((line, i) => {
     const p = characterProblem(line, i);
     if (p) problems.push({ ...p, severity: 'error' });
@@ -93,23 +104,26 @@ export function parseRequestFile(text: string): ParsedRequestFile {
   for (let i = 0; i <= lines.length; i++) {
     const m = i < lines.length ? SEPARATOR.exec(lines[i]) : null;
     if (i < lines.length && !m) continue;
-    if (i > start || title !== undefined) parseBlock(lines, start, i - 1, title, { variables, requests, problems });
+    if (i > start || title !== undefined) parseBlock(lines, start, i - 1, title, { variables, requests, problems, top: start === 0 ? top : undefined });
     title = m?.[1].trim() || undefined;
     start = i + 1;
   }
-  return { variables, requests, problems: problems.sort((a, b) => a.span.line - b.span.line || a.span.start - b.span.start) };
+  return { variables, requests, ...top, problems: problems.sort((a, b) => a.span.line - b.span.line || a.span.start - b.span.start) };
 }
 
 interface Sink {
   readonly variables: FileVariable[];
   readonly requests: ParsedRequest[];
   readonly problems: RequestFileProblem[];
+  /** The first block's: where its `# @connection` goes (the file's). */
+  readonly top?: { connection?: ConnectionMeta };
 }
 
 function parseBlock(lines: readonly string[], first: number, last: number, title: string | undefined, sink: Sink): void {
   let name = title;
   let interfaceId: InterfaceId | undefined;
   const settings = new SettingsReader();
+  let connection: ConnectionMeta | undefined;
   let i = first;
   // Before the request line: blank lines, comments (with meta data) and file variables.
   for (; i <= last; i++) {
@@ -133,6 +147,10 @@ function parseBlock(lines: readonly string[], first: number, last: number, title
         if (id === 'a' || id === 'b') interfaceId = id;
         else sink.problems.push(problem(i, line, `"# @interface ${value}" names no interface; write "# @interface a" (consumer key, bearer token) or "# @interface b" (user name, raw token).`, 'error', 'interface'));
       }
+      if (key === 'connection') {
+        connection = { name: value.trim(), span: problem(i, line, '', 'error', 'syntax').span };
+        if (value.trim() === '') sink.problems.push(problem(i, line, '"# @connection" names no connection; write "# @connection NAME" with the name of one of your connections.', 'error', 'syntax'));
+      }
       const setting = settings.read(meta[1], value, i);
       if (setting) sink.problems.push(problem(i, line, setting.message, setting.severity, 'setting'));
       continue;
@@ -140,6 +158,7 @@ function parseBlock(lines: readonly string[], first: number, last: number, title
     if (COMMENT.test(line)) continue;
     break;
   }
+  if (sink.top && connection) sink.top.connection = connection;
   if (i > last) return;
   const requestLine = i;
   if (CURL_LINE.test(lines[i])) {
@@ -147,7 +166,7 @@ function parseBlock(lines: readonly string[], first: number, last: number, title
     const curl = readCurlLines(lines, i, last);
     for (let c = i; c <= last; c++) checkReferences(lines, c, sink);
     sink.problems.push(...curl.problems.map((p) => ({ ...p, code: 'curl' as const })));
-    if (curl.request) sink.requests.push({ index: sink.requests.length, name, interfaceId, ...curl.request, settings: settings.settings(), startLine: first, endLine: last, requestLine });
+    if (curl.request) sink.requests.push({ index: sink.requests.length, name, interfaceId, ...(connection && !sink.top ? { connection } : {}), ...curl.request, settings: settings.settings(), startLine: first, endLine: last, requestLine });
     return;
   }
   const rl = REQUEST_LINE.exec(lines[i].trim());
@@ -196,7 +215,7 @@ function parseBlock(lines: readonly string[], first: number, last: number, title
   const read = readBody(lines, i + 1, end, method, headers);
   for (const p of read.problems) sink.problems.push(problem(p.line, lines[p.line], p.message, p.severity, 'body'));
   const body = read.lines.length > 0 ? read.lines.map((l) => l.text).join('\n') : undefined;
-  sink.requests.push({ index: sink.requests.length, name, interfaceId, method, url, headers, body, bodyLines: read.lines, settings: settings.settings(), startLine: first, endLine: last, requestLine });
+  sink.requests.push({ index: sink.requests.length, name, interfaceId, ...(connection && !sink.top ? { connection } : {}), method, url, headers, body, bodyLines: read.lines, settings: settings.settings(), startLine: first, endLine: last, requestLine });
 }
 
 /** The URL of a trimmed request line, without a trailing ` HTTP/1.1`. */

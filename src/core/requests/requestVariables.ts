@@ -10,6 +10,7 @@ import { openReference, references, replaceReferences, splitLines } from './requ
 import { VERSION_A } from '../constants';
 import { buildBody, isRefusal } from './bodies';
 import { isSystemReference, systemReferenceProblem, systemValue, SystemVariableError, SYSTEM_VARIABLE_FORMS, type SystemContext } from './systemVariables';
+import { connectionVariables as endpointVariables } from '../connections/connection';
 
 /** The parts of an earlier response that later requests may chain on. */
 export interface ChainedResponse {
@@ -31,13 +32,12 @@ export interface VariableContext {
   readonly files?: (path: string, line: number) => Uint8Array | undefined;
 }
 
-export const SYSTEM_VARIABLES = ['$guid', '$uuid', '$timestamp', '$isoTimestamp', '$randomInt', '$datetime', '$localDatetime', '$dotenv', '$processEnv'] as const;
+/** System variables as completion offers them, each complete (systemVariables.ts has every form). */
+export const SYSTEM_VARIABLES = ['$guid', '$uuid', '$timestamp', '$isoTimestamp', '$randomInt 1 100', '$datetime iso8601', '$localDatetime iso8601'] as const;
 const CHAIN = /^([A-Za-z_][\w-]*)\.response\.(body|headers)\.(.+)$/;
 
-/** The connection's variables, as request files name them. */
-export function connectionVariables(e: Endpoints): Record<string, string> {
-  return { baseUrl: e.baseUrl, authUrl: e.authUrl, legacyUrl: e.legacyUrl, origin: e.origin, aVersion: e.aVersion ?? VERSION_A, authVersion: e.authVersion, orgVersion: e.orgVersion };
-}
+/** The connection's variables, as request files name them (connections/connection.ts keeps the list). */
+export const connectionVariables = endpointVariables;
 
 /** References to nothing the file, the connection, the system or a named request of the file defines. */
 export function unknownReferences(text: string, file: ParsedRequestFile, connection: Readonly<Record<string, string>>): RequestFileProblem[] {

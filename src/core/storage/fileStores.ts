@@ -6,7 +6,7 @@ import { basename, dirname, join } from 'node:path';
 import { LOCKOUT_AFTER_FAILURES } from '../constants';
 import type { StoredToken } from '../model';
 import type { AccountLocks, AttemptOutcome, GuardStore, LearnedLimits, LimitsStore, TokenOwner, TokenStore } from '../ports';
-import { sealTokens } from './sealing';
+import { sealTokens, unsealToken } from './sealing';
 import { type Damage, LockedJsonFile, objectEntries, withFileLock } from './stateDir';
 import { guardKey, settledCount } from './stores';
 
@@ -175,6 +175,15 @@ class TokensFile implements TokenStore {
  */
 export function fileTokenStore(dir: string, now: () => number = Date.now): TokenStore {
   return sealTokens(new TokensFile(dir, now));
+}
+
+/**
+ * The kept token of `owner`, read only: unlike the store, a value that does not unseal (another
+ * secret's) is left where it is, so a listing (bizdata connections) changes nothing.
+ */
+export async function peekKeptToken(dir: string, owner: TokenOwner, now: () => number = Date.now): Promise<StoredToken | undefined> {
+  const kept = await new TokensFile(dir, now).get(owner);
+  return kept && unsealToken(owner, kept.value);
 }
 
 const isLearned = (v: unknown): v is LearnedLimits => {

@@ -14,11 +14,17 @@ export interface Run {
   readonly stderr: string;
 }
 
-/** This process's environment without BIZDATA_ variables, then the state directory and `env`. */
+/** A configuration folder no test makes, in a folder every user may pass through (a test may run the CLI as another user). */
+const NO_CONFIG = join(tmpdir(), `bizdata-tests-no-config-${process.pid}`);
+
+/**
+ * This process's environment without BIZDATA_ variables, then the state directory, a configuration
+ * folder that does not exist (so a connections file of the machine's user never steers a test), and `env`.
+ */
 export function cliEnv(env: Record<string, string>, stateDir: string): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('BIZDATA_') && k !== 'NODE_TLS_REJECT_UNAUTHORIZED') base[k] = v;
-  return { ...base, BIZDATA_STATE_DIR: stateDir, ...env };
+  return { ...base, BIZDATA_STATE_DIR: stateDir, XDG_CONFIG_HOME: NO_CONFIG, ...env };
 }
 
 /**
