@@ -144,9 +144,14 @@ export function convertRequestFile(text: string, e: Endpoints): Conversion {
       change(h.span.line, `Removed the ${h.name} header: the signed-in account's token is sent instead.`);
     }
   }
-  // A curl block that the parser refused is left as it is; its line says why in the editor.
   for (const p of parsed.problems) {
+    // A curl block that the parser refused is left as it is; its line says why in the editor.
     if (p.code === 'curl' && p.severity === 'error') change(p.span.line, `Left as it was: ${p.message}`);
+    // httpYac's requests separated by a blank line only (the body pipeline's one warning): a separator makes it a request.
+    if (p.code === 'body' && p.severity === 'warning') {
+      edits.set(p.span.line, ['###', lineWithServiceVariables(lines[p.span.line], e)]);
+      change(p.span.line, 'Added a "###" line above this request: httpYac reads it as a request of its own, a request file needs the separator.');
+    }
   }
   for (const v of parsed.variables) {
     const value = lineWithServiceVariables(v.value, e);

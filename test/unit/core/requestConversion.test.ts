@@ -139,6 +139,13 @@ describe('request conversion', () => {
       assert.equal(/abc123|me:pw|x-svc/i.test(c.text + JSON.stringify(c.changes.filter((x) => !/header/.test(x.message)))), false);
     });
 
+    it("separates httpYac's requests that only a blank line separates", () => {
+      const c = convertRequestFile(['GET https://plus.example.com/api/v1/a', '', 'GET https://plus.example.com/api/v1/b', ''].join('\n'), SERVICE);
+      assert.equal(c.text, ['GET {{baseUrl}}/v1/a', '', '###', 'GET {{baseUrl}}/v1/b', ''].join('\n'));
+      assert.deepEqual(parseRequestFile(c.text).requests.map((r) => r.url), ['{{baseUrl}}/v1/a', '{{baseUrl}}/v1/b']);
+      assert.match(c.changes.find((x) => x.line === 2)?.message ?? '', /Added a "###" line/);
+    });
+
     it('leaves a file without service hosts or credentials as it was, with nothing to report', () => {
       const text = '### a\nGET {{baseUrl}}/v1/x\nAccept: */*\n';
       assert.deepEqual(convertRequestFile(text, SERVICE), { text, changes: [] });
