@@ -1,6 +1,8 @@
 // "Business Data: Re-run Lookup": runs a recorded (or saved) lookup again and opens the new result.
 // Accepts a Lookups view element, or { resultUri, forceNewToken?, pauseMs? } (the quick fixes use it).
+import { REDACTED } from '../core/redact';
 import { lookUpAndShow } from '../features/results/lookUpAndShow';
+import { UserError } from '../features/shared/userError';
 import type { Services } from '../features/services';
 import { field } from './args';
 import { resolveLookupTarget } from './lookupArgs';
@@ -10,6 +12,9 @@ const MAX_PAUSE_MS = 60_000;
 
 export async function rerunLookup(services: Services, arg?: unknown): Promise<string | undefined> {
   const target = resolveLookupTarget(services, arg);
+  if (target.query.kind === 'request' && JSON.stringify(target.query).includes(REDACTED)) {
+    throw new UserError('This request held a secret (a value typed at a secret-looking # @prompt, or a password or token), which the history does not keep; send it again from its request file.');
+  }
   const pauseMs = field(arg, 'pauseMs');
   return lookUpAndShow(services, target.query, {
     forceNewToken: field(arg, 'forceNewToken') === true,

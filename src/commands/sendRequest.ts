@@ -21,6 +21,8 @@ export async function sendRequest(services: Services, arg?: unknown): Promise<st
   const key = target.document.uri.toString();
   const inputs = await askBeforeSending(target);
   if (!inputs) return undefined;
+  // A secret-looking prompt's answer is hidden from the log and the history like a credential.
+  for (const p of target.request.settings.prompts) if (p.secret) services.connection.getClient().addSecret(inputs.prompts?.get(p.name) ?? '');
   const prepared = await prepareToSend(target.file, target.request, services.connection.settings().endpoints, services.responses.of(key), inputs);
   if (!prepared.ok) {
     // No service address to recognise the host by: the user has not connected anywhere yet.

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { answerErrorMessages, answerModalWarnings, openRequestFile, sleep, stats, useSignedInTestSandbox } from './helpers';
+import { answerErrorMessages, answerModalWarnings, dataRootOf, extensionApi, filesContaining, openRequestFile, sleep, stats, useSignedInTestSandbox } from './helpers';
 
 const IP_LOOKUP = 'GET {{baseUrl}}/{{aVersion}}/duns-search/ip/203.0.113.7?view={{view}}';
 
@@ -47,7 +47,8 @@ describe('request settings in the editor', function () {
     const win = vscode.window as unknown as { showInputBox: (o?: vscode.InputBoxOptions) => Thenable<string | undefined> };
     const original = win.showInputBox;
     const asked: vscode.InputBoxOptions[] = [];
-    const answers = ['standard', 'not-sent-anywhere'];
+    const secret = `prompt-secret-${Date.now().toString(36)}`;
+    const answers = ['standard', secret];
     win.showInputBox = (o) => {
       asked.push(o ?? {});
       return Promise.resolve(answers.shift());
@@ -62,6 +63,20 @@ describe('request settings in the editor', function () {
       ]);
       const shown = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri)?.getText() ?? '';
       assert.match(shown, /203\.0\.113\.7/, 'the answer of view=standard');
+      // What is typed at a secret-looking prompt is never written: not in the history, the state or the log.
+      const api = await extensionApi();
+      assert.ok(!api.testing.stateDump().includes(secret), 'the secret answer is in the history or state');
+      await vscode.commands.executeCommand('bizdata.showLog');
+      await sleep(1500);
+      assert.deepEqual(filesContaining(dataRootOf(vscode.Uri.parse(api.testing.logUri).fsPath), [secret]), []);
+      // So the history cannot re-run it: it says where to send it from instead of sending "<redacted>".
+      const errors = answerErrorMessages();
+      try {
+        assert.equal(await vscode.commands.executeCommand('bizdata.rerunLookup', { resultUri: uri }), undefined);
+        assert.match(errors.shown[0]?.message ?? '', /send it again from its request file/);
+      } finally {
+        errors.restore();
+      }
     } finally {
       win.showInputBox = original;
       await file.dispose();
