@@ -15,7 +15,9 @@ export async function copyRequestAsCurl(services: Services, arg?: unknown): Prom
   const target = await resolveRequestTarget(arg);
   const connection = requestConnection(services, target);
   const endpoints = connection.settings().endpoints;
-  const prepared = prepareRequest(target.file, target.request, endpoints, services.responses.of(target.document.uri.toString()));
+  // A `# @prompt` value stands as <NAME>: what is typed at a prompt is never copied.
+  const prompts = new Map(target.request.settings.prompts.map((p) => [p.name, `<${p.name}>`]));
+  const prepared = prepareRequest(target.file, target.request, endpoints, services.responses.of(target.document.uri.toString()), { prompts });
   if (!prepared.ok) throw new UserError(`${placeOf(target, prepared.line)}: ${prepared.message}`);
   const problem = checkOperation(prepared.request, endpoints);
   if (problem) throw new UserError(`${placeOf(target, target.request.requestLine)}: ${problem}`);

@@ -13,6 +13,8 @@ import { copyRequestAsCurl } from './copyRequestAsCurl';
 import { lookUpOrganization } from './lookUpOrganization';
 import { newRequestFile } from './newRequestFile';
 import { openTestAnswer } from './openTestAnswer';
+import { openAsRequestFile } from './openAsRequestFile';
+import { pasteCurlAsRequest } from './pasteCurlAsRequest';
 import { refreshToken } from './refreshToken';
 import { registerCommand, type CommandHandler } from './registerCommand';
 import { rerunLookup } from './rerunLookup';
@@ -53,6 +55,8 @@ export function registerCommands(context: vscode.ExtensionContext, services: Ser
     [Commands.addConnection]: (arg) => addConnection(services, arg),
     [Commands.editConnections]: () => editConnections(),
     [Commands.openTestAnswer]: (arg) => openTestAnswer(services, arg),
+    [Commands.pasteCurlAsRequest]: () => pasteCurlAsRequest(services),
+    [Commands.openAsRequestFile]: (arg) => openAsRequestFile(services, arg),
   } satisfies Record<CommandId, CommandHandler>;
   for (const id of Object.keys(handlers) as CommandId[]) registerCommand(context, services.log, id, handlers[id]);
 }

@@ -6,7 +6,9 @@ import * as vscode from 'vscode';
 import type { Connection } from '../features/connection/connection';
 import { offerToGetReady } from '../features/connection/readinessOffer';
 import type { NotReady } from '../features/connection/readiness';
-import { prepareRequest } from '../features/requestFiles/prepareRequest';
+import { prepareToSend, type RequestInputs } from '../features/requestFiles/prepareToSend';
+import { requestInputs } from '../features/requestFiles/requestInputs';
+import { confirmNote } from '../features/requestFiles/requestSettingsUi';
 import { callAndShow } from '../features/results/lookUpAndShow';
 import type { Services } from '../features/services';
 import { INTERFACE_IDS } from '../features/shared/interfaces';
@@ -25,7 +27,11 @@ export async function sendRequest(services: Services, arg?: unknown): Promise<st
   }
   const key = target.document.uri.toString();
   const chosen = requestConnection(services, target);
-  const prepared = prepareRequest(target.file, target.request, chosen.settings().endpoints, services.responses.of(key));
+  const inputs = await askBeforeSending(target);
+  if (!inputs) return undefined;
+  // A secret-looking prompt's answer is hidden from the log and the history like a credential.
+  for (const p of target.request.settings.prompts) if (p.secret) chosen.getClient().addSecret(inputs.prompts?.get(p.name) ?? '');
+  const prepared = await prepareToSend(target.file, target.request, chosen.settings().endpoints, services.responses.of(key), inputs);
   if (!prepared.ok) {
     // No service address to recognise the host by: the user has not connected anywhere yet.
     const notReady = prepared.reason === 'interface' ? await notReadyAnywhere(chosen) : undefined;
@@ -41,6 +47,15 @@ export async function sendRequest(services: Services, arg?: unknown): Promise<st
   const result = shown.result;
   if (result?.ok && name !== undefined) services.responses.remember(key, name, chainedFrom(result, shown.entry?.answer?.form === 'json'));
   return shown.uri;
+}
+
+/** The request's settings in the editor: `# @disabled` refuses, `# @note` asks, `# @prompt` asks for values; undefined when the user said no. */
+async function askBeforeSending(target: RequestTarget): Promise<RequestInputs | undefined> {
+  const r = target.request;
+  if (r.settings.disabled) throw new UserError(`${placeOf(target, r.requestLine)}: this request is marked "# @disabled", so it is never sent. Delete that line to send it.`);
+  const label = r.name ?? `the request at line ${r.requestLine + 1}`;
+  if (r.settings.note !== undefined && !(await confirmNote(r.settings.note, label))) return undefined;
+  return requestInputs(target.document, r, label);
 }
 
 /** "file.bizdata.http:12", as the problems view writes places. */

@@ -198,6 +198,11 @@ export class BizDataClient {
     return this.tracker.onDidChange(listener);
   }
 
+  /** A value to hide like a credential in everything this client logs or keeps (an answer typed at a secret-looking `# @prompt`). */
+  addSecret(value: string): void {
+    this.secrets.add(value);
+  }
+
   /** The one redaction used for this client's logs and errors, with every secret it has seen. */
   redact(text: string): string {
     return this.secrets.redact(text);

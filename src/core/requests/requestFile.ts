@@ -7,6 +7,7 @@
 // Total: whatever the text, the result is requests and problems at lines, never an exception.
 import type { InterfaceId } from '../model';
 import { assertionsIn, isAssertionLine, type Assertion } from './assertions';
+import { CURL_LINE, readCurlLines } from './curlCommand';
 import { MANAGED_HEADERS } from './queries';
 import { binaryProblem, characterProblem, openReference, splitLines, type LineSpan } from './requestText';
 import { readBody, type BodyLine } from './bodies';
@@ -51,8 +52,8 @@ export interface ParsedRequest {
   readonly assertions: readonly Assertion[];
 }
 
-/** `binary`: the file is not text at all; `character`: a line holds a character no request can carry. */
-export type ProblemCode = 'credential-header' | 'syntax' | 'unknown-variable' | 'interface' | 'binary' | 'character' | 'connection' | 'assertion' | 'setting' | 'body';
+/** `binary`: the file is not text at all; `character`: a line holds a character no request can carry; `curl`: a curl command's. */
+export type ProblemCode = 'credential-header' | 'syntax' | 'unknown-variable' | 'interface' | 'binary' | 'character' | 'connection' | 'assertion' | 'setting' | 'body' | 'curl';
 
 export interface RequestFileProblem {
   readonly span: LineSpan;
@@ -167,6 +168,19 @@ function parseBlock(lines: readonly string[], first: number, last: number, title
   if (sink.top && connection) sink.top.connection = connection;
   if (i > last) return;
   const requestLine = i;
+  if (CURL_LINE.test(lines[i])) {
+    // A pasted curl command, read as curl would send it (curlCommand.ts), as REST Client reads one.
+    // `??` lines after the command are its assertions, as after any request.
+    let commandEnd = last;
+    while (commandEnd > i && (lines[commandEnd].trim() === '' || isAssertionLine(lines[commandEnd]))) commandEnd--;
+    const curl = readCurlLines(lines, i, commandEnd);
+    for (let c = i; c <= commandEnd; c++) checkReferences(lines, c, sink);
+    sink.problems.push(...curl.problems.map((p) => ({ ...p, code: 'curl' as const })));
+    const curlChecks = assertionsIn(lines, commandEnd + 1, last);
+    for (const p of curlChecks.problems) sink.problems.push({ ...p, severity: 'error', code: 'assertion' });
+    if (curl.request) sink.requests.push({ index: sink.requests.length, name, interfaceId, ...(connection && !sink.top ? { connection } : {}), ...curl.request, settings: settings.settings(), startLine: first, endLine: last, requestLine, assertions: curlChecks.assertions });
+    return;
+  }
   const rl = REQUEST_LINE.exec(lines[i].trim());
   if (!rl) {
     // A line that is not blank always matches; a problem all the same, never an exception.

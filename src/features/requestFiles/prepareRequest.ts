@@ -4,7 +4,7 @@
 import type { Endpoints, InterfaceId, OperationRequest } from '../../core/model';
 import type { ParsedRequest, ParsedRequestFile } from '../../core/requests/requestFile';
 import { replaceReferences } from '../../core/requests/requestText';
-import { connectionVariables, inferInterface, resolveRequest, type ChainedResponse } from '../../core/requests/requestVariables';
+import { connectionVariables, inferInterface, resolveRequest, type ChainedResponse, type VariableContext } from '../../core/requests/requestVariables';
 import { withoutManagedHeaders } from './requestProblems';
 
 export type Prepared =
@@ -12,12 +12,13 @@ export type Prepared =
   /** `problem`: the request's lines or the file's variables have an error; `variable`, `interface` and `body` as resolveRequest says. */
   | { readonly ok: false; readonly line: number; readonly message: string; readonly reason: 'problem' | 'variable' | 'interface' | 'body' };
 
-export function prepareRequest(file: ParsedRequestFile, r: ParsedRequest, endpoints: Endpoints, responses: ReadonlyMap<string, ChainedResponse>): Prepared {
+/** `inputs`: the answers to `# @prompt` lines and what system variables may read (prepareToSend.ts gathers them). */
+export function prepareRequest(file: ParsedRequestFile, r: ParsedRequest, endpoints: Endpoints, responses: ReadonlyMap<string, ChainedResponse>, inputs: Pick<VariableContext, 'prompts' | 'system'> = {}): Prepared {
   // Its own lines, and the file's variables, which every request may use.
   const variableLines = new Set(file.variables.map((v) => v.span.line));
   const own = file.problems.find((p) => p.severity === 'error' && ((p.span.line >= r.startLine && p.span.line <= r.endLine) || variableLines.has(p.span.line)));
   if (own) return { ok: false, line: own.span.line, message: own.message, reason: 'problem' };
-  const resolved = resolveRequest(file, r, { connection: connectionVariables(endpoints), responses }, endpoints);
+  const resolved = resolveRequest(file, r, { connection: connectionVariables(endpoints), responses, prompts: inputs.prompts, system: inputs.system }, endpoints);
   return resolved.ok ? { ok: true, request: withoutManagedHeaders(resolved.request) } : resolved;
 }
 

@@ -28,6 +28,8 @@ export class RequestCodeLenses implements vscode.CodeLensProvider, vscode.Dispos
       const connection = connectionOfRequest(file, r, choice);
       const id = connection.ok ? likelyInterface(file, r, connection.endpoints) : undefined;
       const target = { uri, line: r.requestLine };
+      // Never sent: no Send, and a line that says why (a lens with no command is plain text).
+      if (r.settings.disabled) return [new vscode.CodeLens(range, { title: '$(circle-slash) Disabled by # @disabled', command: '' })];
       const to = connection.ok ? ` · ${connection.name}` : '';
       return [
         new vscode.CodeLens(range, commandOf(Commands.sendRequest, `${id ? `$(play) Send (${INTERFACES[id].name})` : '$(play) Send'}${to}`, target)),

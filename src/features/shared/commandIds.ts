@@ -30,6 +30,8 @@ export const Commands = {
   addConnection: 'bizdata.addConnection',
   editConnections: 'bizdata.editConnections',
   openTestAnswer: 'bizdata.openTestAnswer',
+  pasteCurlAsRequest: 'bizdata.pasteCurlAsRequest',
+  openAsRequestFile: 'bizdata.openAsRequestFile',
 } as const satisfies Readonly<Record<string, `bizdata.${string}`>>;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -138,6 +140,9 @@ export interface CommandArgs {
   'bizdata.addConnection': [arg?: AddConnectionArgs];
   'bizdata.editConnections': [];
   'bizdata.openTestAnswer': [arg?: OpenTestAnswerArgs];
+  'bizdata.pasteCurlAsRequest': [];
+  /** The .http or .rest file; default: the active editor's. */
+  'bizdata.openAsRequestFile': [arg?: vscode.Uri];
 }
 
 /** Runs one of this extension's commands with arguments of the shape it takes. */

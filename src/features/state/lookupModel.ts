@@ -191,13 +191,14 @@ export class LookupModel {
       : { status: result.status, code: result.code, kind: result.kind, text: this.redact(result.text), meaning: result.meaning, advice: this.redact(result.advice) };
     const entry: LookupEntry = definedOnly({
       id: newId(at),
-      query,
+      // A secret the client knows (an answer typed at a secret-looking `# @prompt`) is not kept in the request either.
+      query: this.redactedJson(query),
       connection: options.connection,
       at,
       ok: result.ok,
       ...summary,
       durationMs: result.durationMs,
-      request: result.request,
+      request: result.request && this.redactedJson(result.request),
       answer: answer && prepared ? { form: answer.form, chars: prepared.text.length } : undefined,
     });
     this.history.set(entry.id, entry);
@@ -425,6 +426,11 @@ export class LookupModel {
     } catch (err) {
       this.options.onError?.(`the answer file ${name} could not be removed`, err);
     }
+  }
+
+  /** A value with every secret the redaction knows replaced in its strings. */
+  private redactedJson<T>(value: T): T {
+    return JSON.parse(this.redact(JSON.stringify(value))) as T;
   }
 
   private redact(text: string): string {
