@@ -55,7 +55,7 @@ async function askBeforeSending(target: RequestTarget): Promise<RequestInputs | 
   if (r.settings.disabled) throw new UserError(`${placeOf(target, r.requestLine)}: this request is marked "# @disabled", so it is never sent. Delete that line to send it.`);
   const label = r.name ?? `the request at line ${r.requestLine + 1}`;
   if (r.settings.note !== undefined && !(await confirmNote(r.settings.note, label))) return undefined;
-  return requestInputs(target.document, r, label);
+  return requestInputs(target.document.uri, r, label);
 }
 
 /** "file.bizdata.http:12", as the problems view writes places. */

@@ -15,19 +15,19 @@ export const ALLOW_ENV_SECTION = 'bizdata.requestFiles';
 export const ALLOW_ENV_KEY = 'allowEnv';
 
 /** The inputs of one send; undefined when the user closed a prompt (nothing is sent then). */
-export async function requestInputs(document: vscode.TextDocument, r: ParsedRequest, label: string): Promise<RequestInputs | undefined> {
+export async function requestInputs(uri: vscode.Uri, r: ParsedRequest, label: string): Promise<RequestInputs | undefined> {
   const prompts = await askPrompts(r.settings.prompts, label);
   if (prompts === undefined) return undefined;
   const allowEnv = new Set(allowedEnvironment());
   const allowEnvHow = (name: string) => `add "${name}" to the user setting ${ALLOW_ENV_SECTION}.${ALLOW_ENV_KEY}`;
-  if (document.uri.scheme !== 'file') {
+  if (uri.scheme !== 'file') {
     const unsaved = `the request file is not saved yet; save it in a folder first`;
     const dotenv: DotenvValues = { ok: false, path: '.env', why: unsaved };
     const files: BodyFileAccess = { read: () => Promise.resolve({ ok: false, message: `A body file is read relative to its request file, and ${unsaved}.` }) };
     return { prompts, system: { dotenv, allowEnv, env: process.env, allowEnvHow }, files };
   }
-  const path = document.uri.fsPath;
-  const root = vscode.workspace.getWorkspaceFolder(document.uri)?.uri.fsPath ?? dirname(path);
+  const path = uri.fsPath;
+  const root = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath ?? dirname(path);
   return { prompts, system: { dotenv: await dotenvBeside(path, root), allowEnv, env: process.env, allowEnvHow }, files: bodyFiles(path, root) };
 }
 

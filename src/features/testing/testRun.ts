@@ -11,7 +11,9 @@ import type { ChainedResponse } from '../../core/requests/requestVariables';
 import { safeLine, safeText } from '../../core/sanitize';
 import { offerToGetReady } from '../connection/readinessOffer';
 import { connectionOfRequest } from '../shared/requestConnection';
-import { prepareRequest } from '../requestFiles/prepareRequest';
+import { prepareToSend } from '../requestFiles/prepareToSend';
+import { requestInputs } from '../requestFiles/requestInputs';
+import { confirmNote } from '../requestFiles/requestSettingsUi';
 import { keepInHistory, sendForAnswer } from '../results/lookUpAndShow';
 import type { Services } from '../services';
 import { Commands } from '../shared/commandIds';
@@ -117,7 +119,21 @@ export class TestRunner {
       skipChecks();
       return;
     }
-    const prepared = prepareRequest(file.parsed, r, connection.settings().endpoints, responses);
+    // The request's settings as Send honours them: `# @disabled` is skipped, `# @note` asks, `# @prompt` asks for values.
+    const label = r.name ?? `the request at line ${r.requestLine + 1}`;
+    if (r.settings.disabled || (r.settings.note !== undefined && !(await confirmNote(r.settings.note, label)))) {
+      run.skipped(item);
+      skipChecks();
+      return;
+    }
+    const inputs = await requestInputs(file.uri, r, label);
+    if (!inputs) {
+      run.skipped(item);
+      skipChecks();
+      return;
+    }
+    for (const p of r.settings.prompts) if (p.secret) connection.getClient().addSecret(inputs.prompts?.get(p.name) ?? '');
+    const prepared = await prepareToSend(file.parsed, r, connection.settings().endpoints, responses, inputs);
     if (!prepared.ok) {
       run.errored(item, this.message(file, item, prepared.line, `${place(prepared.line)}: ${prepared.message}`));
       skipChecks();
