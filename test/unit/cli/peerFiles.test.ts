@@ -9,7 +9,7 @@ import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server';
 import { assertNoCanary, CANARY, sandboxConfig } from '../core/harness';
 import { tempDirs } from '../tempDirs';
 import { canaryEnv, runCli, type Run } from './cliHarness';
-import { recordingRelay, type RawRequest } from './recordingRelay';
+import { recordingRelay, type RawRequest } from '../../recordingRelay';
 
 const ROUTES = { routes: [{ name: 'echo', method: 'POST', pathPrefix: '/v1/echo/', body: { ok: true } }] };
 
