@@ -8,7 +8,8 @@ import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { TestRunView } from '../../src/features/testingApi';
-import { admin, extensionApi, openRequestFile, sleep, useSignedInTestSandbox, waitFor } from './helpers';
+import { recordingRelay } from '../recordingRelay';
+import { admin, extensionApi, openRequestFile, pointAt, sleep, useSignedInTestSandbox, waitFor } from './helpers';
 
 const ORG_SEARCH = 'GET {{legacyUrl}}/{{orgVersion}}/organizations?CountryISOAlpha2Code=GB&SubjectName=Failing%20Co&match=true&MatchTypeText=Advanced';
 const FILE = [
@@ -176,6 +177,54 @@ describe('request files in the Test Explorer', function () {
       assert.equal(outcome(atCursor, failing.id), undefined, cursorEvents);
     } finally {
       await file.dispose();
+    }
+  });
+
+  it('skips a # @disabled request without sending it, and sends a < ./file body from the workspace folder byte for byte', async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    assert.ok(folder);
+    const bodyName = `body-${randomUUID()}.json`;
+    const body = Buffer.from('{\r\n  "id": "{{kept}}",\r\n  "city": "São Paulo"\r\n}\n');
+    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, bodyName), body);
+    // The extension's addresses go through a recording relay in front of the sandbox: what reached it is checked.
+    const relay = await recordingRelay(new URL(sandbox().url));
+    await pointAt(relay.url);
+    const file = await openRequestFile(
+      [
+        '### never',
+        '# @disabled',
+        'GET {{baseUrl}}/{{aVersion}}/duns-search/ip/203.0.113.66?view=standard',
+        '?? status == 200',
+        '',
+        '### with a body file',
+        'POST {{baseUrl}}/{{aVersion}}/duns-search/ip/203.0.113.67?view=standard',
+        'Content-Type: application/json',
+        '',
+        `< ./${bodyName}`,
+        '',
+      ].join('\n'),
+    );
+    try {
+      const fileId = file.document.uri.toString();
+      const [never, withBody] = await waitFor(() => children(tests, fileId), (c) => c.length === 2, 'the requests of the open file');
+      const run = await tests.run([fileId]);
+      await run.done;
+      const events = JSON.stringify(run.events);
+      assert.equal(outcome(run, never.id)?.state, 'skipped', events);
+      for (const a of children(tests, never.id)) assert.equal(outcome(run, a.id)?.state, 'skipped', events);
+      assert.ok(outcome(run, withBody.id), events);
+      const sent = relay.requests().filter((r) => r.line.includes('/duns-search/ip/'));
+      assert.deepEqual(
+        sent.map((r) => r.line.replace(/\/v\d[^/]*\//, '/VERSION/')),
+        ['POST /VERSION/duns-search/ip/203.0.113.67?view=standard HTTP/1.1'],
+        'the disabled request was not sent',
+      );
+      assert.ok(sent[0].body.equals(body), `the body file as it is on disk, got ${JSON.stringify(sent[0].body.toString('latin1'))}`);
+    } finally {
+      await pointAt(sandbox().url);
+      await relay.close();
+      await file.dispose();
+      await vscode.workspace.fs.delete(vscode.Uri.joinPath(folder, bodyName));
     }
   });
 

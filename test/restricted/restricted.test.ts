@@ -44,6 +44,33 @@ describe('Restricted Mode', function () {
     }
   });
 
+  it('runs nothing from the Test Explorer: each file stops at its first request with the way to trust the folder, and nothing is sent', async () => {
+    const state = await vscode.commands.executeCommand('bizdata.signIn', { interfaceId: 'a', consumerKey: c.key, consumerSecret: c.secret });
+    assert.equal(state, 'valid');
+    const tests = (await extensionApi()).testing.tests;
+    const file = await openRequestFile(['### first', 'GET {{baseUrl}}/v1/duns-search/ip/203.0.113.7?view=standard', '?? status == 200', '', '### second', 'GET {{baseUrl}}/v1/duns-search/ip/203.0.113.8?view=standard', ''].join('\n'));
+    try {
+      const fileId = file.document.uri.toString();
+      const [first, second] = await waitFor(() => tests.items().filter((i) => i.parent === fileId), (items) => items.length === 2, 'the requests of the file in the Test Explorer');
+      const before = await stats(sandbox());
+      const run = await tests.run([fileId]);
+      await run.done;
+      const events = JSON.stringify(run.events);
+      const last = (id: string): (typeof run.events)[number] | undefined => run.events.filter((e) => e.id === id && e.state !== 'output' && e.state !== 'enqueued').at(-1);
+      assert.equal(last(first.id)?.state, 'errored', events);
+      // The message is Markdown, as the peek view shows it: spaces as &nbsp;, punctuation escaped.
+      const text = (last(first.id)?.messages?.[0]?.text ?? '').replace(/&nbsp;/g, ' ').replace(/\\(.)/g, '$1');
+      assert.match(text, /Restricted Mode, so request files send nothing with your token[^]*Manage Workspace Trust/);
+      assert.equal(last(second.id)?.state, 'skipped', events);
+      await sleep(300);
+      const after = await stats(sandbox());
+      assert.equal(after.requests, before.requests, 'nothing reached the service');
+    } finally {
+      await closeAllEditors();
+      await file.dispose();
+    }
+  });
+
   it("ignores the folder's preferred connection", async () => {
     const api = await extensionApi();
     const url = sandbox().url;

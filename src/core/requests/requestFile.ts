@@ -170,9 +170,9 @@ function parseBlock(lines: readonly string[], first: number, last: number, title
   const requestLine = i;
   if (CURL_LINE.test(lines[i])) {
     // A pasted curl command, read as curl would send it (curlCommand.ts), as REST Client reads one.
-    // `??` lines after the command are its assertions, as after any request.
+    // `??` lines after the command are its assertions, as after any request, with comments between them.
     let commandEnd = last;
-    while (commandEnd > i && (lines[commandEnd].trim() === '' || isAssertionLine(lines[commandEnd]))) commandEnd--;
+    while (commandEnd > i && (lines[commandEnd].trim() === '' || isAssertionLine(lines[commandEnd]) || COMMENT.test(lines[commandEnd]))) commandEnd--;
     const curl = readCurlLines(lines, i, commandEnd);
     for (let c = i; c <= commandEnd; c++) checkReferences(lines, c, sink);
     sink.problems.push(...curl.problems.map((p) => ({ ...p, code: 'curl' as const })));

@@ -66,4 +66,42 @@ describe('curl commands in request files', () => {
     assert.deepEqual(graphQl.requests, []);
     assert.match(graphQl.problems[0].message, /GraphQL/);
   });
+  it('reads the ?? lines after a curl command as the request\'s assertions, never as part of the command', () => {
+    const f = parseRequestFile(
+      [
+        '### curl with checks',
+        "curl -X POST '{{baseUrl}}/v1/things' \\",
+        "  -H 'Content-Type: text/plain' \\",
+        "  --data-raw 'hello'",
+        '',
+        '?? status == 200',
+        '# the code the client recognised',
+        '// in any of its shapes',
+        '?? code == CM000',
+        '?? body $.items length == 3',
+        '',
+        '###',
+        "curl '{{baseUrl}}/v1/b'",
+        '?? header content-type includes json',
+      ].join('\n'),
+    );
+    assert.deepEqual(f.problems, []);
+    const [r, b] = f.requests;
+    assert.deepEqual([r.method, r.url, r.body, r.headers.map((h) => [h.name, h.value])], ['POST', '{{baseUrl}}/v1/things', 'hello', [['Content-Type', 'text/plain']]]);
+    assert.deepEqual(
+      r.assertions.map((a) => [a.line, a.text]),
+      [
+        [5, 'status == 200'],
+        [8, 'code == CM000'],
+        [9, 'body $.items length == 3'],
+      ],
+    );
+    assert.deepEqual([b.url, b.body, b.assertions.map((a) => [a.line, a.text])], ['{{baseUrl}}/v1/b', undefined, [[13, 'header content-type includes json']]]);
+  });
+
+  it('refuses a malformed ?? line after a curl command at its line, as an assertion', () => {
+    const f = parseRequestFile(["curl '{{baseUrl}}/v1/a'", '?? js response.statusCode === 200'].join('\n'));
+    assert.deepEqual(f.problems.map((p) => [p.code, p.severity, p.span.line]), [['assertion', 'error', 1]]);
+    assert.match(f.problems[0].message, /runs JavaScript/);
+  });
 });
