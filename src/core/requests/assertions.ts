@@ -7,6 +7,7 @@
 // assertion from a plain answer, so the command line and the Test Explorer judge alike.
 import { isDeepStrictEqual } from 'node:util';
 import type { CallResult } from '../model';
+import { compilePattern } from './assertionPattern';
 import { jsonPath, jsonPathProblem } from './jsonPath';
 import type { LineSpan } from './requestText';
 
@@ -46,7 +47,6 @@ const SUBJECTS: ReadonlySet<string> = new Set(['status', 'header', 'body', 'code
 const COMPARISONS: ReadonlySet<string> = new Set(['==', '!=', '<', '<=', '>', '>=']);
 const UNARY: ReadonlySet<string> = new Set(['exists', '!exists', 'isArray']);
 const ORDERING: ReadonlySet<string> = new Set(['<', '<=', '>', '>=']);
-const REGEX = /^\/(.+)\/([imsu]*)$/s;
 const SYNTAX = 'write it as "?? status == 200", "?? header content-type includes json", "?? body $.a.b exists", "?? code == CM000" or "?? duration < 2000"';
 
 /** httpYac operators this client does not take, with what to write instead. */
@@ -113,13 +113,8 @@ export function parseAssertion(line: string, lineNo: number): Assertion | Assert
   if (length && !COMPARISONS.has(op)) return refuse(`"length" is a number: compare it with ==, !=, <, <=, > or >=, not "${op}".`);
   if ((ORDERING.has(op) || length) && !isNumberText(rest)) return refuse(`"${op}" compares numbers; write a number after it, not "${rest}".`);
   if (op === 'matches') {
-    const m = REGEX.exec(rest);
-    if (!m) return refuse(`"matches" takes a regular expression between slashes, as "matches /^CM0/" or "matches /json/i" (flags i, m, s, u), not "${rest}".`);
-    try {
-      new RegExp(m[1], m[2]);
-    } catch (err) {
-      return refuse(`"${rest}" is not a regular expression: ${(err as Error).message}.`);
-    }
+    const pattern = compilePattern(rest);
+    if ('problem' in pattern) return refuse(pattern.problem);
   }
   return { ...base, expected: rest };
 }
@@ -240,9 +235,10 @@ function judge(a: Assertion, actual: unknown): boolean {
       if (typeof actual === 'string') return actual.includes(literal(expected).text);
       return Array.isArray(actual) && actual.some((item) => equals(item, expected));
     case 'matches': {
-      const m = REGEX.exec(expected);
+      // RE2, never RegExp: linear time whatever pattern a request file holds (assertionPattern.ts).
+      const pattern = compilePattern(expected);
       const subject = typeof actual === 'string' ? actual : typeof actual === 'number' || typeof actual === 'boolean' ? String(actual) : undefined;
-      return m !== null && subject !== undefined && new RegExp(m[1], m[2]).test(subject);
+      return 'regex' in pattern && subject !== undefined && pattern.regex.test(subject);
     }
   }
 }

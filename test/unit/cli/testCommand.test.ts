@@ -136,6 +136,29 @@ describe('bizdata test', () => {
     await assert.rejects(readFile(join(dir, 'report.xml')));
   });
 
+  it('judges a catastrophic "matches" pattern instead of hanging, and refuses one that needs backtracking (exit 2)', async () => {
+    sb = await sandbox();
+    // On JavaScript's RegExp the first pattern backtracks through 2^30 ways against the 31 characters
+    // of "application/json; charset=utf-8" and the run never ends.
+    const slow = await file('slow.bizdata.http', [IP, '?? header content-type matches /^(.+)+!$/', '?? header content-type matches /^(.+)+8$/']);
+    const r = await run(['test', slow, '--json'], canaryEnv(sb.url));
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    const report = JSON.parse(r.stdout) as JsonRun;
+    assert.deepEqual(
+      report.files[0].requests[0].assertions.map((a) => [a.line, a.passed, a.actual]),
+      [
+        [2, false, '"application/json; charset=utf-8"'],
+        [3, true, '"application/json; charset=utf-8"'],
+      ],
+    );
+    const backtracking = await file('lookahead.bizdata.http', [IP, '?? code matches /^CM(?!0)/']);
+    const refused = await run(['test', backtracking], canaryEnv(sb.url));
+    assert.equal(refused.code, 2);
+    assert.ok(refused.stderr.includes(`${backtracking}:2: "/^CM(?!0)/" has a lookahead`), refused.stderr);
+    assert.match(refused.stderr, /Match the text itself instead/);
+    assert.equal((await sb.customer()).dataCalls, 1);
+  });
+
   it('stops the run as an error on refused credentials (exit 3), and the lockout guard stops it before a third try', async () => {
     sb = await sandbox();
     const f = await file('auth.bizdata.http', [ORG, '?? status == 200', '###', ORG]);

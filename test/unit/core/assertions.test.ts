@@ -145,6 +145,40 @@ describe('request file assertions', () => {
     fails('body $.absent length == 0', '(missing)');
   });
 
+  it('runs "matches" in linear time: a catastrophic pattern against a long text answers instead of hanging', () => {
+    // JavaScript's RegExp backtracks through 2^n splits of the a's here, and never answers.
+    const long: Answer = { status: 200, headers: {}, body: { x: `${'a'.repeat(50_000)}b`, y: 'a'.repeat(50_000) }, durationMs: 1 };
+    fails('body $.x matches /^(a+)+$/', `"${'a'.repeat(199)}…`, long);
+    passes('body $.y matches /^(a+)+$/', long);
+    fails('body $.x matches /^(a|aa)*$/', `"${'a'.repeat(199)}…`, long);
+    fails('body $.x matches /(x+x+)+y/', `"${'a'.repeat(199)}…`, long);
+  });
+
+  it('takes JavaScript patterns RE2 reads alike: classes, escapes, named groups, flags', () => {
+    passes('body $.matchCandidates[0].organization.duns matches /^\\d{9}$/');
+    passes('body $.matchCandidates[0].organization.primaryName matches /^(?<first>\\w+)\\s[A-Z]/');
+    passes('body $.matchCandidates[0].organization.primaryName matches /\\u0041mber/');
+    passes('header content-type matches /^application\\/json/');
+    passes('body $.matchCandidates[0].organization.primaryName matches /AMBER WORKS/i');
+    passes('body matches /^a.b$/s', { status: 200, headers: {}, text: 'a\nb', durationMs: 1 });
+    fails('body matches /^a.b$/', '"a\\nb"', { status: 200, headers: {}, text: 'a\nb', durationMs: 1 });
+    passes('body matches /^b$/m', { status: 200, headers: {}, text: 'a\nb', durationMs: 1 });
+  });
+
+  it('refuses, at its line, a pattern that needs backtracking, saying what to write instead', () => {
+    assert.match(refusal('?? body $.a matches /(ab)\\1/'), /"\/\(ab\)\\1\/" refers back to a group \(\\1\).*Write the repeated text out \(\/\(ab\)ab\/ rather than \/\(ab\)\\1\/\)/);
+    assert.match(refusal('?? body $.a matches /(?<x>a)\\k<x>/'), /refers back to a group \(\\k<x>\)/);
+    assert.match(refusal('?? body $.a matches /CM(?=0)/'), /has a lookahead \(\(\?=…\).*Match the text itself instead/);
+    assert.match(refusal('?? body $.a matches /CM(?!0)/'), /has a lookahead \(\(\?!…\)/);
+    assert.match(refusal('?? body $.a matches /(?<=C)M/'), /has a lookbehind \(\(\?<=…\)/);
+    assert.match(refusal('?? body $.a matches /(?<!C)M/'), /has a lookbehind \(\(\?<!…\)/);
+    // What JavaScript takes and RE2 cannot otherwise: refused with RE2's reason, never run on RegExp.
+    assert.match(refusal('?? body $.a matches /a{1001}/'), /"\/a\{1001\}\/" is not a regular expression assertions take \(they run on RE2, .*invalid repeat count/);
+    // The same characters inside a class or escaped are text, not backreferences or lookarounds.
+    assert.equal(parsed('?? body $.a matches /[(?=]\\(?=x\\)/').expected, '/[(?=]\\(?=x\\)/');
+    passes('body $.x matches /^\\(\\?=1\\)$/', { status: 200, headers: {}, body: { x: '(?=1)' }, durationMs: 1 });
+  });
+
   it('reads paths into arrays: an index, from the end, a wildcard, a filter, a descent', () => {
     passes('body $.matchCandidates[-1].organization.primaryName == Cobalt Forge');
     passes('body $.matchCandidates[*].organization.duns == ["804735132", "123456789"]');
@@ -245,5 +279,18 @@ describe('request file parser: assertion lines', () => {
     assert.match(f.problems[1].message, /runs JavaScript/);
     assert.equal(f.requests[0].url, '{{baseUrl}}/v1/x');
     assert.deepEqual(f.requests[0].assertions.map((x) => x.line), [3]);
+  });
+
+  it('refuses a backreference or a lookaround in "matches" at its line, before anything is sent', () => {
+    const f = parseRequestFile(['GET {{baseUrl}}/v1/x', '?? status == 200', '?? body $.a matches /(a)\\1/', '?? header x matches /a(?!b)/'].join('\n'));
+    assert.deepEqual(
+      f.problems.map((p) => [p.span.line, p.code, p.severity]),
+      [
+        [2, 'assertion', 'error'],
+        [3, 'assertion', 'error'],
+      ],
+    );
+    assert.match(f.problems[0].message, /refers back to a group/);
+    assert.match(f.problems[1].message, /has a lookahead/);
   });
 });
