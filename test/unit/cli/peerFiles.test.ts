@@ -5,39 +5,19 @@
 import * as assert from 'node:assert/strict';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server';
-import { assertNoCanary, CANARY, sandboxConfig } from '../core/harness';
-import { tempDirs } from '../tempDirs';
+import { assertNoCanary, CANARY } from '../core/harness';
 import { canaryEnv, runCli, type Run } from './cliHarness';
-import { recordingRelay, type RawRequest } from '../../recordingRelay';
-
-const ROUTES = { routes: [{ name: 'echo', method: 'POST', pathPrefix: '/v1/echo/', body: { ok: true } }] };
+import { useEchoRelay } from './echoRelay';
+import type { RawRequest } from '../../recordingRelay';
 
 describe('bizdata send: request files of REST Client and httpYac, byte for byte (recording relay, real sandbox)', function () {
   this.timeout(60_000);
-  const dirs = tempDirs();
   const outputs: string[] = [];
-  let sb: RunningSandbox;
-  let relay: Awaited<ReturnType<typeof recordingRelay>>;
-  let dir: string;
-
-  beforeEach(async () => {
-    dir = await dirs.make('bizdata-peers-cli-');
-    await mkdir(join(dir, 'fixtures'));
-    await writeFile(join(dir, 'fixtures', 'routes.json'), JSON.stringify(ROUTES));
-    sb = await startSandbox({ port: 0, config: sandboxConfig(), fixturesDir: join(dir, 'fixtures') });
-    relay = await recordingRelay(new URL(sb.url));
-  });
-
-  afterEach(async () => {
-    await relay.close();
-    await sb.close();
-  });
+  const at = useEchoRelay('bizdata-peers-cli-');
 
   after(() => assertNoCanary(outputs));
 
-  const send = (args: readonly string[], env: Record<string, string> = {}): Promise<Run> => runCli(['send', ...args], { ...canaryEnv(relay.url), ...env }, dir, outputs, 30_000);
-  const echoes = (): RawRequest[] => relay.requests().filter((r) => r.line.startsWith('POST /v1/echo/'));
+  const send = (args: readonly string[], env: Record<string, string> = {}): Promise<Run> => runCli(['send', ...args], { ...canaryEnv(at.relay.url), ...env }, at.dir, outputs, 30_000);
 
   /** The request as sent, without the headers that differ per run (host, token). */
   function shape(r: RawRequest): { line: string; headers: Record<string, string>; body: Buffer } {
@@ -48,7 +28,7 @@ describe('bizdata send: request files of REST Client and httpYac, byte for byte 
   }
 
   it('sends a file body, a multipart upload, a form and a GraphQL query exactly as the peers do', async () => {
-    const work = join(dir, 'work');
+    const work = join(at.dir, 'work');
     await mkdir(work);
     const json = Buffer.from('{\r\n  "id": "{{kept}}"\r\n}\n');
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xfe, 0xff]);
@@ -104,7 +84,7 @@ describe('bizdata send: request files of REST Client and httpYac, byte for byte 
     );
     const r = await send([file]);
     assert.equal(r.code, 0, r.stderr);
-    const [fileBody, multipart, form, graphql] = echoes().map(shape);
+    const [fileBody, multipart, form, graphql] = at.echoes().map(shape);
     const common = { accept: 'application/json', 'accept-encoding': 'gzip', origin: 'https://app.example.com', connection: 'keep-alive' };
     const expect = (line: string, type: string, body: Buffer) => ({ line: `${line} HTTP/1.1`, headers: { ...common, 'content-type': type, 'content-length': String(body.length) }, body });
     const byName = (r: { line: string; headers: Record<string, string>; body: Buffer }) => ({ ...r, headers: Object.fromEntries(Object.entries(r.headers).sort()) });
@@ -121,10 +101,10 @@ describe('bizdata send: request files of REST Client and httpYac, byte for byte 
   });
 
   it('refuses a body file outside the folder, a link out of it, a $processEnv not allowed and a BIZDATA_ credential: exit 2 at the line, nothing sent', async () => {
-    const work = join(dir, 'a', 'b');
+    const work = join(at.dir, 'a', 'b');
     await mkdir(work, { recursive: true });
-    await writeFile(join(dir, 'outside.txt'), 'OUTSIDE-FILE');
-    await symlink(join(dir, 'outside.txt'), join(work, 'link.txt'));
+    await writeFile(join(at.dir, 'outside.txt'), 'OUTSIDE-FILE');
+    await symlink(join(at.dir, 'outside.txt'), join(work, 'link.txt'));
     const head = 'POST {{baseUrl}}/v1/echo/x\nContent-Type: text/plain\n\n';
     const cases = [
       { name: 'up', body: '< ../../outside.txt', args: [], says: /is outside .*reads only files inside its own folder/ },
@@ -132,7 +112,7 @@ describe('bizdata send: request files of REST Client and httpYac, byte for byte 
       { name: 'env', body: 'region={{$processEnv REGION}}', args: [], says: /To send REGION, run bizdata send with --allow-env REGION/ },
       { name: 'secret', body: 'p={{$processEnv BIZDATA_PASSWORD}}', args: ['--allow-env', 'BIZDATA_PASSWORD'], says: /BIZDATA_ variables hold this client's settings and credentials/ },
     ];
-    const before = (await (await fetch(`${sb.url}/_sandbox/stats`, { headers: { 'x-sandbox-admin': sb.adminKey } })).json()) as { requests: number };
+    const before = (await (await fetch(`${at.sandbox.url}/_sandbox/stats`, { headers: { 'x-sandbox-admin': at.sandbox.adminKey } })).json()) as { requests: number };
     for (const c of cases) {
       const file = join(work, `${c.name}.http`);
       await writeFile(file, `### first, fine\nPOST {{baseUrl}}/v1/echo/fine\n\nok\n\n###\n${head}${c.body}\n`);
@@ -142,32 +122,32 @@ describe('bizdata send: request files of REST Client and httpYac, byte for byte 
       assert.match(r.stderr, c.says, c.name);
       assert.doesNotMatch(r.stdout + r.stderr, /OUTSIDE-FILE/, c.name);
     }
-    const after = (await (await fetch(`${sb.url}/_sandbox/stats`, { headers: { 'x-sandbox-admin': sb.adminKey } })).json()) as { requests: number };
+    const after = (await (await fetch(`${at.sandbox.url}/_sandbox/stats`, { headers: { 'x-sandbox-admin': at.sandbox.adminKey } })).json()) as { requests: number };
     assert.equal(after.requests, before.requests, 'the sandbox received a request');
-    assert.equal(relay.bytes(), 0, 'nothing reached the relay, not even a sign-in');
+    assert.equal(at.relay.bytes(), 0, 'nothing reached the relay, not even a sign-in');
   });
 
   it('with # @connection, a <@ body file and .env values take the variables of that connection', async () => {
-    const work = join(dir, 'conn');
+    const work = join(at.dir, 'conn');
     await mkdir(work);
     await writeFile(join(work, 'template.txt'), 'base={{baseUrl}}|region={{$dotenv region}}|id={{customer}}');
     await writeFile(join(work, '.env'), 'region=eu-west\n');
-    const connections = join(dir, 'connections.json');
-    const relayed = { authUrl: relay.url, baseUrl: relay.url, legacyUrl: relay.url, origin: 'https://app.example.com' };
+    const connections = join(at.dir, 'connections.json');
+    const relayed = { authUrl: at.relay.url, baseUrl: at.relay.url, legacyUrl: at.relay.url, origin: 'https://app.example.com' };
     await writeFile(connections, JSON.stringify({ active: 'elsewhere', connections: { elsewhere: { ...relayed, baseUrl: 'http://127.0.0.1:9' }, relayed } }));
     const file = join(work, 'conn.http');
     await writeFile(file, ['# @connection relayed', '# @prompt customer', 'POST {{baseUrl}}/v1/echo/conn', 'Content-Type: text/plain', '', '<@ ./template.txt', ''].join('\n'));
-    const { BIZDATA_CONSUMER_KEY, BIZDATA_CONSUMER_SECRET } = canaryEnv(relay.url);
-    const r = await runCli(['send', file, '--connections', connections, '--var', 'customer=7'], { BIZDATA_CONSUMER_KEY, BIZDATA_CONSUMER_SECRET }, dir, outputs, 30_000);
+    const { BIZDATA_CONSUMER_KEY, BIZDATA_CONSUMER_SECRET } = canaryEnv(at.relay.url);
+    const r = await runCli(['send', file, '--connections', connections, '--var', 'customer=7'], { BIZDATA_CONSUMER_KEY, BIZDATA_CONSUMER_SECRET }, at.dir, outputs, 30_000);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(
-      echoes().map((e) => e.body.toString('utf8')),
-      [`base=${relay.url}|region=eu-west|id=7`],
+      at.echoes().map((e) => e.body.toString('utf8')),
+      [`base=${at.relay.url}|region=eu-west|id=7`],
     );
   });
 
   it('# @prompt from --var (refused without it and without a terminal), # @disabled skipped, # @note only with --confirm-notes', async () => {
-    const file = join(dir, 'settings.http');
+    const file = join(at.dir, 'settings.http');
     await writeFile(
       file,
       ['### look', '# @prompt customer The customer id', 'POST {{baseUrl}}/v1/echo/{{customer}}', '', 'x', '', '### never', '# @disabled', 'POST {{baseUrl}}/v1/echo/disabled', '', '### careful', '# @note Writes data', 'POST {{baseUrl}}/v1/echo/noted', '', 'y', ''].join('\n'),
@@ -178,12 +158,12 @@ describe('bizdata send: request files of REST Client and httpYac, byte for byte 
     const noConfirm = await send([file, '--var', 'customer=42']);
     assert.equal(noConfirm.code, 2, noConfirm.stderr);
     assert.match(noConfirm.stderr, /settings\.http:13 is marked "# @note".*--confirm-notes/);
-    assert.equal(relay.bytes(), 0, 'nothing sent by the refused runs');
+    assert.equal(at.relay.bytes(), 0, 'nothing sent by the refused runs');
     const ok = await send([file, '--var', 'customer=42', '--confirm-notes']);
     assert.equal(ok.code, 0, ok.stderr);
     assert.match(ok.stderr, /never: skipped \(# @disabled\)/);
     assert.deepEqual(
-      echoes().map((r) => r.line),
+      at.echoes().map((r) => r.line),
       ['POST /v1/echo/42 HTTP/1.1', 'POST /v1/echo/noted HTTP/1.1'],
     );
     assert.doesNotMatch(ok.stderr, new RegExp(CANARY.password));

@@ -5,42 +5,21 @@
 import * as assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server';
-import { assertNoCanary, sandboxConfig } from '../core/harness';
-import { tempDirs } from '../tempDirs';
+import { assertNoCanary } from '../core/harness';
 import { canaryEnv, runCli, type Run } from './cliHarness';
-import { recordingRelay } from '../../recordingRelay';
-
-const ROUTES = { routes: [{ name: 'echo', method: 'POST', pathPrefix: '/v1/echo/', body: { ok: true } }] };
+import { useEchoRelay } from './echoRelay';
 
 describe('bizdata test: body files, # @disabled, # @prompt, # @note, $processEnv and curl blocks (recording relay, real sandbox)', function () {
   this.timeout(60_000);
-  const dirs = tempDirs();
   const outputs: string[] = [];
-  let sb: RunningSandbox;
-  let relay: Awaited<ReturnType<typeof recordingRelay>>;
-  let dir: string;
-
-  beforeEach(async () => {
-    dir = await dirs.make('bizdata-test-inputs-');
-    await mkdir(join(dir, 'fixtures'));
-    await writeFile(join(dir, 'fixtures', 'routes.json'), JSON.stringify(ROUTES));
-    sb = await startSandbox({ port: 0, config: sandboxConfig(), fixturesDir: join(dir, 'fixtures') });
-    relay = await recordingRelay(new URL(sb.url));
-  });
-
-  afterEach(async () => {
-    await relay.close();
-    await sb.close();
-  });
+  const at = useEchoRelay('bizdata-test-inputs-');
 
   after(() => assertNoCanary(outputs));
 
-  const test = (args: readonly string[], env: Record<string, string> = {}): Promise<Run> => runCli(['test', ...args], { ...canaryEnv(relay.url), ...env }, dir, outputs, 30_000);
-  const echoes = (): Array<{ line: string; body: Buffer }> => relay.requests().filter((r) => r.line.startsWith('POST /v1/echo/'));
+  const test = (args: readonly string[], env: Record<string, string> = {}): Promise<Run> => runCli(['test', ...args], { ...canaryEnv(at.relay.url), ...env }, at.dir, outputs, 30_000);
 
   it('sends a < ./file body byte for byte, skips # @disabled, answers # @prompt from --var, and judges a curl block by its ?? lines', async () => {
-    const work = join(dir, 'work');
+    const work = join(at.dir, 'work');
     await mkdir(work);
     const body = Buffer.from('{\r\n  "id": "{{kept}}",\r\n  "name": "São Paulo"\r\n}\n');
     await writeFile(join(work, 'body.json'), body);
@@ -84,12 +63,12 @@ describe('bizdata test: body files, # @disabled, # @prompt, # @note, $processEnv
     const noVar = await test([file]);
     assert.equal(noVar.code, 2, noVar.stderr);
     assert.match(noVar.stderr, /asks for customer \("# @prompt" at line 16\)\. Give --var customer=VALUE/);
-    assert.equal(relay.bytes(), 0, 'nothing sent without the prompt answered');
+    assert.equal(at.relay.bytes(), 0, 'nothing sent without the prompt answered');
 
     const r = await test([file, '--var', 'customer=42', '--json']);
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.match(r.stderr, /never: skipped \(# @disabled\)/);
-    const sent = echoes();
+    const sent = at.echoes();
     assert.deepEqual(
       sent.map((e) => e.line),
       ['POST /v1/echo/file HTTP/1.1', 'POST /v1/echo/42 HTTP/1.1', 'POST /v1/echo/curl HTTP/1.1'],
@@ -111,43 +90,43 @@ describe('bizdata test: body files, # @disabled, # @prompt, # @note, $processEnv
   });
 
   it('fails a curl block whose ?? assertion does not hold, at the assertion line', async () => {
-    const file = join(dir, 'curl.bizdata.http');
+    const file = join(at.dir, 'curl.bizdata.http');
     await writeFile(file, ["curl -X POST '{{baseUrl}}/v1/echo/c' --data-raw 'a'", '?? status == 201', ''].join('\n'));
     const r = await test([file]);
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.match(r.stdout, new RegExp(`^FAIL ${file}:1 request 1: POST .* -> 200 `, 'm'));
     assert.match(r.stdout, new RegExp(`^  ${file}:2: status: expected == 201, actual 200$`, 'm'));
-    assert.equal(echoes().length, 1);
+    assert.equal(at.echoes().length, 1);
   });
 
   it('refuses a # @note request without --confirm-notes when stdin is no terminal: exit 2, nothing sent', async () => {
-    const file = join(dir, 'note.bizdata.http');
+    const file = join(at.dir, 'note.bizdata.http');
     await writeFile(file, ['### first', 'POST {{baseUrl}}/v1/echo/first', '', 'a', '', '### careful', '# @note Writes data', 'POST {{baseUrl}}/v1/echo/noted', '', 'b', ''].join('\n'));
     const refused = await test([file]);
     assert.equal(refused.code, 2, refused.stderr);
     assert.match(refused.stderr, /note\.bizdata\.http:8 is marked "# @note".*--confirm-notes/);
-    assert.equal(relay.bytes(), 0, 'nothing sent, not even the request before it, nor a sign-in');
+    assert.equal(at.relay.bytes(), 0, 'nothing sent, not even the request before it, nor a sign-in');
     const ok = await test([file, '--confirm-notes']);
     assert.equal(ok.code, 0, ok.stdout + ok.stderr);
     assert.deepEqual(
-      echoes().map((e) => e.line),
+      at.echoes().map((e) => e.line),
       ['POST /v1/echo/first HTTP/1.1', 'POST /v1/echo/noted HTTP/1.1'],
     );
   });
 
   it('refuses {{$processEnv X}} unless --allow-env X, saying "bizdata test --allow-env X"', async () => {
-    const file = join(dir, 'env.bizdata.http');
+    const file = join(at.dir, 'env.bizdata.http');
     await writeFile(file, ['POST {{baseUrl}}/v1/echo/env', 'Content-Type: text/plain', '', 'region={{$processEnv REGION}}', ''].join('\n'));
     const refused = await test([file], { REGION: 'eu-west' });
     assert.equal(refused.code, 2, refused.stderr);
     assert.match(refused.stderr, new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:4: `));
     assert.match(refused.stderr, /run bizdata test with --allow-env REGION/);
     assert.doesNotMatch(refused.stdout + refused.stderr, /eu-west/);
-    assert.equal(relay.bytes(), 0, 'nothing sent');
+    assert.equal(at.relay.bytes(), 0, 'nothing sent');
     const ok = await test([file, '--allow-env', 'REGION'], { REGION: 'eu-west' });
     assert.equal(ok.code, 0, ok.stdout + ok.stderr);
     assert.deepEqual(
-      echoes().map((e) => e.body.toString('utf8')),
+      at.echoes().map((e) => e.body.toString('utf8')),
       ['region=eu-west'],
     );
   });
