@@ -36,6 +36,8 @@ const coordinatorApart = {
     build.onResolve({ filter: /^\.\/redisCoordinator(\.js)?$/ }, () => ({ path: './coordinator.js', external: true }));
     // The file lock (proper-lockfile and its graceful-fs) is needed at the first sign-in, not at activation.
     build.onResolve({ filter: /^proper-lockfile$/ }, () => ({ path: './lockfile.js', external: true }));
+    // RE2 (re2js) is needed when a `?? … matches /re/` assertion is compiled, not at activation.
+    build.onResolve({ filter: /^re2js$/ }, () => ({ path: './re2.js', external: true }));
   },
 };
 
@@ -60,6 +62,7 @@ const builds = [
   { ...apart, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, define: { BIZDATA_VERSION: JSON.stringify(version) } },
   { ...common, entryPoints: ['src/core/coordination/redisCoordinator.ts'], outfile: 'dist/coordinator.js' },
   { ...common, entryPoints: { lockfile: 'node_modules/proper-lockfile/index.js' }, outdir: 'dist' },
+  { ...common, entryPoints: { re2: 'node_modules/re2js/build/index.cjs' }, outdir: 'dist' },
   // The extension's code scanner runs this on a worker thread (src/features/shared/codeScanner.ts).
   { ...common, entryPoints: ['src/features/shared/scanWorker.ts'], outfile: 'dist/scanWorker.js' },
   // For the .mjs scripts (scripts/built.mjs), which cannot import TypeScript; not shipped in the .vsix.

@@ -5,18 +5,27 @@
 // the pattern. RE2 cannot take what needs backtracking (backreferences, lookarounds): those are
 // refused at their line with what to write instead. A pattern must also be valid JavaScript, so the
 // syntax accepted is JavaScript's without those parts.
-import { RE2JS, RE2JSException } from 're2js';
+import type { RE2JS } from 're2js';
 
 /** `/source/flags` as written after `matches`. */
 const WRITTEN = /^\/(.+)\/([imsu]*)$/s;
 
-const FLAGS: Readonly<Record<string, number>> = {
-  i: RE2JS.CASE_INSENSITIVE,
-  m: RE2JS.MULTILINE,
-  s: RE2JS.DOTALL,
-  // RE2 reads patterns and texts by code point already.
-  u: 0,
-};
+/**
+ * re2js (147 KB) is loaded the first time a `matches` pattern is compiled, not at activation: the
+ * bundles take it from dist/re2.js (esbuild.mjs), as they take the Redis client and the file lock.
+ * Synchronous, because the request-file parser that checks patterns is.
+ */
+function re2(): typeof import('re2js') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('re2js') as typeof import('re2js');
+}
+
+function flagBits(flags: string): number {
+  const { RE2JS: engine } = re2();
+  // RE2 reads patterns and texts by code point already: `u` changes nothing.
+  const bits: Readonly<Record<string, number>> = { i: engine.CASE_INSENSITIVE, m: engine.MULTILINE, s: engine.DOTALL, u: 0 };
+  return [...flags].reduce((all, f) => all | bits[f], 0);
+}
 
 /** A compiled `matches` pattern, or why it is refused (sentences, with what to write instead). */
 export type CompiledPattern = { readonly regex: RE2JS } | { readonly problem: string };
@@ -33,9 +42,9 @@ export function compilePattern(written: string): CompiledPattern {
   }
   const unsupported = needsBacktracking(source);
   if (unsupported) return { problem: `"${written}" ${unsupported}` };
+  const { RE2JS: engine, RE2JSException } = re2();
   try {
-    const bits = [...flags].reduce((all, f) => all | FLAGS[f], 0);
-    return { regex: RE2JS.compile(RE2JS.translateRegExp(source), bits) };
+    return { regex: engine.compile(engine.translateRegExp(source), flagBits(flags)) };
   } catch (err) {
     if (!(err instanceof RE2JSException)) throw err;
     return { problem: `"${written}" is not a regular expression assertions take (they run on RE2, which never takes more than linear time): ${err.message}; write it without that part.` };
