@@ -6,22 +6,22 @@ import type Redis from 'ioredis';
 import type { AdaptiveState } from '../limits/adaptive';
 import { parseState } from '../limits/adaptive';
 import type { SharedState } from '../limits/adaptiveControl';
-import { SERVICE_WINDOW_MS, type Budget, type StartResult } from '../limits/budget';
+import { SERVICE_PERIOD_MS, SERVICE_WINDOW_MS, type Budget, type StartResult } from '../limits/budget';
 import type { Limits } from '../limits/budget';
 import type { RedisKeys } from './redisKeys';
 
 const NOW = `local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
 
-/** KEYS window, accepted, active, pause, bucket; ARGV id, windowMs, serviceWindowMs, leaseMs, qps|'inf', concurrency. */
+/** KEYS window, accepted, active, pause, bucket; ARGV id, windowMs, serviceWindowMs, leaseMs, qps|'inf', concurrency, servicePeriodMs. */
 const ACQUIRE = `${NOW}
 local held = redis.call('PTTL', KEYS[4])
 if held > 0 then return {0, 'pause', held} end
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
 local active = redis.call('ZCARD', KEYS[3])
-if active >= tonumber(ARGV[6]) then return {0, 'concurrency', -1} end
 local w = tonumber(ARGV[2])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - w)
+-- The rate first, as budget.ts's LocalBudget: calls that wait while it has room wait for concurrency.
 if ARGV[5] ~= 'inf' then
   local q = tonumber(ARGV[5])
   local n = redis.call('ZCARD', KEYS[1])
@@ -30,8 +30,12 @@ if ARGV[5] ~= 'inf' then
     local e = redis.call('ZRANGE', KEYS[1], i, i, 'WITHSCORES')
     return {0, 'qps', math.max(1, tonumber(e[2]) + w - now)}
   end
-  -- Paced as budget.ts's Pacer: a bucket of a tenth of a second's calls, refilled at the rate.
-  local rate = q / w
+end
+if active >= tonumber(ARGV[6]) then return {0, 'concurrency', -1} end
+if ARGV[5] ~= 'inf' then
+  local q = tonumber(ARGV[5])
+  -- Paced as budget.ts's Pacer: at the limit itself per service second, a tenth of a second's calls at most at once.
+  local rate = q / tonumber(ARGV[7])
   local cap = math.max(1, q / 10)
   local b = redis.call('HMGET', KEYS[5], 't', 'a')
   local tokens = tonumber(b[1]) or cap
@@ -70,7 +74,7 @@ end
 return cur`;
 
 interface BudgetCommands {
-  bizAcquire(w: string, a: string, act: string, p: string, bucket: string, id: string, windowMs: number, serviceMs: number, leaseMs: number, qps: string, conc: number): Promise<[number, number | string, number]>;
+  bizAcquire(w: string, a: string, act: string, p: string, bucket: string, id: string, windowMs: number, serviceMs: number, leaseMs: number, qps: string, conc: number, periodMs: number): Promise<[number, number | string, number]>;
   bizEnd(act: string, acc: string, id: string, throttled: string): Promise<number>;
   bizHold(p: string, ms: number): Promise<number>;
   bizSwap(k: string, base: string, next: string, ttl: number): Promise<string | null>;
@@ -107,7 +111,7 @@ export class RedisBudget implements Budget {
     const k = await (this.keys ??= this.keysFor());
     const id = this.prefix + ++this.seq;
     const qps = Number.isFinite(limits.qps) ? String(limits.qps) : 'inf';
-    const [ok, a, b] = await this.guard(this.cmd.bizAcquire(k.window, k.accepted, k.active, k.pause, k.bucket, id, this.windowMs, SERVICE_WINDOW_MS, LEASE_MS, qps, limits.concurrency));
+    const [ok, a, b] = await this.guard(this.cmd.bizAcquire(k.window, k.accepted, k.active, k.pause, k.bucket, id, this.windowMs, SERVICE_WINDOW_MS, LEASE_MS, qps, limits.concurrency, SERVICE_PERIOD_MS));
     if (ok === 1) return { ok: true, id, recent: Number(a), level: b };
     return { ok: false, by: a as 'pause' | 'qps' | 'concurrency', waitMs: b };
   }

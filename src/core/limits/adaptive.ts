@@ -1,8 +1,9 @@
 // How an adaptive limiter finds an account's real limits (the spec does not publish them, section 8):
 // a pure reducer over a small serialisable state, so one process or many (through the coordinator)
-// apply the same rules. Like TCP and the AWS SDKs' adaptive retry mode: start safe and double while
-// the limit binds; on SC006 or 429 drop at once to what the service actually accepted; then probe
-// upwards by small steps, less often after each refusal, and settle just under the limit.
+// apply the same rules. Start where the knowledge is (what was learned, else the user's caps, else
+// low values that grow fast while they bind, like TCP's slow start); on SC006 or 429 drop at once to
+// what the service surely accepted; give calls the concurrency their rate needs (Little's law); and
+// probe above what the service took only rarely, each time more rarely after a refusal.
 import type { LearnedLimits } from '../ports';
 
 export type LimitName = 'qps' | 'concurrency';
@@ -32,10 +33,15 @@ export interface AdaptiveState {
   readonly okConcurrency: number;
   /** The service refused a call just above these values. */
   readonly exact: boolean;
+  /** Refusals of the rate at or below what it accepted before, each within BELOW_MEMORY_MS of the last (the third lowers what was learned). */
+  readonly belowRefusals?: number;
+  readonly belowAt?: number;
   /** Refusals of a second call in flight that the rate does not explain (a concurrency of 1 needs three). */
   readonly pairRefusals?: number;
   /** Calls in flight at once shown by accepted calls above okConcurrency, largest first, not yet shown often enough. */
   readonly shown?: readonly number[];
+  /** The fewest calls in flight at once of a refusal the rate may not explain, while above okConcurrency: concurrency grows to just under it, and past it only by a probe. */
+  readonly refusedConcurrency?: number;
   readonly probe: { readonly qps: Probe; readonly concurrency: Probe };
 }
 
@@ -48,52 +54,79 @@ export interface Observation {
   readonly recentAtMost?: number;
 }
 
+/** Where a limit nobody knows starts; while it binds and nothing was refused, it grows by RAMP each RAMP_MS. */
 export const START = { qps: 5, concurrency: 2 } as const;
-export const RAMP_MS = 150;
+export const RAMP_MS = 100;
+const RAMP = { qps: 4, concurrency: 2 } as const;
 const PROBE_BASE_MS = 1000;
 const PROBE_MAX_MS = 30_000;
-const PROBE_LEARNED_MS = 8000;
-
-/** Just under a rate the service was seen to take: a window of calls here never lands as one call too many there. */
-export function settle(qps: number): number {
-  return Math.max(1, qps - Math.max(1, Math.round(qps * 0.02)));
-}
+/** A limit found in an earlier run: probed above about twice a minute, so a probe costs at most one SC006 per 30 s. */
+const PROBE_LEARNED_MS = 30_000;
+/** How long a refusal at a rate the service took before is remembered: three close together mean the limit moved. */
+const BELOW_MEMORY_MS = 10_000;
+/** How many times more calls in the service's window than in flight make a refusal the rate's rather than the concurrency's. */
+const RATE_EVIDENCE = 4;
+/** Calls in flight beyond what the rate needs on average: answers that come back late still leave a slot free. */
+const IN_FLIGHT_HEADROOM = 1.25;
 
 export function capped(s: Pick<AdaptiveState, LimitName>, caps: Caps): { qps: number; concurrency: number } {
   return { qps: Math.min(s.qps, caps.qps), concurrency: Math.max(1, Math.floor(Math.min(s.concurrency, caps.concurrency))) };
 }
 
 /**
- * Where a limiter starts: what was learned before (exact values are trusted and probed rarely), else
- * safe values. A learned rate is the most calls the service took within its window less the drift
- * (SERVICE_WINDOW_MS), and the limiter counts a longer window: held to it as it is, calls keep under
- * the limit without the margin taken after a refusal.
+ * Where a limiter starts, per limit: what was learned before (exact values are trusted and probed
+ * rarely), else the user's cap (given, it is the start and not only a ceiling), else START. A learned
+ * rate is the most calls the service surely took within one of its windows, and the limiter's own
+ * count window keeps the margin: held to it as it is, calls keep under the limit.
  */
 export function startState(caps: Caps, learned: LearnedLimits | undefined, now: number): AdaptiveState {
-  const from = learned ?? { ...START, exact: false };
   const exact = learned?.exact === true;
+  const from = (by: LimitName): number => learned?.[by] ?? (Number.isFinite(caps[by]) ? caps[by] : START[by]);
   const probe = (): Probe => ({ at: now + (exact ? PROBE_LEARNED_MS : RAMP_MS), step: 1, intervalMs: exact ? PROBE_LEARNED_MS : PROBE_BASE_MS });
   return {
-    ...capped({ qps: from.qps, concurrency: from.concurrency }, caps),
+    ...capped({ qps: from('qps'), concurrency: from('concurrency') }, caps),
     ramp: { qps: !exact, concurrency: !exact },
     grownAt: now,
-    okQps: exact ? from.qps : 0,
-    okConcurrency: exact ? from.concurrency : 0,
+    okQps: exact ? from('qps') : 0,
+    okConcurrency: exact ? from('concurrency') : 0,
     exact,
     probe: { qps: probe(), concurrency: probe() },
   };
 }
 
-/** Calls wait for `by` while the service might take more: grow it (ramp) or probe one step above it. */
-export function onBlocked(s: AdaptiveState, by: LimitName, now: number, caps: Caps): AdaptiveState | undefined {
+/**
+ * The calls in flight at once that a rate needs (Little's law: rate × round trip, with headroom), no
+ * higher than the concurrency of a refusal that accepted calls have not since outdone.
+ */
+function littleTarget(s: AdaptiveState, caps: Caps, latencyMs: number | undefined): { target: number; ceiling: number } | undefined {
+  const rate = Math.min(s.qps, caps.qps);
+  if (latencyMs === undefined || !(latencyMs > 0) || !Number.isFinite(rate)) return undefined;
+  const ceiling = Math.min(caps.concurrency, s.refusedConcurrency !== undefined ? s.refusedConcurrency - 1 : Infinity);
+  const need = Math.ceil(((rate * latencyMs) / 1000) * IN_FLIGHT_HEADROOM) + 1;
+  return { target: Math.max(1, Math.min(ceiling, need)), ceiling: need > ceiling ? ceiling : Infinity };
+}
+
+/**
+ * Calls wait for `by` while the service might take more. The rate: it grows fast while nothing was
+ * refused (ramp), else one probe step above it when the probe is due. Concurrency: calls wait for a
+ * slot while the rate has room, so the concurrency is what holds them back; once the ramp is over it
+ * grows at once to what the rate needs (littleTarget), and past a refusal's level only by a probe.
+ */
+export function onBlocked(s: AdaptiveState, by: LimitName, now: number, caps: Caps, latencyMs?: number): AdaptiveState | undefined {
   const current = s[by];
   const cap = caps[by];
   if (current >= cap) return undefined;
   const p = s.probe[by];
+  if (by === 'concurrency' && !s.ramp.concurrency) {
+    const little = littleTarget(s, caps, latencyMs);
+    if (little && little.target > current) return { ...s, concurrency: little.target, grownAt: now };
+    // What the rate needs is there (or unknown): no reason to look above a refusal.
+    if (little && little.ceiling === Infinity) return undefined;
+  }
   if (now < p.at) return undefined;
   if (s.ramp[by]) {
-    const doubled = Math.min(cap, by === 'qps' ? current * 2 : Math.ceil(current * 2));
-    return { ...s, [by]: doubled, grownAt: now, probe: { ...s.probe, [by]: { ...p, at: now + RAMP_MS } } };
+    const grown = Math.min(cap, Math.ceil(current * RAMP[by]));
+    return { ...s, [by]: grown, grownAt: now, probe: { ...s.probe, [by]: { ...p, at: now + RAMP_MS } } };
   }
   // The rate the service took, as a learned start uses it: the limiter's window is margin enough.
   const proven = by === 'qps' ? s.okQps : s.okConcurrency;
@@ -131,45 +164,56 @@ export function onAccepted(s: AdaptiveState, o: Observation): AdaptiveState | un
     if (top.length === SHOWN_TIMES) okConcurrency = top[SHOWN_TIMES - 1];
     shown = top.filter((l) => l > okConcurrency);
   }
-  if (okQps === s.okQps && okConcurrency === s.okConcurrency && shown === s.shown) return undefined;
-  return { ...s, okQps, okConcurrency, shown };
+  // Accepted calls outdid a refusal's level: it was not the concurrency's.
+  const refusedConcurrency = s.refusedConcurrency !== undefined && okConcurrency >= s.refusedConcurrency ? undefined : s.refusedConcurrency;
+  // Running at what the service was proven to take, and it took more: run there (answers of a
+  // burst read after the refusal that ended it show how many the service really took).
+  const qps = s.exact && !s.ramp.qps && s.qps >= s.okQps ? Math.max(s.qps, okQps) : s.qps;
+  if (okQps === s.okQps && okConcurrency === s.okConcurrency && shown === s.shown && refusedConcurrency === s.refusedConcurrency) return undefined;
+  return { ...s, qps, okQps, okConcurrency, shown, refusedConcurrency };
 }
 
 /**
- * The service refused a call for the rate (SC006, 429): the limits drop at once to what the service
- * accepted when that call started, and a limit that dropped is probed again later, each time later
- * still. Which limit refused is read from the calls the service accepted in its last second, or may
- * have, against the calls in flight (counted here, so never fewer than the service saw). Below the
- * rate it has accepted before, the rate did not refuse: concurrency did, unless the call was alone.
- * At a new high of the rate, either may have: both drop, the rate to what was surely accepted.
+ * The service refused a call for the rate (SC006, 429): the limit that refused drops at once, and is
+ * probed again later, each time later still. Which one refused is read from the calls the service
+ * accepted in its last second, or may have, against the calls in flight (counted here, so never
+ * fewer than the service saw):
+ * - alone in flight: the rate;
+ * - at a new high of the rate, with a window far fuller than the calls in flight: the rate (a window
+ *   fills while calls are in flight);
+ * - otherwise the concurrency: below the rate accepted before, or with hardly more calls in the
+ *   window than in flight (slow calls, where the concurrency binds long before any window fills).
  */
 export function onThrottled(s: AdaptiveState, o: Observation, now: number): AdaptiveState {
-  const beyondRate = (o.recentAtMost ?? o.recent) + 1 > s.okQps;
+  const upTo = o.recentAtMost ?? o.recent;
+  const beyondRate = upTo + 1 > s.okQps;
   const alone = o.level < 2;
-  const byRate = beyondRate || alone;
-  // At a new high the service has shown its limit: settle just under it. Below, take what it accepted.
-  const qps = byRate ? Math.min(s.qps, beyondRate ? settle(Math.max(1, o.recent)) : Math.max(1, o.recent)) : s.qps;
+  const byRate = alone || (beyondRate && upTo >= RATE_EVIDENCE * o.level);
+  const byConcurrency = !byRate;
+  // At a new high, the limit is found: the rate drops to what the service surely took. A refusal at
+  // or below the rate accepted before may pass (a call that reached the service early, another
+  // process, a second left over from the last run): one less for a moment, back soon; the third in a
+  // row takes one off what was learned.
+  const recentBelow = s.belowAt !== undefined && now - s.belowAt < BELOW_MEMORY_MS ? (s.belowRefusals ?? 0) : 0;
+  const belowRefusals = byRate && !beyondRate ? recentBelow + 1 : 0;
+  const okQps = !byRate ? s.okQps : beyondRate ? Math.max(s.okQps, o.recent) : belowRefusals >= 3 ? Math.max(o.recent, s.okQps - 1) : s.okQps;
+  const qps = byRate ? Math.min(s.qps, Math.max(1, beyondRate ? okQps : okQps - 1)) : s.qps;
   // Calls in flight are counted here, and a late answer leaves a call counted that the service has
   // finished: a refusal at 2 is read as the concurrency's only the third time the rate is ruled out.
-  const pairRefusals = (s.pairRefusals ?? 0) + (o.level === 2 && !beyondRate ? 1 : 0);
+  const pairRefusals = (s.pairRefusals ?? 0) + (o.level === 2 && byConcurrency ? 1 : 0);
   const floor = pairRefusals >= 3 ? 1 : 2;
-  const concurrency = alone ? s.concurrency : Math.min(s.concurrency, Math.max(floor, o.level - 1));
-  // A refusal below the rate accepted before may pass (another process, a second left over from the
-  // last run): back soon, to a little less than before. At a new high, the limit is found: probe rarely.
-  const okQps = beyondRate ? Math.max(s.okQps, o.recent) : byRate ? Math.max(o.recent, s.okQps - 1) : s.okQps;
-  const okConcurrency = alone ? s.okConcurrency : Math.min(s.okConcurrency, concurrency);
+  const concurrency = byConcurrency ? Math.min(s.concurrency, Math.max(floor, o.level - 1)) : s.concurrency;
+  const okConcurrency = byConcurrency ? Math.min(s.okConcurrency, concurrency) : s.okConcurrency;
+  const refusedConcurrency = byConcurrency && o.level > okConcurrency ? Math.min(s.refusedConcurrency ?? Infinity, o.level) : s.refusedConcurrency;
   // Levels not yet proven that a refusal contradicts are forgotten.
-  const shown = alone ? s.shown : s.shown?.filter((l) => l <= concurrency);
-  // When either limit may have refused, the rate keeps ramping until a refusal is surely its own.
-  const ramp = { qps: s.ramp.qps && !alone, concurrency: s.ramp.concurrency && alone };
+  const shown = byConcurrency ? s.shown?.filter((l) => l <= concurrency) : s.shown;
+  const ramp = { qps: s.ramp.qps && !byRate, concurrency: s.ramp.concurrency && !byConcurrency };
   const later = (p: Probe, ramped: boolean): Probe => {
     const intervalMs = ramped ? PROBE_BASE_MS : Math.min(PROBE_MAX_MS, p.intervalMs * 2);
     return { at: now + intervalMs, step: 1, intervalMs };
   };
   const soon = (p: Probe): Probe => ({ at: now + PROBE_BASE_MS, step: 1, intervalMs: p.intervalMs });
-  let probeQps = s.probe.qps;
-  if (ramp.qps) probeQps = { ...probeQps, at: now + RAMP_MS };
-  else if (byRate) probeQps = beyondRate ? later(probeQps, s.ramp.qps) : soon(probeQps);
+  const probeQps = !byRate ? s.probe.qps : beyondRate ? later(s.probe.qps, s.ramp.qps) : soon(s.probe.qps);
   return {
     ...s,
     qps,
@@ -177,10 +221,13 @@ export function onThrottled(s: AdaptiveState, o: Observation, now: number): Adap
     okQps,
     okConcurrency,
     pairRefusals,
+    belowRefusals: belowRefusals >= 3 ? 0 : belowRefusals,
+    belowAt: belowRefusals > 0 ? now : s.belowAt,
     shown,
+    refusedConcurrency,
     ramp,
     exact: true,
-    probe: { qps: probeQps, concurrency: alone ? s.probe.concurrency : later(s.probe.concurrency, s.ramp.concurrency) },
+    probe: { qps: probeQps, concurrency: byConcurrency ? later(s.probe.concurrency, s.ramp.concurrency) : s.probe.concurrency },
   };
 }
 
@@ -210,5 +257,6 @@ export function parseState(raw: unknown): AdaptiveState | undefined {
   const nums = [s.qps, s.concurrency, s.grownAt, s.okQps, s.okConcurrency, s.probe?.qps?.at, s.probe?.concurrency?.at];
   if (nums.some((n) => typeof n !== 'number' || !Number.isFinite(n)) || typeof s.ramp?.qps !== 'boolean' || typeof s.ramp.concurrency !== 'boolean' || typeof s.exact !== 'boolean') return undefined;
   const shown = Array.isArray(s.shown) && s.shown.every((l) => typeof l === 'number' && Number.isFinite(l)) ? s.shown : undefined;
-  return { ...(s as AdaptiveState), shown };
+  const num = (n: unknown): number | undefined => (typeof n === 'number' && Number.isFinite(n) ? n : undefined);
+  return { ...(s as AdaptiveState), shown, refusedConcurrency: num(s.refusedConcurrency), belowRefusals: num(s.belowRefusals), belowAt: num(s.belowAt), pairRefusals: num(s.pairRefusals) };
 }

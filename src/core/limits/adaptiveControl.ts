@@ -31,6 +31,8 @@ export interface AdaptiveOptions {
 }
 
 const SYNC_MS = 250;
+/** How much one accepted call moves the smoothed round trip. */
+const LATENCY_WEIGHT = 0.1;
 
 class AdaptiveControl implements Control {
   private state: AdaptiveState;
@@ -42,6 +44,8 @@ class AdaptiveControl implements Control {
   private remembered: LearnedLimits | undefined;
   private saving: Promise<void> = Promise.resolve();
   private sync: NodeJS.Timeout | undefined;
+  /** The round trip of accepted calls here (ms), smoothed: what Little's law multiplies the rate by. */
+  private latencyMs: number | undefined;
   private readonly now: () => number;
 
   constructor(private readonly o: AdaptiveOptions) {
@@ -59,14 +63,15 @@ class AdaptiveControl implements Control {
   }
 
   blocked(by: LimitName): boolean {
-    return this.apply(onBlocked(this.state, by, this.now(), this.o.caps));
+    return this.apply(onBlocked(this.state, by, this.now(), this.o.caps, this.latencyMs));
   }
 
   nextChangeAt(by: LimitName): number | undefined {
     return nextGrowth(this.state, by, this.o.caps);
   }
 
-  ended(seen: { recent: number; level: number }, throttled: boolean): void {
+  ended(seen: { recent: number; level: number }, throttled: boolean, tookMs: number): void {
+    if (!throttled) this.latencyMs = this.latencyMs === undefined ? tookMs : this.latencyMs + (tookMs - this.latencyMs) * LATENCY_WEIGHT;
     this.apply(throttled ? onThrottled(this.state, seen, this.now()) : onAccepted(this.state, seen));
   }
 

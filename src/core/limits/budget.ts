@@ -10,12 +10,30 @@ export interface Limits {
   readonly concurrency: number;
 }
 
+/** The service's own window: the calls it accepted in the last second decide the next refusal. */
+export const SERVICE_PERIOD_MS = 1000;
+
 /**
- * The service's own window (a second: the calls it accepted in it decide the next refusal), less the
- * drift between when a call starts here and when it arrives there: calls counted together in it
- * surely were together at the service, so what the limiter learns is never above the real limit.
+ * The service's window less the drift between when a call starts here and when it arrives there:
+ * calls counted together in it surely were together at the service, so what the limiter learns is
+ * never above the real limit.
  */
 export const SERVICE_WINDOW_MS = 980;
+
+/**
+ * The calls a call's answer shows were accepted with it: those accepted and read by then that started
+ * less than this before. Each reached the service between its start and the reading of its answer,
+ * so they were all there within one of its windows (less a millisecond or two of clock granularity).
+ */
+export const SURE_WINDOW_MS = 998;
+
+/**
+ * The window a limiter counts its starts in: the service's, plus the margin for a call that reaches
+ * the service a little sooner than the one a second before it. The margin lives here, in the count
+ * of starts, and nowhere else: calls are paced at the limit itself, so a limit runs at
+ * 1000/1010 = 0.990 of itself.
+ */
+export const COUNT_WINDOW_MS = 1010;
 
 export type StartResult =
   | { readonly ok: true; readonly id: string; readonly recent: number; readonly level: number }
@@ -47,10 +65,10 @@ export class Pacer {
   private tokens = -1;
   private at = 0;
 
-  /** 0 when a call may start now (and counts it), else how long to wait. */
-  take(qps: number, windowMs: number, now: number): number {
+  /** 0 when a call may start now (and counts it), else how long to wait. Paced at the limit itself, per service second. */
+  take(qps: number, now: number): number {
     if (!Number.isFinite(qps)) return 0;
-    const rate = qps / windowMs;
+    const rate = qps / SERVICE_PERIOD_MS;
     const capacity = Math.max(1, qps / 10);
     this.tokens = this.tokens < 0 ? capacity : Math.min(capacity, this.tokens + (now - this.at) * rate);
     this.at = now;
@@ -62,33 +80,33 @@ export class Pacer {
 
 interface Start {
   readonly at: number;
-  /** Start order. */
-  readonly n: number;
   readonly id: string;
   /** Calls in flight here when it started, itself included. */
   readonly level: number;
   /** Those other calls: its answer is weighed against theirs (emptied once it is read, so no chain of calls stays in memory). */
   alongside: readonly Start[];
-  /** How many answers had been read when it started. */
-  readonly endsBefore: number;
   /** The calls accepted in the service's window when it started, or perhaps so (some still in flight). */
   readonly recentAtStart: number;
-  /** The number of its own answer among all answers read, and when it was read; undefined while in flight. */
-  endNo?: number;
   endedAt?: number;
   refused?: boolean;
 }
+
+/** How much later than twice the fastest round trip an answer may be read and still show the calls in flight with it. */
+const READ_LATE_MS = 5;
 
 /** The budget of one process: start times of the last window and the calls in flight. */
 export class LocalBudget implements Budget {
   readonly shared = false;
   /** In start order. */
   private readonly starts: Start[] = [];
-  /** The throttled ones among them (few): `recent` leaves them out without walking the window. */
+  /** The throttled ones among them (few): `recentAtStart` leaves them out without walking the window. */
   private readonly throttled = new Set<Start>();
   /** In start order, whether or not still in the window. */
   private readonly inFlight = new Map<string, Start>();
-  private ends = 0;
+  /** The index in `starts` of the first start within SURE_WINDOW_MS of the last look. */
+  private edge = 0;
+  /** Starts from `edge` on whose answers were read and accepted. */
+  private acceptedInEdge = 0;
   /** The fastest round trip of a call the service accepted so far (ms). */
   private fastest = Infinity;
   private heldUntil = 0;
@@ -96,7 +114,7 @@ export class LocalBudget implements Budget {
   private readonly pacer = new Pacer();
 
   constructor(
-    /** Starts counted per sliding window: a little over a second, as a request reaches the service a varying delay after it starts. */
+    /** Starts counted per sliding window: the service's second and a margin (COUNT_WINDOW_MS). */
     private readonly windowMs: number,
     private readonly now: () => number,
   ) {}
@@ -104,23 +122,21 @@ export class LocalBudget implements Budget {
   tryStart(limits: Limits): StartResult {
     const now = this.now();
     if (now < this.heldUntil) return { ok: false, by: 'pause', waitMs: this.heldUntil - now };
-    if (this.inFlight.size >= limits.concurrency) return { ok: false, by: 'concurrency', waitMs: -1 };
-    while (this.starts.length > 0 && this.starts[0].at <= now - this.windowMs) {
-      this.throttled.delete(this.starts.shift() as Start);
-    }
+    this.slide(now);
+    // The rate first: calls that wait for a slot while the rate has room wait for concurrency.
     if (Number.isFinite(limits.qps) && this.starts.length >= limits.qps) {
       // The oldest start that must leave the window before one more fits.
       const blocker = this.starts[this.starts.length - Math.ceil(limits.qps)] ?? this.starts[0];
       return { ok: false, by: 'qps', waitMs: Math.max(1, blocker.at + this.windowMs - now) };
     }
-    const paced = this.pacer.take(limits.qps, this.windowMs, now);
+    if (this.inFlight.size >= limits.concurrency) return { ok: false, by: 'concurrency', waitMs: -1 };
+    const paced = this.pacer.take(limits.qps, now);
     if (paced > 0) return { ok: false, by: 'qps', waitMs: paced };
-    // Accepted starts within the service's window: found by halving, not by walking a second of calls.
-    const since = now - SERVICE_WINDOW_MS;
-    let recent = this.starts.length - firstAfter(this.starts, since);
-    for (const t of this.throttled) if (t.at > since) recent--;
+    // Accepted (or perhaps accepted) starts within the service's window.
+    let recent = this.starts.length - firstAfter(this.starts, now - SERVICE_WINDOW_MS);
+    for (const t of this.throttled) if (t.at > now - SERVICE_WINDOW_MS) recent--;
     const n = ++this.seq;
-    const start: Start = { at: now, n, id: String(n), level: this.inFlight.size + 1, alongside: [...this.inFlight.values()], endsBefore: this.ends, recentAtStart: recent };
+    const start: Start = { at: now, id: String(n), level: this.inFlight.size + 1, alongside: [...this.inFlight.values()], recentAtStart: recent };
     this.starts.push(start);
     this.inFlight.set(start.id, start);
     return { ok: true, id: start.id, recent, level: start.level };
@@ -130,41 +146,41 @@ export class LocalBudget implements Budget {
    * What the call shows, counted when its answer is read rather than when it started: an answer may
    * reach this process, or be read by it, long after the service sent it (a slow network, a busy
    * process), and a call still in flight may yet be refused.
-   * - Accepted before it, surely: the calls whose answers were read before it started and were not
-   *   refused, sent within the service's window before its own answer was read (it had reached the
-   *   service by then).
-   * - In flight with it, and accepted before it too: those in flight when it started and not refused
-   *   whose answers came back as they were sent (no slower than its own), and later after its start
-   *   than all the time it took beyond the fastest accepted round trip: that extra time, spent on the
-   *   way or waiting here, is how long an answer already on its way back when it reached the service
-   *   could have taken to be read.
+   * - Accepted with it in one service window, surely: the calls whose answers were read by now and
+   *   accepted, started within the service's window (less the drift) before now. Each reached the
+   *   service between its start and the reading of its answer, so all of them were at the service
+   *   within one second: the service takes at least that many and one more (the call itself, when
+   *   accepted). What is learned from it is never above the real limit.
+   * - In flight with it: those in flight when it started and not refused whose answers came back as
+   *   they were sent (no slower than its own), and later after its start than all the time it took
+   *   beyond the fastest accepted round trip: that extra time, spent on the way or waiting here, is
+   *   how long an answer already on its way back when it reached the service could have taken to be
+   *   read.
    */
   end(id: string, throttled: boolean): Observation | undefined {
     const call = this.inFlight.get(id);
     if (!call) return undefined;
     this.inFlight.delete(id);
     const now = this.now();
-    call.endNo = ++this.ends;
+    this.slide(now);
+    const recent = this.acceptedInEdge;
     call.endedAt = now;
     call.refused = throttled;
-    // Out of the window (or about to leave it): never counted again, nor kept in the set.
+    const inEdge = call.at > now - SURE_WINDOW_MS;
     if (throttled && call.at > now - this.windowMs) this.throttled.add(call);
+    else if (!throttled && inEdge) this.acceptedInEdge++;
     const took = now - call.at;
     // A refusal comes back sooner than any call the service serves: only those served set the pace.
     if (!throttled) this.fastest = Math.min(this.fastest, took);
     const after = call.at + (took - this.fastest);
-    const withIt = call.alongside.filter((x) => x.endedAt !== undefined && !x.refused && x.endedAt > after && x.endedAt - x.at <= took);
-    const edge = now - SERVICE_WINDOW_MS;
-    let recent = 0;
-    if (edge < call.at) {
-      // Started before it within the window: answered before it started (throttled ones left out) or in flight then.
-      recent = indexOf(this.starts, call.n) - firstAfter(this.starts, edge);
-      for (const t of this.throttled) if (t.at > edge && (t.endNo as number) <= call.endsBefore) recent--;
-      for (const x of call.alongside) if (x.at > edge) recent--;
-      for (const x of withIt) if (x.at > edge) recent++;
+    let withIt = 0;
+    // An answer read much later than the fastest one (this process was busy, answers waited unread)
+    // shows nothing of the calls at the service with it: they may all have been done there long before.
+    if (took <= 2 * this.fastest + READ_LATE_MS) {
+      for (const x of call.alongside) if (x.endedAt !== undefined && !x.refused && x.endedAt > after && x.endedAt - x.at <= took) withIt++;
     }
     call.alongside = [];
-    return { recent: Math.max(0, recent), level: throttled ? call.level : 1 + withIt.length, recentAtMost: Math.max(recent, call.recentAtStart) };
+    return { recent, level: throttled ? call.level : 1 + withIt, recentAtMost: Math.max(recent, call.recentAtStart) };
   }
 
   hold(ms: number): void {
@@ -175,19 +191,25 @@ export class LocalBudget implements Budget {
     this.starts.length = 0;
     this.throttled.clear();
     this.inFlight.clear();
+    this.edge = 0;
+    this.acceptedInEdge = 0;
   }
-}
 
-/** The index of the start numbered `n` (starts are in start order). */
-function indexOf(starts: readonly Start[], n: number): number {
-  let lo = 0;
-  let hi = starts.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (starts[mid].n < n) lo = mid + 1;
-    else hi = mid;
+  /** Moves both windows to `now`: starts leave the service's window, then the counted one. */
+  private slide(now: number): void {
+    const edge = now - SURE_WINDOW_MS;
+    while (this.edge < this.starts.length && this.starts[this.edge].at <= edge) {
+      const s = this.starts[this.edge++];
+      if (s.endedAt !== undefined && !s.refused) this.acceptedInEdge--;
+    }
+    while (this.starts.length > 0 && this.starts[0].at <= now - this.windowMs) {
+      const s = this.starts.shift() as Start;
+      this.throttled.delete(s);
+      // A counted window shorter than the service's (a test's) drops starts still within it.
+      if (this.edge > 0) this.edge--;
+      else if (s.endedAt !== undefined && !s.refused) this.acceptedInEdge--;
+    }
   }
-  return lo;
 }
 
 /** The index of the first start later than `t` (starts are in time order). */

@@ -4,7 +4,7 @@
 // Requests over the limit would come back as SC006 and count anyway. The limiter queues callers in
 // order; its Budget says whether one more may start now, its Control which limits hold (fixed
 // values, or values it learns: see adaptive.ts).
-import { LocalBudget, type Budget, type Limits } from './budget';
+import { COUNT_WINDOW_MS, LocalBudget, type Budget, type Limits } from './budget';
 import { DEFAULT_LIMITS } from '../constants';
 import type { LimiterState } from '../model';
 import { CoordinatorUnavailableError, type Limiter, type Permit, type Throttle } from '../ports';
@@ -26,7 +26,8 @@ export interface Control {
   blocked(by: 'qps' | 'concurrency'): boolean;
   /** When the limits may change while calls wait for `by` (epoch ms), so the limiter looks again then. */
   nextChangeAt(by: 'qps' | 'concurrency'): number | undefined;
-  ended(seen: { recent: number; level: number }, throttled: boolean): void;
+  /** A data call ended: what it showed, whether the service refused it for the rate, and how long it took (ms). */
+  ended(seen: { recent: number; level: number }, throttled: boolean, tookMs: number): void;
   describe(): Pick<LimiterState, 'caps' | 'learned'>;
   dispose(): void;
   /** Resolves once what was learned is stored; never rejects. */
@@ -78,6 +79,8 @@ export class RateLimiter implements Limiter {
   private pausedUntil = 0;
   /** Throttled calls since the last call that was not: the next pause grows with it. */
   private throttles = 0;
+  /** When the last pause began: calls started before it were refused by the same full window, and do not lengthen it. */
+  private pausedAt = -Infinity;
   private timer: NodeJS.Timeout | undefined;
   private timerAt = 0;
   private pumping = false;
@@ -93,7 +96,7 @@ export class RateLimiter implements Limiter {
    */
   constructor(
     limits: Limits | Control = DEFAULT_LIMITS,
-    windowMs = 1020,
+    windowMs = COUNT_WINDOW_MS,
     private readonly now: () => number = Date.now,
     backoff: BackoffOptions = {},
     budget?: Budget,
@@ -133,14 +136,17 @@ export class RateLimiter implements Limiter {
   }
 
   /** The service's Retry-After, else a growing, jittered delay; every caller (every process, when shared) is held. */
-  private throttled(t: Throttle): number {
-    this.throttles++;
+  private throttled(t: Throttle, startedAt: number): number {
+    const now = this.now();
+    if (startedAt >= this.pausedAt) {
+      this.throttles++;
+      this.pausedAt = now;
+    }
     let ms = t.retryAfterMs;
     if (ms === undefined) {
-      const ceiling = Math.min(this.backoff.maxDelayMs, this.backoff.baseDelayMs * 2 ** (this.throttles - 1));
+      const ceiling = Math.min(this.backoff.maxDelayMs, this.backoff.baseDelayMs * 2 ** (Math.max(1, this.throttles) - 1));
       ms = Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
     }
-    const now = this.now();
     this.pausedUntil = Math.max(this.pausedUntil, now + ms);
     this.budget.hold(ms);
     return this.pausedUntil - now;
@@ -148,6 +154,7 @@ export class RateLimiter implements Limiter {
 
   private permit(id: string, seen: { recent: number; level: number }): Permit {
     this.active++;
+    const startedAt = this.now();
     let released = false;
     return {
       release: (throttle?: Throttle, signIn = false) => {
@@ -157,9 +164,9 @@ export class RateLimiter implements Limiter {
         // What the call shows, counted now that its answer is read; a shared budget knows only its start.
         const shown = this.budget.end(id, throttle !== undefined || signIn) ?? seen;
         // A sign-in spends the budget like any call, but says nothing of the limits of data calls.
-        if (!signIn) this.control.ended(shown, throttle !== undefined);
+        if (!signIn) this.control.ended(shown, throttle !== undefined, this.now() - startedAt);
         let held = 0;
-        if (throttle) held = this.throttled(throttle);
+        if (throttle) held = this.throttled(throttle, startedAt);
         else this.throttles = 0;
         void this.pump();
         return held;

@@ -85,12 +85,58 @@ describe('adaptive limiter', () => {
     next.dispose();
   });
 
+  it('starts at an explicit cap, before any answer: a given limit is the start, not only a ceiling', async () => {
+    const l = adaptiveLimiter({ caps: { qps: 50, concurrency: 5 }, account: async () => 'a|loopback|x' });
+    const p = await l.acquire();
+    assert.deepEqual({ qps: l.state().qps, concurrency: l.state().concurrency }, { qps: 50, concurrency: 5 });
+    p.release();
+    l.dispose();
+  });
+
+  it('grows concurrency against a slow sandbox until its rate is met, never above what the sandbox allows', async () => {
+    // 100 ms answers, 6 at once: concurrency, not the 200 QPS, binds (60/s).
+    sb = await sandbox({ qps: 200, concurrency: 6, responseDelayMs: 100 });
+    const account = accountKey(endpointsFor(sb.url), GOOD.a);
+    const t = testClient(sb.url, { limiter: adaptiveLimiter({ caps: { qps: Infinity, concurrency: Infinity }, account: async () => account }) });
+    const started = performance.now();
+    const summary = await runBatch({ client: t.client, inputs: ips(240), outFile: join(dir, 'slow.jsonl'), concurrency: 16 });
+    const seconds = (performance.now() - started) / 1000;
+    const state = t.client.limiterState();
+    await t.client.dispose();
+    assert.equal(summary.ok, 240, JSON.stringify(summary));
+    const c = await sb.customer();
+    assert.ok(c.maxConcurrency <= 6, `the sandbox saw ${c.maxConcurrency} at once`);
+    assert.ok(state.concurrency >= 4, `concurrency grew from 2 to ${state.concurrency}`);
+    // Two at once would take 12 s; grown, it is about 4.
+    assert.ok(seconds < 9, `${seconds.toFixed(1)} s`);
+    assert.ok((state.learned?.concurrency ?? 0) <= 6 && (state.learned?.qps ?? 0) <= 200, `learned ${JSON.stringify(state.learned)}`);
+  });
+
+  it('learns no limit above the true one when it finds a high rate by itself', async () => {
+    sb = await sandbox({ qps: 300, concurrency: 20 });
+    const account = accountKey(endpointsFor(sb.url), GOOD.a);
+    const t = testClient(sb.url, { limiter: adaptiveLimiter({ caps: { qps: Infinity, concurrency: Infinity }, account: async () => account }) });
+    const summary = await runBatch({ client: t.client, inputs: ips(1200), outFile: join(dir, 'fast.jsonl'), concurrency: 32 });
+    const state = t.client.limiterState();
+    await t.client.dispose();
+    assert.equal(summary.ok, 1200, JSON.stringify(summary));
+    const c = await sb.customer();
+    assert.ok((c.resultCodes.SC006 ?? 0) > 0, 'the sandbox refused some calls: the limit was found, not told');
+    assert.ok(state.learned?.exact, JSON.stringify(state));
+    const learned = state.learned as { qps: number; concurrency: number };
+    assert.ok(learned.qps <= 300 && learned.qps >= 270, `learned ${learned.qps}/s of 300`);
+    assert.ok(learned.concurrency <= 20, `learned ${learned.concurrency} at once of 20`);
+  });
+
   it('lowers its limits after a refusal with Retry-After (HTTP 429) and holds every caller that long', async () => {
     const l = adaptiveLimiter({ caps: { qps: Infinity, concurrency: Infinity }, account: async () => undefined });
-    const permits = await Promise.all(Array.from({ length: 2 }, () => l.acquire()));
+    // Three at once: the third waits until the concurrency grows past the two it starts at.
+    const permits = await Promise.all(Array.from({ length: 3 }, () => l.acquire()));
     const before = l.state();
     permits[0].release();
-    const held = permits[1].release({ retryAfterMs: 300 });
+    permits[1].release();
+    // Refused with three in flight and hardly more in the window: the concurrency's refusal.
+    const held = permits[2].release({ retryAfterMs: 300 });
     assert.ok(held >= 290, `held ${held}`);
     const after = l.state();
     assert.ok(after.concurrency < before.concurrency || after.qps < before.qps, `${JSON.stringify(before)} -> ${JSON.stringify(after)}`);

@@ -37,9 +37,9 @@ describe('local budget: what a call shows of the service limits', () => {
     const y = b.start(90);
     assert.deepEqual(b.end(a, 100), { recent: 0, level: 1, recentAtMost: 0 });
     assert.equal(b.end(c, 101)?.level, 1);
-    // Started while both answers were waiting unread, answered in 15 ms: it was alone at the service.
-    // Counted when it started, both would have been accepted before it and in flight with it.
-    assert.deepEqual(b.end(y, 105), { recent: 0, level: 1, recentAtMost: 2 });
+    // Started while both answers were waiting unread, answered in 15 ms: it was alone at the service,
+    // and all three were there within one second (the service took 3 in its window).
+    assert.deepEqual(b.end(y, 105), { recent: 2, level: 1, recentAtMost: 2 });
   });
 
   it('calls answered as they were sent count as in flight together and accepted before', () => {
@@ -52,17 +52,20 @@ describe('local budget: what a call shows of the service limits', () => {
     assert.deepEqual(b.end(y, 220), { recent: 2, level: 3, recentAtMost: 2 });
   });
 
-  it('counts as accepted before a call only calls the service surely took before it, in its window', () => {
+  it('counts as accepted with a call only calls the service surely took within one window with it', () => {
     const b = budgetAt();
     // Sent more than the service's window before the answer was read: it may have left the window.
     b.end(b.start(100), 110);
     b.end(b.start(150), 160);
-    // A sign-in, and a call refused after the call below started: neither counted as accepted.
+    // A sign-in, and a call refused: neither counted as accepted.
     b.end(b.start(500), 550, true);
     const refused = b.start(900);
+    // Still in flight when the call below is read: perhaps accepted, so not surely.
+    const pending = b.start(950);
     const y = b.start(1000);
     b.end(refused, 1050, true);
-    assert.deepEqual(b.end(y, 1100), { recent: 1, level: 1, recentAtMost: 3 });
+    assert.deepEqual(b.end(y, 1100), { recent: 1, level: 1, recentAtMost: 4 });
+    assert.equal(b.end(pending, 1120)?.recent, 2, 'read after it, and within the window with it: counted');
   });
 
   it('a refused call keeps the calls in flight at its start as its level: they may have filled the service', () => {
@@ -106,7 +109,7 @@ describe('rate limiter: what it tells its control', () => {
     c.release();
     now = 105;
     y.release();
-    assert.deepEqual(told.at(-1), { seen: { recent: 0, level: 1, recentAtMost: 2 }, throttled: false }, 'counted when its answer was read, not when it started (level 3)');
+    assert.deepEqual(told.at(-1), { seen: { recent: 2, level: 1, recentAtMost: 2 }, throttled: false }, 'counted when its answer was read, not when it started (level 3)');
     l.dispose();
   });
 });
