@@ -113,10 +113,9 @@ export class BizDataClient {
 
   /** Never rejects: every outcome is a CallResult. */
   lookup(query: LookupQuery, options: CallOptions = {}): Promise<CallResult> {
-    // A signal of each call's own: undici listens per request, and one a batch shares would collect listeners.
-    const own = (s: AbortSignal | undefined): AbortSignal | undefined => (s ? AbortSignal.any([s]) : undefined);
-    const o = { ...options, signal: own(options.signal), stop: own(options.stop) };
-    return this.settled((t0) => this.lookupOnce(query, o, t0));
+    // The signals as given: the limiter and the transport listen once per signal, not once per call,
+    // so one a batch shares collects no listeners.
+    return this.settled((t0) => this.lookupOnce(query, options, t0));
   }
 
   /**

@@ -51,6 +51,7 @@ export interface ExchangeOptions {
 
 export class Exchange {
   private readonly policy: RetryPolicy;
+  private readonly pairs = new WeakMap<AbortSignal, WeakMap<AbortSignal, AbortSignal>>();
 
   constructor(private readonly o: ExchangeOptions) {
     this.policy = o.policy ?? DEFAULT_RETRY_POLICY;
@@ -67,7 +68,7 @@ export class Exchange {
    * to the limits like any call, but tells the limiter nothing of them.
    */
   async run(built: Built, signal: AbortSignal | undefined, t0: number, { stop, signIn = false }: RunOptions = {}): Promise<Exchanged | ExchangeFailure> {
-    const waits = stop && signal ? AbortSignal.any([signal, stop]) : (stop ?? signal);
+    const waits = stop && signal ? this.either(signal, stop) : (stop ?? signal);
     const closed = (): ExchangeFailure => ({ ...failure(t0, 'cancelled', 'The client was closed.', 'Run the lookup again.', built.record), mayHaveReached: false });
     // The last gate before the wire, whichever path built the request: the callers check first, with their own place to say it.
     const refusal = credentialRefusal(built.wire.origin, this.o.endpoints, built.credentialOf);
@@ -134,6 +135,15 @@ export class Exchange {
       }
       return { res, service };
     }
+  }
+
+  /** Either signal, as one: made once per pair, as a batch gives every call the same two (AbortSignal.any costs more than the rest of a call). */
+  private either(signal: AbortSignal, stop: AbortSignal): AbortSignal {
+    let withStop = this.pairs.get(signal);
+    if (!withStop) this.pairs.set(signal, (withStop = new WeakMap()));
+    let both = withStop.get(stop);
+    if (!both) withStop.set(stop, (both = AbortSignal.any([signal, stop])));
+    return both;
   }
 
   /** Waits before a retry of this call only; false when the client closed meanwhile (a cancel is seen at the next acquire). */
