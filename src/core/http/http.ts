@@ -219,7 +219,10 @@ function hostOf(origin: string): string {
 /** Response headers as one string each (a repeated header joined with ", "). */
 export function flatHeaders(h: WireResponse['headers']): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+  for (const k in h) {
+    const v = h[k];
+    if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+  }
   return out;
 }
 
