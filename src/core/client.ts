@@ -90,7 +90,7 @@ export class BizDataClient {
     this.sessions = new Sessions(options.endpoints, this.secrets);
     this.guard = new LockoutGuard(options.guardStore);
     const log = (line: string): void => this.log(line);
-    this.exchange = new Exchange({ http: this.http, endpoints: options.endpoints, limiter: this.limiter, policy, codes: options.codes, lifetime: this.lifetime.signal, log: options.log && log, redact: (t) => this.redact(t) });
+    this.exchange = new Exchange({ http: this.http, endpoints: options.endpoints, limiter: this.limiter, policy, codes: options.codes, lifetime: this.lifetime.signal, log: options.log, redact: (t) => this.redact(t) });
     this.tokens = new TokenCache({
       store: options.tokenStore,
       locks: options.locks ?? new MemoryLocks(),
