@@ -10,7 +10,7 @@ import { LockoutGuard } from './accounts/guard';
 import { flatHeaders, HttpTransport, type HttpOptions } from './http/http';
 import type { Limits } from './limits/budget';
 import { RateLimiter } from './limits/limiter';
-import type { CallFailure, CallResult, Endpoints, InterfaceId, IpQuery, LimiterState, LookupQuery, OperationRequest, OrgQuery, TokenStatus } from './model';
+import type { CallFailure, CallResult, Credentials, Endpoints, InterfaceId, IpQuery, LimiterState, LookupQuery, OperationRequest, OrgQuery, TokenStatus } from './model';
 import { CoordinatorUnavailableError, type AccountLocks, type CredentialProvider, type GuardStore, type Limiter, type TokenOwner, type TokenStore } from './ports';
 import { ipRequest, operationRequest, orgRequest, type Built } from './protocol/protocol';
 import { checkCredentials, checkLookup, checkOperation } from './requests/queries';
@@ -19,7 +19,7 @@ import { checkEndpoints, Sessions, type Session } from './accounts/session';
 import { StatusTracker } from './statusTracker';
 import { DEFAULT_RETRY_POLICY, type RetryOptions } from './http/retry';
 import { MemoryLocks } from './storage/stores';
-import { TokenCache, tokenOwner, withoutReach } from './accounts/tokens';
+import { TokenCache, withoutReach } from './accounts/tokens';
 import { StateDirError } from './storage/stateDir';
 
 export interface ClientOptions {
@@ -69,6 +69,8 @@ export class BizDataClient {
   private readonly lifetime = new AbortController();
   /** Endpoint problems per interface; endpoints are fixed for the client's life, so checked once. */
   private readonly endpointProblems = new Map<InterfaceId, string | undefined>();
+  /** Credentials found fit for headers; hosts hand out the same object every call, so each is checked once. */
+  private readonly checkedCredentials = new WeakSet<Credentials>();
   private readonly now: () => number;
   private disposed = false;
 
@@ -88,7 +90,7 @@ export class BizDataClient {
     this.sessions = new Sessions(options.endpoints, this.secrets);
     this.guard = new LockoutGuard(options.guardStore);
     const log = (line: string): void => this.log(line);
-    this.exchange = new Exchange({ http: this.http, endpoints: options.endpoints, limiter: this.limiter, policy, codes: options.codes, lifetime: this.lifetime.signal, log: options.log && log, redact: (t) => this.redact(t) });
+    this.exchange = new Exchange({ http: this.http, endpoints: options.endpoints, limiter: this.limiter, policy, codes: options.codes, lifetime: this.lifetime.signal, log: options.log, redact: (t) => this.redact(t) });
     this.tokens = new TokenCache({
       store: options.tokenStore,
       locks: options.locks ?? new MemoryLocks(),
@@ -113,10 +115,9 @@ export class BizDataClient {
 
   /** Never rejects: every outcome is a CallResult. */
   lookup(query: LookupQuery, options: CallOptions = {}): Promise<CallResult> {
-    // A signal of each call's own: undici listens per request, and one a batch shares would collect listeners.
-    const own = (s: AbortSignal | undefined): AbortSignal | undefined => (s ? AbortSignal.any([s]) : undefined);
-    const o = { ...options, signal: own(options.signal), stop: own(options.stop) };
-    return this.settled((t0) => this.lookupOnce(query, o, t0));
+    // The signals as given: the limiter and the transport listen once per signal, not once per call,
+    // so one a batch shares collects no listeners.
+    return this.settled((t0) => this.lookupOnce(query, options, t0));
   }
 
   /**
@@ -149,9 +150,8 @@ export class BizDataClient {
     const credentials = await this.options.credentials(id);
     if (!credentials) return { interfaceId: id, state: 'signed-out', credentialFailures: 0, callsMade: this.tracker.get(id).callsMade };
     const s = this.sessions.of(credentials);
-    const owner = tokenOwner(s);
-    this.tracker.useAccount(id, owner, s.account);
-    const [stored, failures, guardDoubt] = await Promise.all([this.options.tokenStore.get(owner), this.guard.read(s), this.guard.doubt(s)]);
+    this.tracker.useAccount(id, s.owner, s.account);
+    const [stored, failures, guardDoubt] = await Promise.all([this.options.tokenStore.get(s.owner), this.guard.read(s), this.guard.doubt(s)]);
     this.tracker.assign(id, { credentialFailures: failures, guardDoubt });
     const t = this.tracker.get(id);
     if (t.state !== 'refreshing') {
@@ -170,7 +170,7 @@ export class BizDataClient {
   async revealToken(id: InterfaceId): Promise<string | undefined> {
     const credentials = await this.options.credentials(id);
     if (!credentials) return undefined;
-    const t = await this.options.tokenStore.get(tokenOwner(this.sessions.of(credentials)));
+    const t = await this.options.tokenStore.get(this.sessions.of(credentials).owner);
     return t && this.now() < t.expiresAt ? t.value : undefined;
   }
 
@@ -185,7 +185,7 @@ export class BizDataClient {
     if (known) owners.set(known.key, known);
     const credentials = await this.options.credentials(id);
     if (credentials) {
-      const owner = tokenOwner(this.sessions.of(credentials));
+      const owner = this.sessions.of(credentials).owner;
       owners.set(owner.key, owner);
     }
     for (const owner of owners.values()) await this.options.tokenStore.delete(owner);
@@ -278,10 +278,13 @@ export class BizDataClient {
       const what = id === 'a' ? 'consumer key and secret (Interface A)' : 'user name and password (Interface B)';
       return failure(t0, 'auth', `No ${what} are set.`, "Sign in with the credentials from the service operator's representative.");
     }
-    const bad = checkCredentials(credentials);
-    if (bad) return failure(t0, 'input', bad, 'Correct the credentials and sign in again.');
+    if (!this.checkedCredentials.has(credentials)) {
+      const bad = checkCredentials(credentials);
+      if (bad) return failure(t0, 'input', bad, 'Correct the credentials and sign in again.');
+      this.checkedCredentials.add(credentials);
+    }
     const s = this.sessions.of(credentials);
-    this.tracker.useAccount(id, tokenOwner(s), s.account);
+    this.tracker.useAccount(id, s.owner, s.account);
     return s;
   }
 

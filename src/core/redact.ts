@@ -30,7 +30,11 @@ const FIELD_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
  * URL-encoded and JSON-escaped forms are hidden too.
  */
 export function redact(text: string, secrets: Iterable<string | undefined> = []): string {
-  let out = text;
+  return redactForms(text, secretForms(secrets));
+}
+
+/** Every form the secrets take in text, longest first, so a secret that contains another is hidden whole. */
+function secretForms(secrets: Iterable<string | undefined>): string[] {
   const forms = new Set<string>();
   for (const s of secrets) {
     if (s === undefined || s === '') continue;
@@ -38,8 +42,12 @@ export function redact(text: string, secrets: Iterable<string | undefined> = [])
     forms.add(encodeURIComponent(s));
     forms.add(JSON.stringify(s).slice(1, -1));
   }
-  // Longest first, so a secret that contains another is hidden whole.
-  for (const f of [...forms].sort((x, y) => y.length - x.length)) {
+  return [...forms].sort((x, y) => y.length - x.length);
+}
+
+function redactForms(text: string, forms: readonly string[]): string {
+  let out = text;
+  for (const f of forms) {
     if (!out.includes(f)) continue;
     // A short secret ("s", "pass") also spells parts of ordinary words: hidden only where it stands
     // alone, so "request" does not become "reque<redacted>t". A long one is hidden wherever it is.
@@ -52,13 +60,18 @@ export function redact(text: string, secrets: Iterable<string | undefined> = [])
 /** The secrets one client has seen (credentials, tokens), for redacting everything it writes. */
 export class SecretRegistry {
   private readonly values = new Set<string>();
+  /** The values' forms, made again only when a value is added: a client redacts a log line per call. */
+  private forms: string[] | undefined;
 
   add(value: string | undefined): void {
-    if (value !== undefined && value !== '') this.values.add(value);
+    if (value === undefined || value === '' || this.values.has(value)) return;
+    this.values.add(value);
+    this.forms = undefined;
   }
 
   redact(text: string): string {
-    return redact(text, this.values);
+    this.forms ??= secretForms(this.values);
+    return redactForms(text, this.forms);
   }
 }
 

@@ -2,6 +2,7 @@
 // at its service (tokens, the lockout guard, locks and the rate budget are all kept under it) and
 // the masked form the hosts show.
 import type { Credentials, Endpoints, InterfaceId } from '../model';
+import type { TokenOwner } from '../ports';
 import { checkServiceUrl } from '../http/http';
 import { checkHeaderValue } from '../protocol/validate';
 import { keyFingerprint, maskAccount, type SecretRegistry } from '../redact';
@@ -12,6 +13,8 @@ export interface Session {
   /** `<a|b>|<normalised service host>|<consumer key or user>`: names an account, so stores outside SecretStorage hash it. */
   readonly key: string;
   readonly account: string;
+  /** Whose token the session's is: stores that keep it at rest seal it with the account's own secret. */
+  readonly owner: TokenOwner;
 }
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
@@ -59,7 +62,8 @@ export class Sessions {
     // The consumer key is as sensitive as a password (spec 1); short user names would garble logs.
     if (c.interfaceId === 'a' || name.length >= 4) this.secrets.add(name);
     const account = c.interfaceId === 'a' ? keyFingerprint(name) : maskAccount(name);
-    const session: Session = { id: c.interfaceId, credentials: c, key: accountKey(this.endpoints, c), account };
+    const key = accountKey(this.endpoints, c);
+    const session: Session = { id: c.interfaceId, credentials: c, key, account, owner: { key, secret: c.interfaceId === 'a' ? c.consumerSecret : c.password } };
     this.known.set(credentials, session);
     return session;
   }

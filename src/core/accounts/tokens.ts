@@ -7,7 +7,7 @@ import { failure, isCredentialFailure, isSuccess, responseFailure } from '../exc
 import type { LockoutGuard } from './guard';
 import type { WireResponse } from '../http/http';
 import type { CallFailure, Endpoints, RequestRecord, StoredToken } from '../model';
-import type { AccountLocks, TokenOwner, TokenStore } from '../ports';
+import type { AccountLocks, TokenStore } from '../ports';
 import { authRequestB, newTransactionDetail, readTokenA, readTokenB, tokenRequestA, type Built, type TokenRead } from '../protocol/protocol';
 import { basicCredential, type SecretRegistry } from '../redact';
 import type { Session } from './session';
@@ -60,7 +60,7 @@ export class TokenCache {
 
   /** Drops a token the service refused, unless another caller already replaced it; `text`: the refusal's, the service's own words first. */
   async markInvalid(s: Session, value: string, code: string | undefined, text?: string): Promise<void> {
-    const owner = tokenOwner(s);
+    const owner = s.owner;
     const stored = await this.o.store.get(owner);
     if (stored !== undefined && stored.value !== value) return;
     // Only that token: in a shared store another process may have replaced it since the read.
@@ -69,7 +69,7 @@ export class TokenCache {
   }
 
   private async usable(s: Session, replacing: string | undefined): Promise<StoredToken | undefined> {
-    const t = await this.o.store.get(tokenOwner(s));
+    const t = await this.o.store.get(s.owner);
     const margin = t ? Math.min(this.o.marginMs, (t.expiresAt - t.issuedAt) / 10) : 0;
     return t && t.value !== replacing && this.o.now() < t.expiresAt - margin ? t : undefined;
   }
@@ -127,7 +127,7 @@ export class TokenCache {
       if (read.note) this.o.log(`${s.id}: ${read.note}`);
       const issuedAt = this.o.now();
       const token: StoredToken = { value: read.value, issuedAt, expiresAt: issuedAt + read.expiresInMs };
-      await this.o.store.set(tokenOwner(s), token);
+      await this.o.store.set(s.owner, token);
       await this.settle(s, 'accepted', verdict.failures);
       this.o.log(`${s.id}: new token for ${s.account}, valid until ${new Date(token.expiresAt).toISOString()}`);
       this.o.tracker.set(s.id, { state: 'valid', issuedAt, expiresAt: token.expiresAt, lastError: undefined });
@@ -162,12 +162,6 @@ export class TokenCache {
     const txn = newTransactionDetail();
     return { built: authRequestB(this.o.endpoints, c, txn), readToken: (res) => readTokenB(res, txn) };
   }
-}
-
-/** Whose token a session's is: stores that keep it at rest seal it with the account's own secret. */
-export function tokenOwner(s: Session): TokenOwner {
-  const c = s.credentials;
-  return { key: s.key, secret: c.interfaceId === 'a' ? c.consumerSecret : c.password };
 }
 
 /** The failure as callers see it: whether the request reached the service is the guard's business. */

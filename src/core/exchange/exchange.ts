@@ -12,7 +12,7 @@ import { TransportError, type HttpTransport, type WireResponse } from '../http/h
 import { LimiterDisposedError } from '../limits/limiter';
 import type { CallFailure, Endpoints } from '../model';
 import { CoordinatorUnavailableError, type Limiter, type Permit } from '../ports';
-import { credentialRefusal } from '../protocol/credentialOrigins';
+import { CredentialGate } from '../protocol/credentialOrigins';
 import type { Built } from '../protocol/protocol';
 import { recogniseBody, type Recognised } from '../codes/recognise';
 import { backoffMs, DEFAULT_RETRY_POLICY, isThrottle, isTransientStatus, retryAfterMs, type RetryPolicy } from '../http/retry';
@@ -51,9 +51,12 @@ export interface ExchangeOptions {
 
 export class Exchange {
   private readonly policy: RetryPolicy;
+  private readonly pairs = new WeakMap<AbortSignal, WeakMap<AbortSignal, AbortSignal>>();
+  private readonly gate: CredentialGate;
 
   constructor(private readonly o: ExchangeOptions) {
     this.policy = o.policy ?? DEFAULT_RETRY_POLICY;
+    this.gate = new CredentialGate(o.endpoints);
   }
 
   get codes(): CodeBook {
@@ -67,10 +70,10 @@ export class Exchange {
    * to the limits like any call, but tells the limiter nothing of them.
    */
   async run(built: Built, signal: AbortSignal | undefined, t0: number, { stop, signIn = false }: RunOptions = {}): Promise<Exchanged | ExchangeFailure> {
-    const waits = stop && signal ? AbortSignal.any([signal, stop]) : (stop ?? signal);
+    const waits = stop && signal ? this.either(signal, stop) : (stop ?? signal);
     const closed = (): ExchangeFailure => ({ ...failure(t0, 'cancelled', 'The client was closed.', 'Run the lookup again.', built.record), mayHaveReached: false });
     // The last gate before the wire, whichever path built the request: the callers check first, with their own place to say it.
-    const refusal = credentialRefusal(built.wire.origin, this.o.endpoints, built.credentialOf);
+    const refusal = this.gate.refusal(built.wire.origin, built.credentialOf);
     if (refusal) return { ...failure(t0, 'input', refusal, 'Nothing was sent. Correct the URL, or the service addresses.'), mayHaveReached: false };
     const idempotent = built.wire.method === 'GET';
     let throttles = 0;
@@ -134,6 +137,15 @@ export class Exchange {
       }
       return { res, service };
     }
+  }
+
+  /** Either signal, as one: made once per pair, as a batch gives every call the same two (AbortSignal.any costs more than the rest of a call). */
+  private either(signal: AbortSignal, stop: AbortSignal): AbortSignal {
+    let withStop = this.pairs.get(signal);
+    if (!withStop) this.pairs.set(signal, (withStop = new WeakMap()));
+    let both = withStop.get(stop);
+    if (!both) withStop.set(stop, (both = AbortSignal.any([signal, stop])));
+    return both;
   }
 
   /** Waits before a retry of this call only; false when the client closed meanwhile (a cancel is seen at the next acquire). */

@@ -5,6 +5,7 @@ import { rootCertificates } from 'node:tls';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { bypassesProxy } from './noProxy';
+import { OnTheWire } from './onTheWire';
 import { readCaFile } from './tlsFiles';
 import { Agent, proxyAgent, request, type Dispatcher } from './undici';
 
@@ -103,6 +104,7 @@ export class HttpTransport {
   private readonly maxBodyBytes: number;
   private readonly maxParseBytes: number;
   private readonly requestTimeoutMs: number;
+  private readonly onTheWire: OnTheWire;
   /** Named in connection errors: a refused connection may be the proxy's, not the service's. */
   private readonly via: string;
 
@@ -110,6 +112,7 @@ export class HttpTransport {
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.maxParseBytes = options.maxParseBytes ?? Number.POSITIVE_INFINITY;
     this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.onTheWire = new OnTheWire(this.requestTimeoutMs);
     // An extra CA is added to Node's built-in roots; passing `ca` alone would replace them.
     const ca = options.caFile ? [...rootCertificates, readCaFile(options.caFile)] : undefined;
     // rejectUnauthorized set explicitly: left out, Node would let an environment variable turn verification off.
@@ -140,18 +143,12 @@ export class HttpTransport {
   async send(req: WireRequest, signal?: AbortSignal): Promise<WireResponse> {
     // The connect, headers and body timers are idle timers: a server dripping one byte every few
     // seconds passes them all. The deadline bounds the whole request.
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), this.requestTimeoutMs);
-    const both = signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal;
-    const fail = (err: unknown): TransportError =>
-      deadline.signal.aborted && !signal?.aborted
-        ? new TransportError(`Could not complete the request to ${hostOf(req.origin)}${this.via}: no complete answer within the ${this.requestTimeoutMs / 1000} s request deadline.`, 'network', true, true)
-        : toTransportError(err, req.origin + this.via, signal);
+    const wire = this.onTheWire.start(signal);
     let raw: Buffer;
     let res: Dispatcher.ResponseData;
     try {
       const dispatcher = this.direct && bypassesProxy(req.origin, this.noProxy) ? this.direct : this.dispatcher;
-      res = await request(dispatcher, { origin: req.origin, path: req.path, method: req.method, headers: req.headers, body: req.body, signal: both });
+      res = await request(dispatcher, { origin: req.origin, path: req.path, method: req.method, headers: req.headers, body: req.body, signal: wire });
       const declared = Number(headerValue(res.headers['content-length']));
       // Fast path: the size is declared and within the cap, so the body can be read in one go.
       raw =
@@ -159,9 +156,11 @@ export class HttpTransport {
           ? Buffer.from(await res.body.arrayBuffer())
           : await this.readCapped(res.body);
     } catch (err) {
-      throw fail(err);
+      throw wire.cut === 'deadline' && !signal?.aborted
+        ? new TransportError(`Could not complete the request to ${hostOf(req.origin)}${this.via}: no complete answer within the ${this.requestTimeoutMs / 1000} s request deadline.`, 'network', true, true)
+        : toTransportError(err, req.origin + this.via, signal);
     } finally {
-      clearTimeout(timer);
+      this.onTheWire.done(wire, signal);
     }
     const encoding = headerValue(res.headers['content-encoding'])?.toLowerCase();
     if (encoding === 'gzip' || encoding === 'x-gzip') {
@@ -193,6 +192,7 @@ export class HttpTransport {
 
   /** Closes every connection now, failing requests still in flight. */
   async destroy(): Promise<void> {
+    this.onTheWire.dispose();
     await Promise.all([this.dispatcher.destroy(), this.direct?.destroy()]);
   }
 
@@ -219,7 +219,10 @@ function hostOf(origin: string): string {
 /** Response headers as one string each (a repeated header joined with ", "). */
 export function flatHeaders(h: WireResponse['headers']): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+  for (const k in h) {
+    const v = h[k];
+    if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+  }
   return out;
 }
 

@@ -44,6 +44,25 @@ export function credentialRefusal(url: string, e: Endpoints, id: InterfaceId): s
   );
 }
 
+/**
+ * credentialRefusal for endpoints fixed for a client's life, asked before every request: an origin
+ * once cleared is not parsed again (three URL parses a call, else). Only the few spellings of the
+ * configured origins are ever cleared, and no more than a handful are kept.
+ */
+export class CredentialGate {
+  private readonly cleared: Record<InterfaceId, Set<string>> = { a: new Set(), b: new Set() };
+
+  constructor(private readonly endpoints: Endpoints) {}
+
+  refusal(url: string, id: InterfaceId): string | undefined {
+    const cleared = this.cleared[id];
+    if (cleared.has(url)) return undefined;
+    const refusal = credentialRefusal(url, this.endpoints, id);
+    if (refusal === undefined && cleared.size < 16) cleared.add(url);
+    return refusal;
+  }
+}
+
 /** Why no interface's token may go with a request to `url` (neither interface's origins hold it). */
 export function noServiceHostMessage(url: string, e: Endpoints): string {
   if (!URL.canParse(url)) return `"${withoutUserInfo(url).slice(0, 80)}" is not an absolute URL; start it with {{baseUrl}} (Interface A) or {{legacyUrl}} (Interface B).`;

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import type { TokenStatus } from '../../../src/core/model';
 import { PLACEHOLDER } from '../../../src/core/http/curl';
 import { allOk, assertCustomer, CANARY, closeAll, failed, ok, sandbox, sandboxWithClient, testClient, type Sandbox, type TestClient } from './harness';
@@ -135,6 +136,26 @@ describe('core client against the sandbox', () => {
       setTimeout(() => ac.abort(), 200);
       const f = failed(await p);
       assert.equal(f.kind, 'cancelled');
+    });
+
+    it('cancels many calls on the wire through one signal they share, which gains no listener per call', async () => {
+      ok(await t.client.lookupIp({ ip: '203.0.113.9' }));
+      await sb.admin('POST', 'faults', { type: 'latency', latencyMs: 2000, path: '/v1/duns-search' });
+      const warnings: Error[] = [];
+      const onWarning = (w: Error): number => warnings.push(w);
+      process.on('warning', onWarning);
+      try {
+        const batch = new AbortController();
+        const stop = new AbortController();
+        const calls = Array.from({ length: 16 }, () => t.client.lookupIp({ ip: '203.0.113.9' }, { signal: batch.signal, stop: stop.signal }));
+        await new Promise((r) => setTimeout(r, 300));
+        assert.ok(getEventListeners(batch.signal, 'abort').length <= 2, 'the limiter and the transport, once each');
+        batch.abort();
+        for (const r of await Promise.all(calls)) assert.equal(failed(r).kind, 'cancelled');
+        assert.deepEqual(warnings.map((w) => w.name), []);
+      } finally {
+        process.off('warning', onWarning);
+      }
     });
   });
 

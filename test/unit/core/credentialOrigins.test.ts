@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { accountKey } from '../../../src/core/accounts/session';
 import type { Endpoints, InterfaceId } from '../../../src/core/model';
-import { credentialOrigins, credentialRefusal, exactOrigin, mayCarryCredentials } from '../../../src/core/protocol/credentialOrigins';
+import { CredentialGate, credentialOrigins, credentialRefusal, exactOrigin, mayCarryCredentials } from '../../../src/core/protocol/credentialOrigins';
 import { endpointsFor, GOOD } from './harness';
 
 const at = (url: string, more: Partial<Endpoints> = {}): Endpoints => ({ ...endpointsFor(url), ...more });
@@ -29,6 +29,14 @@ describe('where credentials may go', () => {
     for (const no of ['http://api.example.com/v1/x', 'https://api.example.com:8443/', 'https://api.example.com./v1/x', 'https://x.api.example.com/', 'https://legacy.example.com:8443/', 'ftp://api.example.com/', '/v1/x']) assert.ok(!may(no, 'a'), no);
     assert.ok(may('https://LEGACY.example.com:8443/V4.0/organizations', 'b'));
     for (const no of ['https://legacy.example.com/V4.0/x', 'https://legacy.example.com.:8443/', 'https://auth.example.com/']) assert.ok(!may(no, 'b'), no);
+  });
+
+  it('the gate before every request answers as the rule does, every time, whatever it answered before', () => {
+    const gate = new CredentialGate(SPLIT);
+    const urls = ['https://API.example.com', 'https://api.example.com', 'https://api.example.com:8443', 'https://legacy.example.com:8443', 'http://api.example.com', 'https://evil.example.com'];
+    for (let round = 0; round < 3; round++) {
+      for (const url of urls) for (const id of ['a', 'b'] as const) assert.equal(gate.refusal(url, id), credentialRefusal(url, SPLIT, id), `${url} ${id} round ${round}`);
+    }
   });
 
   it('counts localhost, 127.0.0.1 and [::1] as three hosts, and a port spelled out as the default one', () => {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { PLACEHOLDER } from '../../../src/core/http/curl';
-import { keyFingerprint, maskAccount, redact, REDACTED } from '../../../src/core/redact';
+import { keyFingerprint, maskAccount, redact, REDACTED, SecretRegistry } from '../../../src/core/redact';
 
 describe('redaction', () => {
   it('hides known secrets in raw, URL-encoded and JSON-escaped forms', () => {
@@ -30,6 +30,18 @@ describe('redaction', () => {
     assert.equal(redact('a p@ss! b', ['p@ss!']), `a ${REDACTED} b`);
     // Long secrets are hidden wherever they are, inside other text too.
     assert.equal(redact('xxsecret-value-1yy', ['secret-value-1']), `xx${REDACTED}yy`);
+  });
+
+  it("a client's registry hides a secret added after it first redacted, a long one inside a short one's first", () => {
+    const secrets = new SecretRegistry();
+    secrets.add('first-secret');
+    assert.equal(secrets.redact('first-secret token-2'), `${REDACTED} token-2`);
+    secrets.add('token-2');
+    secrets.add('first-secret-and-more');
+    assert.equal(secrets.redact('first-secret-and-more token-2 x'), `${REDACTED} ${REDACTED} x`);
+    assert.equal(secrets.redact('a%20b'), 'a%20b');
+    secrets.add('a b');
+    assert.equal(secrets.redact('a%20b'), REDACTED, 'its URL-encoded form too');
   });
 
   it('shows a consumer key as a fingerprint, never a character of it', () => {
