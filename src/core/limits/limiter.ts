@@ -86,6 +86,8 @@ export class RateLimiter implements Limiter {
   private pumping = false;
   private again = false;
   private disposed = false;
+  /** The control's limits are known (what was learned before is loaded). */
+  private isReady = false;
   private readonly backoff: Required<BackoffOptions>;
   private readonly budget: Budget;
   private readonly control: Control;
@@ -110,8 +112,23 @@ export class RateLimiter implements Limiter {
   acquire(signal?: AbortSignal): Promise<Permit> {
     if (this.disposed) return Promise.reject(new LimiterDisposedError());
     if (signal?.aborted) return Promise.reject(abortError());
+    // Nobody waiting and a budget that answers at once: the call starts now, without a turn through
+    // the queue (the common case of an interactive lookup, and a batch below its limits).
+    if (this.isReady && this.budget instanceof LocalBudget && this.waiters.size === 0 && !this.pumping && this.now() >= this.pausedUntil) {
+      const r = this.budget.tryStart(this.control.limits());
+      if (r.ok) return Promise.resolve(this.permit(r.id, { recent: r.recent, level: r.level }));
+      if (r.by !== 'pause') this.control.blocked(r.by);
+    }
     const p = this.waiters.add(signal);
-    void this.control.ready().then(() => this.pump(), (err: unknown) => this.failAll(err));
+    if (this.isReady) void this.pump();
+    else
+      void this.control.ready().then(
+        () => {
+          this.isReady = true;
+          return this.pump();
+        },
+        (err: unknown) => this.failAll(err),
+      );
     return p;
   }
 
@@ -168,7 +185,7 @@ export class RateLimiter implements Limiter {
         let held = 0;
         if (throttle) held = this.throttled(throttle, startedAt);
         else this.throttles = 0;
-        void this.pump();
+        if (this.waiters.size > 0) void this.pump();
         return held;
       },
     };
