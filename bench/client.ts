@@ -9,10 +9,11 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { gunzip } from 'node:zlib';
+import { gunzip, gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { runBatch, type BatchLine } from '../src/core/batch';
 import { BizDataClient } from '../src/core/client';
+import { INFLATE_INLINE_BYTES } from '../src/core/http/http';
 import type { LookupQuery } from '../src/core/model';
 import { MemoryGuardStore, MemoryTokenStore } from '../src/core/storage/stores';
 import { DEMO_CREDENTIALS } from '../src/sandbox/defaults';
@@ -47,7 +48,8 @@ function newClient(url: string, limits: { qps: number; concurrency: number }): B
 async function bare(url: string, token: string): Promise<{ status: number; code?: string }> {
   const res = await request(url, { headers: { accept: 'application/json', 'accept-encoding': 'gzip', authorization: `Bearer ${token}`, origin: ORIGIN } });
   let raw = Buffer.from(await res.body.arrayBuffer());
-  if (res.headers['content-encoding'] === 'gzip') raw = await gunzipAsync(raw);
+  // Inflated as the client does (inline when small): the ratio is the client's own work, not a choice of zlib call.
+  if (res.headers['content-encoding'] === 'gzip') raw = raw.length <= INFLATE_INLINE_BYTES ? gunzipSync(raw) : await gunzipAsync(raw);
   const json = JSON.parse(raw.toString('utf8')) as { error?: { errorCode?: string } };
   return { status: res.statusCode, code: json.error?.errorCode };
 }
