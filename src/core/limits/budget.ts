@@ -92,7 +92,7 @@ interface Start {
 }
 
 /** How much later than twice the fastest round trip an answer may be read and still show the calls in flight with it. */
-const READ_LATE_MS = 5;
+const READ_LATE_MS = 2;
 
 /** The budget of one process: start times of the last window and the calls in flight. */
 export class LocalBudget implements Budget {
@@ -176,7 +176,8 @@ export class LocalBudget implements Budget {
     let withIt = 0;
     // An answer read much later than the fastest one (this process was busy, answers waited unread)
     // shows nothing of the calls at the service with it: they may all have been done there long before.
-    if (took <= 2 * this.fastest + READ_LATE_MS) {
+    const clean = 2 * this.fastest + READ_LATE_MS;
+    if (took <= clean) {
       for (const x of call.alongside) if (x.endedAt !== undefined && !x.refused && x.endedAt > after && x.endedAt - x.at <= took) withIt++;
     }
     call.alongside = [];
