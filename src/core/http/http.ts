@@ -16,6 +16,12 @@ const gunzipAsync = promisify(gunzip);
  * a fifth of a batch's CPU. Larger ones go to the pool, so the event loop is never held long.
  */
 export const INFLATE_INLINE_BYTES = 16 * 1024;
+/**
+ * Sockets per origin: a bound for safety only. The account's limiter decides how many calls are in
+ * flight; with fewer sockets than that, calls it counts as in flight would wait here instead, and
+ * their round trips (which size its concurrency) would include that wait.
+ */
+const MAX_CONNECTIONS = 128;
 
 export interface HttpOptions {
   readonly connectTimeoutMs?: number;
@@ -128,7 +134,7 @@ export class HttpTransport {
       headersTimeout: options.headersTimeoutMs ?? 30_000,
       bodyTimeout: options.bodyTimeoutMs ?? 30_000,
       keepAliveTimeout: options.keepAliveTimeoutMs ?? 30_000,
-      connections: 16,
+      connections: MAX_CONNECTIONS,
     };
     if (options.proxyUrl) {
       const proxyError = checkProxyUrl(options.proxyUrl);
