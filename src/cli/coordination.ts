@@ -19,8 +19,10 @@ export const SHARING_OPTIONS = {
 } as const;
 
 export const SHARING_HELP = `Limits and sharing:
-  --qps N|auto         cap on requests per second; auto finds the account's limit [BIZDATA_QPS, default auto]
-  --concurrency N|auto cap on requests in flight; auto finds it            [BIZDATA_CONCURRENCY, default auto]
+  --qps N|auto         cap on requests per second, and where calls start; auto finds the account's limit
+                                                                           [BIZDATA_QPS, default auto]
+  --concurrency N|auto cap on requests in flight, and where it starts; auto finds it
+                                                                           [BIZDATA_CONCURRENCY, default auto]
   --keep-token         keep the token between runs, in the state directory, readable by you alone
                        and sealed with the account's secret (refused in a folder others can read)
   --coordinator URL    share tokens, guard counts and one rate budget with every process through
