@@ -109,19 +109,22 @@ function littleTarget(s: AdaptiveState, caps: Caps, latencyMs: number | undefine
 /**
  * Calls wait for `by` while the service might take more. The rate: it grows fast while nothing was
  * refused (ramp), else one probe step above it when the probe is due. Concurrency: calls wait for a
- * slot while the rate has room, so the concurrency is what holds them back; once the ramp is over it
- * grows at once to what the rate needs (littleTarget), and past a refusal's level only by a probe.
+ * slot while the rate has room, so the concurrency is what holds them back; it grows at once to what
+ * the rate needs (littleTarget), and past a refusal's level only by a probe. Never past what the rate
+ * needs: more in flight than that only finds the service's concurrency limit by a refusal, which at
+ * a high rate looks like the rate's.
  */
 export function onBlocked(s: AdaptiveState, by: LimitName, now: number, caps: Caps, latencyMs?: number): AdaptiveState | undefined {
   const current = s[by];
   const cap = caps[by];
   if (current >= cap) return undefined;
   const p = s.probe[by];
-  if (by === 'concurrency' && !s.ramp.concurrency) {
+  if (by === 'concurrency') {
     const little = littleTarget(s, caps, latencyMs);
     if (little && little.target > current) return { ...s, concurrency: little.target, grownAt: now };
-    // What the rate needs is there (or unknown): no reason to look above a refusal.
-    if (little && little.ceiling === Infinity) return undefined;
+    // What the rate needs is there: no reason to go past it (in a ramp, the rate grows first), nor
+    // to look above a refusal. With no answer yet to time, it doubles while it ramps.
+    if (little && (s.ramp.concurrency || little.ceiling === Infinity)) return undefined;
   }
   if (now < p.at) return undefined;
   if (s.ramp[by]) {
@@ -173,6 +176,13 @@ export function onAccepted(s: AdaptiveState, o: Observation): AdaptiveState | un
   return { ...s, qps, okQps, okConcurrency, shown, refusedConcurrency };
 }
 
+/** Which limit refused a call, as onThrottled reads it (see there). */
+function refusedBy(s: AdaptiveState, o: Observation): 'rate' | 'concurrency' {
+  const upTo = o.recentAtMost ?? o.recent;
+  const beyondRate = upTo + 1 > s.okQps;
+  return o.level < 2 || (beyondRate && upTo >= RATE_EVIDENCE * o.level) ? 'rate' : 'concurrency';
+}
+
 /**
  * The service refused a call for the rate (SC006, 429): the limit that refused drops at once, and is
  * probed again later, each time later still. Which one refused is read from the calls the service
@@ -185,10 +195,8 @@ export function onAccepted(s: AdaptiveState, o: Observation): AdaptiveState | un
  *   window than in flight (slow calls, where the concurrency binds long before any window fills).
  */
 export function onThrottled(s: AdaptiveState, o: Observation, now: number): AdaptiveState {
-  const upTo = o.recentAtMost ?? o.recent;
-  const beyondRate = upTo + 1 > s.okQps;
-  const alone = o.level < 2;
-  const byRate = alone || (beyondRate && upTo >= RATE_EVIDENCE * o.level);
+  const beyondRate = (o.recentAtMost ?? o.recent) + 1 > s.okQps;
+  const byRate = refusedBy(s, o) === 'rate';
   const byConcurrency = !byRate;
   // At a new high, the limit is found: the rate drops to what the service surely took. A refusal at
   // or below the rate accepted before may pass (a call that reached the service early, another

@@ -33,6 +33,8 @@ export interface AdaptiveOptions {
 const SYNC_MS = 250;
 /** How much one accepted call moves the smoothed round trip. */
 const LATENCY_WEIGHT = 0.1;
+/** What a round trip may exceed twice the fastest by and still not be queueing (ms). */
+const QUEUE_SLACK_MS = 2;
 
 class AdaptiveControl implements Control {
   private state: AdaptiveState;
@@ -44,8 +46,9 @@ class AdaptiveControl implements Control {
   private remembered: LearnedLimits | undefined;
   private saving: Promise<void> = Promise.resolve();
   private sync: NodeJS.Timeout | undefined;
-  /** The round trip of accepted calls here (ms), smoothed: what Little's law multiplies the rate by. */
+  /** The round trip of accepted calls here (ms), smoothed, and the fastest one. */
   private latencyMs: number | undefined;
+  private fastestMs = Infinity;
   private readonly now: () => number;
 
   constructor(private readonly o: AdaptiveOptions) {
@@ -63,7 +66,7 @@ class AdaptiveControl implements Control {
   }
 
   blocked(by: LimitName): boolean {
-    return this.apply(onBlocked(this.state, by, this.now(), this.o.caps, this.latencyMs));
+    return this.apply(onBlocked(this.state, by, this.now(), this.o.caps, this.roundTrip()));
   }
 
   nextChangeAt(by: LimitName): number | undefined {
@@ -71,8 +74,21 @@ class AdaptiveControl implements Control {
   }
 
   ended(seen: { recent: number; level: number }, throttled: boolean, tookMs: number): void {
-    if (!throttled) this.latencyMs = this.latencyMs === undefined ? tookMs : this.latencyMs + (tookMs - this.latencyMs) * LATENCY_WEIGHT;
+    if (!throttled) {
+      this.latencyMs = this.latencyMs === undefined ? tookMs : this.latencyMs + (tookMs - this.latencyMs) * LATENCY_WEIGHT;
+      this.fastestMs = Math.min(this.fastestMs, tookMs);
+    }
     this.apply(throttled ? onThrottled(this.state, seen, this.now()) : onAccepted(this.state, seen));
+  }
+
+  /**
+   * The round trip Little's law multiplies the rate by: the smoothed one, but no more than twice the
+   * fastest and a little. Beyond that the time is spent queueing (here, when this process is busy, or
+   * at the service), and more calls in flight would only queue longer: a round trip that grows with
+   * the concurrency would grow it without end.
+   */
+  private roundTrip(): number | undefined {
+    return this.latencyMs === undefined ? undefined : Math.min(this.latencyMs, 2 * this.fastestMs + QUEUE_SLACK_MS);
   }
 
   describe(): Pick<LimiterState, 'caps' | 'learned'> {

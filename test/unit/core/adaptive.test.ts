@@ -124,6 +124,17 @@ describe('adaptive limits (the reducer)', () => {
     assert.equal(outdone.refusedConcurrency, undefined);
   });
 
+  it('in a ramp, grows concurrency only as far as the rate needs, so it does not find the concurrency limit by refusals', () => {
+    let s = startState(AUTO, undefined, 0);
+    ({ s } = grow(s, 'qps', AUTO, 0, 3)); // 320/s
+    // 320/s with answers in 3 ms: about one in flight; with headroom and one more, 3.
+    const grown = onBlocked(s, 'concurrency', 400, AUTO, 3) as AdaptiveState;
+    assert.equal(grown.concurrency, 3);
+    assert.equal(onBlocked(grown, 'concurrency', 600, AUTO, 3), undefined, 'the rate grows first');
+    // With no answer timed yet, it doubles.
+    assert.equal(onBlocked(s, 'concurrency', 400, AUTO)?.concurrency, 4);
+  });
+
   it('proves more than one call in flight at once only when three accepted calls have shown it', () => {
     let s = startState(AUTO, undefined, 0);
     ({ s } = grow(s, 'concurrency', AUTO, 0, 3)); // 2 -> 16 at once
