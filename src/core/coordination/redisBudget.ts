@@ -6,7 +6,8 @@ import type Redis from 'ioredis';
 import type { AdaptiveState } from '../limits/adaptive';
 import { parseState } from '../limits/adaptive';
 import type { SharedState } from '../limits/adaptiveControl';
-import { SERVICE_PERIOD_MS, SERVICE_WINDOW_MS, type Budget, type StartResult } from '../limits/budget';
+import { SERVICE_PERIOD_MS, SERVICE_WINDOW_MS, SURE_WINDOW_MS, type Budget, type StartResult } from '../limits/budget';
+import type { Observation } from '../limits/adaptive';
 import type { Limits } from '../limits/budget';
 import type { RedisKeys } from './redisKeys';
 
@@ -55,10 +56,23 @@ redis.call('ZADD', KEYS[3], now + lease, ARGV[1])
 redis.call('PEXPIRE', KEYS[3], lease * 2)
 return {1, recent, active + 1}`;
 
-/** KEYS active, accepted; ARGV id, throttled (1/0). */
-const END = `redis.call('ZREM', KEYS[1], ARGV[1])
+/**
+ * KEYS active, accepted, done; ARGV id, throttled (1/0), sureWindowMs. Returns the accepted calls of
+ * every process whose answers were read by now and that started within the sure window: as
+ * LocalBudget.end counts them, they were all at the service within one of its windows.
+ */
+const END = `${NOW}
+redis.call('ZREM', KEYS[1], ARGV[1])
+local started = redis.call('ZSCORE', KEYS[2], ARGV[1])
 if ARGV[2] == '1' then redis.call('ZREM', KEYS[2], ARGV[1]) end
-return 1`;
+local w = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - w)
+local sure = redis.call('ZCOUNT', KEYS[3], '(' .. (now - w), '+inf')
+if ARGV[2] ~= '1' and started and tonumber(started) > now - w then
+  redis.call('ZADD', KEYS[3], started, ARGV[1])
+  redis.call('PEXPIRE', KEYS[3], w * 2)
+end
+return sure`;
 
 /** KEYS pause; ARGV ms: lengthens the hold, never shortens it. */
 const HOLD = `local left = redis.call('PTTL', KEYS[1])
@@ -75,14 +89,14 @@ return cur`;
 
 interface BudgetCommands {
   bizAcquire(w: string, a: string, act: string, p: string, bucket: string, id: string, windowMs: number, serviceMs: number, leaseMs: number, qps: string, conc: number, periodMs: number): Promise<[number, number | string, number]>;
-  bizEnd(act: string, acc: string, id: string, throttled: string): Promise<number>;
+  bizEnd(act: string, acc: string, done: string, id: string, throttled: string, sureMs: number): Promise<number>;
   bizHold(p: string, ms: number): Promise<number>;
   bizSwap(k: string, base: string, next: string, ttl: number): Promise<string | null>;
 }
 
 export function defineBudgetScripts(redis: Redis): BudgetCommands {
   redis.defineCommand('bizAcquire', { numberOfKeys: 5, lua: ACQUIRE });
-  redis.defineCommand('bizEnd', { numberOfKeys: 2, lua: END });
+  redis.defineCommand('bizEnd', { numberOfKeys: 3, lua: END });
   redis.defineCommand('bizHold', { numberOfKeys: 1, lua: HOLD });
   redis.defineCommand('bizSwap', { numberOfKeys: 1, lua: SWAP });
   return redis as unknown as BudgetCommands;
@@ -97,6 +111,8 @@ export class RedisBudget implements Budget {
   readonly shared = true;
   private keys: Promise<RedisKeys> | undefined;
   private seq = 0;
+  /** What each call in flight here showed at its start. */
+  private readonly started = new Map<string, { readonly recent: number; readonly level: number }>();
   private readonly prefix = `${process.pid}.${Math.random().toString(36).slice(2, 8)}.`;
 
   constructor(
@@ -112,22 +128,33 @@ export class RedisBudget implements Budget {
     const id = this.prefix + ++this.seq;
     const qps = Number.isFinite(limits.qps) ? String(limits.qps) : 'inf';
     const [ok, a, b] = await this.guard(this.cmd.bizAcquire(k.window, k.accepted, k.active, k.pause, k.bucket, id, this.windowMs, SERVICE_WINDOW_MS, LEASE_MS, qps, limits.concurrency, SERVICE_PERIOD_MS));
-    if (ok === 1) return { ok: true, id, recent: Number(a), level: b };
+    if (ok === 1) {
+      this.started.set(id, { recent: Number(a), level: b });
+      return { ok: true, id, recent: Number(a), level: b };
+    }
     return { ok: false, by: a as 'pause' | 'qps' | 'concurrency', waitMs: b };
   }
 
-  /** Other processes' answers are not seen here: the count at the call's start stands. */
-  end(id: string, throttled: boolean): undefined {
+  /**
+   * What the call shows, from every process's answers read by now (see END); undefined when the
+   * coordinator cannot say, and the count at the call's start stands.
+   */
+  async end(id: string, throttled: boolean): Promise<Observation | undefined> {
+    const start = this.started.get(id);
+    this.started.delete(id);
     // Best effort: when the coordinator is gone, the lease runs out by itself.
-    void this.keys?.then((k) => this.cmd.bizEnd(k.active, k.accepted, id, throttled ? '1' : '0')).catch(() => undefined);
-    return undefined;
+    const sure = await this.keys?.then((k) => this.cmd.bizEnd(k.active, k.accepted, k.done, id, throttled ? '1' : '0', SURE_WINDOW_MS)).catch(() => undefined);
+    if (sure === undefined || !start) return undefined;
+    return { recent: sure, level: start.level, recentAtMost: Math.max(sure, start.recent) };
   }
 
   hold(ms: number): void {
     void this.keys?.then((k) => this.cmd.bizHold(k.pause, Math.max(1, Math.round(ms)))).catch(() => undefined);
   }
 
-  dispose(): void {}
+  dispose(): void {
+    this.started.clear();
+  }
 }
 
 /** The adaptive state of an account, compare-and-set in Redis. */

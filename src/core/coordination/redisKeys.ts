@@ -12,6 +12,8 @@ export interface RedisKeys {
   readonly state: string;
   readonly window: string;
   readonly accepted: string;
+  /** Accepted calls whose answers were read, by start time: what a call shows as surely accepted with it. */
+  readonly done: string;
   readonly active: string;
   readonly pause: string;
   readonly bucket: string;
@@ -32,6 +34,7 @@ export function redisKeys(account: string): RedisKeys {
     state: k('state'),
     window: k('window'),
     accepted: k('accepted'),
+    done: k('done'),
     active: k('active'),
     pause: k('pause'),
     bucket: k('bucket'),

@@ -48,7 +48,7 @@ export interface Budget {
    * not count as a call the service accepted. Returns what the call shows of the service's limits,
    * counted now that its answer is read, or undefined where only the count at its start is known.
    */
-  end(id: string, uncounted: boolean): Observation | undefined;
+  end(id: string, uncounted: boolean): Observation | undefined | Promise<Observation | undefined>;
   /** Holds every start of the account for `ms`. */
   hold(ms: number): void;
   /** Calls of other processes can end without this one hearing of it: poll for a free slot. */

@@ -4,6 +4,7 @@
 // Requests over the limit would come back as SC006 and count anyway. The limiter queues callers in
 // order; its Budget says whether one more may start now, its Control which limits hold (fixed
 // values, or values it learns: see adaptive.ts).
+import type { Observation } from './adaptive';
 import { COUNT_WINDOW_MS, LocalBudget, type Budget, type Limits } from './budget';
 import { DEFAULT_LIMITS } from '../constants';
 import type { LimiterState } from '../model';
@@ -178,10 +179,15 @@ export class RateLimiter implements Limiter {
         if (released) return 0;
         released = true;
         this.active--;
-        // What the call shows, counted now that its answer is read; a shared budget knows only its start.
-        const shown = this.budget.end(id, throttle !== undefined || signIn) ?? seen;
+        // What the call shows, counted now that its answer is read (a shared budget answers a moment later).
+        const shown = this.budget.end(id, throttle !== undefined || signIn);
+        const tookMs = this.now() - startedAt;
         // A sign-in spends the budget like any call, but says nothing of the limits of data calls.
-        if (!signIn) this.control.ended(shown, throttle !== undefined, this.now() - startedAt);
+        const tell = (o: Observation | undefined): void => {
+          if (!signIn && !this.disposed) this.control.ended(o ?? seen, throttle !== undefined, tookMs);
+        };
+        if (shown instanceof Promise) void shown.then(tell, () => tell(undefined));
+        else tell(shown);
         let held = 0;
         if (throttle) held = this.throttled(throttle, startedAt);
         else this.throttles = 0;
@@ -227,7 +233,7 @@ export class RateLimiter implements Limiter {
       const seen = { recent: r.recent, level: r.level };
       // The caller may have given up while the budget answered: the slot goes back unused.
       if (!this.waiters.grantNext(() => this.permit(r.id, seen))) {
-        this.budget.end(r.id, false);
+        void this.budget.end(r.id, true);
       }
     }
   }
