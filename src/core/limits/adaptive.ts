@@ -59,6 +59,8 @@ export const START = { qps: 5, concurrency: 2 } as const;
 export const RAMP_MS = 100;
 const RAMP = { qps: 4, concurrency: 2 } as const;
 const PROBE_BASE_MS = 1000;
+/** After the refusal that ends a ramp: the limit was just found, and every probe above it costs an SC006 for each process in flight. */
+const PROBE_FOUND_MS = 4000;
 const PROBE_MAX_MS = 30_000;
 /** A limit found in an earlier run: probed above about twice a minute, so a probe costs at most one SC006 per 30 s. */
 const PROBE_LEARNED_MS = 30_000;
@@ -217,7 +219,7 @@ export function onThrottled(s: AdaptiveState, o: Observation, now: number): Adap
   const shown = byConcurrency ? s.shown?.filter((l) => l <= concurrency) : s.shown;
   const ramp = { qps: s.ramp.qps && !byRate, concurrency: s.ramp.concurrency && !byConcurrency };
   const later = (p: Probe, ramped: boolean): Probe => {
-    const intervalMs = ramped ? PROBE_BASE_MS : Math.min(PROBE_MAX_MS, p.intervalMs * 2);
+    const intervalMs = ramped ? PROBE_FOUND_MS : Math.min(PROBE_MAX_MS, p.intervalMs * 2);
     return { at: now + intervalMs, step: 1, intervalMs };
   };
   const soon = (p: Probe): Probe => ({ at: now + PROBE_BASE_MS, step: 1, intervalMs: p.intervalMs });

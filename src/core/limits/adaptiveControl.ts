@@ -166,7 +166,7 @@ class AdaptiveControl implements Control {
 /** A limiter that finds the account's limits by itself, never above `caps`. */
 export function adaptiveLimiter(o: AdaptiveOptions): RateLimiter {
   // After a refusal the limits already keep calls under the service's: a short hold is enough.
-  return new RateLimiter(new AdaptiveControl(o), undefined, o.now, o.backoff ?? { baseDelayMs: 50 }, o.shared?.budget);
+  return new RateLimiter(new AdaptiveControl(o), undefined, o.now, o.backoff ?? { baseDelayMs: 20 }, o.shared?.budget);
 }
 
 function fmt(s: AdaptiveState): string {

@@ -51,16 +51,16 @@ describe('adaptive limits (the reducer)', () => {
     assert.equal(s.qps, 50, 'the limiter keeps its margin in its count window, not in the rate');
     assert.equal(s.exact, true);
     assert.deepEqual(estimate(s), { qps: 50, concurrency: s.okConcurrency || 1, exact: true }, 'the limit found');
-    assert.equal(onBlocked(s, 'qps', t + 500, AUTO), undefined, 'no probe right after the refusal');
-    const above = onBlocked(s, 'qps', t + 1000, AUTO) as AdaptiveState;
+    assert.equal(onBlocked(s, 'qps', t + 3500, AUTO), undefined, 'no probe for 4 s after the refusal that found it');
+    const above = onBlocked(s, 'qps', t + 4000, AUTO) as AdaptiveState;
     assert.equal(above.qps, 51, 'one small step above');
-    const further = onBlocked(above, 'qps', t + 2000, AUTO) as AdaptiveState;
+    const further = onBlocked(above, 'qps', t + 8000, AUTO) as AdaptiveState;
     assert.equal(further.qps, 53, 'a larger step once the last one held');
     // Refused above: back to what it took, and the next probe waits twice as long.
-    const again = onThrottled(further, { recent: 50, level: 1 }, t + 2000);
+    const again = onThrottled(further, { recent: 50, level: 1 }, t + 8000);
     assert.equal(again.qps, 50);
-    assert.equal(onBlocked(again, 'qps', t + 3500, AUTO), undefined);
-    assert.equal(onBlocked(again, 'qps', t + 4000, AUTO)?.qps, 51);
+    assert.equal(onBlocked(again, 'qps', t + 15_500, AUTO), undefined);
+    assert.equal(onBlocked(again, 'qps', t + 16_000, AUTO)?.qps, 51);
   });
 
   it('answers of the burst read after its refusal raise the rate to what the service was shown to take', () => {
