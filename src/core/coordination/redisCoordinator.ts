@@ -1,7 +1,7 @@
 // The coordinator on Redis (ioredis: the most used Node client, with Lua script helpers and TLS).
 // Tokens are kept only until they expire; a sign-in lock expires by itself if its holder dies; guard
 // counts change by atomic increments; every key is namespaced, hashed and has a TTL.
-import { COUNT_WINDOW_MS } from '../limits/budget';
+import { SHARED_COUNT_WINDOW_MS } from '../limits/budget';
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import type { StoredToken } from '../model';
@@ -184,7 +184,7 @@ export async function connectRedis(address: CoordinatorAddress, o: CoordinatorOp
           if (a === undefined) throw new CoordinatorUnavailableError('No account to share a budget for.');
           return redisKeys(a);
         },
-        o.windowMs ?? COUNT_WINDOW_MS,
+        o.windowMs ?? SHARED_COUNT_WINDOW_MS,
         guard,
       ),
     }),
