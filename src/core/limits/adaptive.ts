@@ -25,7 +25,7 @@ export interface AdaptiveState {
   /** The rate and concurrency calls are held to now (before each process's own caps). */
   readonly qps: number;
   readonly concurrency: number;
-  /** Per limit: no refusal put on it yet, so while it binds it doubles every RAMP_MS. */
+  /** Per limit: no refusal put on it yet, so while it binds it grows by RAMP every RAMP_MS. */
   readonly ramp: { readonly qps: boolean; readonly concurrency: boolean };
   readonly grownAt: number;
   /** Proven: the most calls the service accepted within one second, and in flight at once. */
