@@ -6,8 +6,7 @@ import type Redis from 'ioredis';
 import type { AdaptiveState } from '../limits/adaptive';
 import { parseState } from '../limits/adaptive';
 import type { SharedState } from '../limits/adaptiveControl';
-import { SERVICE_PERIOD_MS, SERVICE_WINDOW_MS, SURE_WINDOW_MS, type Budget, type StartResult } from '../limits/budget';
-import type { Observation } from '../limits/adaptive';
+import { SERVICE_PERIOD_MS, SERVICE_WINDOW_MS, SURE_WINDOW_MS, type Budget, type StartResult, type SureCount } from '../limits/budget';
 import type { Limits } from '../limits/budget';
 import type { RedisKeys } from './redisKeys';
 
@@ -111,8 +110,6 @@ export class RedisBudget implements Budget {
   readonly shared = true;
   private keys: Promise<RedisKeys> | undefined;
   private seq = 0;
-  /** What each call in flight here showed at its start. */
-  private readonly started = new Map<string, { readonly recent: number; readonly level: number }>();
   private readonly prefix = `${process.pid}.${Math.random().toString(36).slice(2, 8)}.`;
 
   constructor(
@@ -128,33 +125,25 @@ export class RedisBudget implements Budget {
     const id = this.prefix + ++this.seq;
     const qps = Number.isFinite(limits.qps) ? String(limits.qps) : 'inf';
     const [ok, a, b] = await this.guard(this.cmd.bizAcquire(k.window, k.accepted, k.active, k.pause, k.bucket, id, this.windowMs, SERVICE_WINDOW_MS, LEASE_MS, qps, limits.concurrency, SERVICE_PERIOD_MS));
-    if (ok === 1) {
-      this.started.set(id, { recent: Number(a), level: b });
-      return { ok: true, id, recent: Number(a), level: b };
-    }
+    if (ok === 1) return { ok: true, id, recent: Number(a), level: b };
     return { ok: false, by: a as 'pause' | 'qps' | 'concurrency', waitMs: b };
   }
 
   /**
-   * What the call shows, from every process's answers read by now (see END); undefined when the
-   * coordinator cannot say, and the count at the call's start stands.
+   * The calls every process surely had accepted with it, from the answers read by now (see END);
+   * undefined when the coordinator cannot say, and the count at the call's start stands.
    */
-  async end(id: string, throttled: boolean): Promise<Observation | undefined> {
-    const start = this.started.get(id);
-    this.started.delete(id);
+  async end(id: string, throttled: boolean): Promise<SureCount | undefined> {
     // Best effort: when the coordinator is gone, the lease runs out by itself.
     const sure = await this.keys?.then((k) => this.cmd.bizEnd(k.active, k.accepted, k.done, id, throttled ? '1' : '0', SURE_WINDOW_MS)).catch(() => undefined);
-    if (sure === undefined || !start) return undefined;
-    return { recent: sure, level: start.level, recentAtMost: Math.max(sure, start.recent) };
+    return sure === undefined ? undefined : { recent: sure };
   }
 
   hold(ms: number): void {
     void this.keys?.then((k) => this.cmd.bizHold(k.pause, Math.max(1, Math.round(ms)))).catch(() => undefined);
   }
 
-  dispose(): void {
-    this.started.clear();
-  }
+  dispose(): void {}
 }
 
 /** The adaptive state of an account, compare-and-set in Redis. */

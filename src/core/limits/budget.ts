@@ -42,6 +42,10 @@ export const COUNT_WINDOW_MS = 1008;
  */
 export const SHARED_COUNT_WINDOW_MS = 1010;
 
+/** What a shared budget learns of a call when its answer is read: the calls surely accepted with it (the rest is known from its start). */
+export interface SureCount {
+  readonly recent: number;
+}
 
 export type StartResult =
   | { readonly ok: true; readonly id: string; readonly recent: number; readonly level: number }
@@ -54,9 +58,10 @@ export interface Budget {
   /**
    * The call ended; `uncounted`: the service refused it for the rate, or it was a sign-in, so it does
    * not count as a call the service accepted. Returns what the call shows of the service's limits,
-   * counted now that its answer is read, or undefined where only the count at its start is known.
+   * counted now that its answer is read (a shared budget: the calls surely accepted with it, a moment
+   * later), or undefined where only the count at its start is known.
    */
-  end(id: string, uncounted: boolean): Observation | undefined | Promise<Observation | undefined>;
+  end(id: string, uncounted: boolean): Observation | undefined | Promise<SureCount | undefined>;
   /** Holds every start of the account for `ms`. */
   hold(ms: number): void;
   /** Calls of other processes can end without this one hearing of it: poll for a free slot. */

@@ -186,7 +186,7 @@ export class RateLimiter implements Limiter {
         const tell = (o: Observation | undefined): void => {
           if (!signIn && !this.disposed) this.control.ended(o ?? seen, throttle !== undefined, tookMs);
         };
-        if (shown instanceof Promise) void shown.then(tell, () => tell(undefined));
+        if (shown instanceof Promise) void shown.then((r) => tell(r && { ...seen, recent: r.recent, recentAtMost: Math.max(r.recent, seen.recent) }), () => tell(undefined));
         else tell(shown);
         let held = 0;
         if (throttle) held = this.throttled(throttle, startedAt);
