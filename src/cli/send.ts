@@ -1,9 +1,10 @@
 // `bizdata send FILE [--name NAME]...`: the requests of a request file (`.bizdata.http`), sent with the
 // managed token through the same client as every other command, each response printed as it comes.
-import { runRequestFile, unsendableAtStart } from '../core/requests/fileRun';
+import { runRequestFile, sentUrl, unsendableAtStart } from '../core/requests/fileRun';
 import { safeLine, safeText } from '../core/sanitize';
 import { parseRequestFile, type ParsedRequest, type RequestFileProblem } from '../core/requests/requestFile';
 import { requestFileText } from '../core/requests/requestText';
+import { allDisabledLine } from '../core/requests/requestSettings';
 import { connectionVariables, unknownReferences } from '../core/requests/requestVariables';
 import { bodyFiles } from '../core/requests/fileSafety';
 import { checkNotes, confirmNote, promptAnswers, REQUEST_INPUT_HELP, REQUEST_INPUT_OPTIONS, requestFileContext } from './requestInputs';
@@ -13,7 +14,7 @@ import { connectionNames } from '../core/connections/connection';
 import { connectionProblems } from '../core/requests/requestConnections';
 import { requestClients } from './requestClients';
 import { EXIT, UsageError, type CliIo } from './io';
-import { againToStop, endBySignal, StopRequests } from './signals';
+import { endBySignal, requestFileStop } from './signals';
 
 export const SEND_HELP = `Usage: bizdata send FILE [--name NAME]... [connection options]
 
@@ -54,8 +55,8 @@ A file with an error sends nothing: each error is printed as FILE:LINE: what is 
 is compressed or not text). CR, LF and CRLF line ends are all read.
 
 The run stops at the first request that fails, with that failure's exit status. Ctrl-C (SIGINT) or
-SIGTERM lets the request on its way be answered and printed, sends no other, and ends the process by
-that signal (exit status 130 or 143 in a shell); a second Ctrl-C stops at once.
+SIGTERM gives the request on its way 0.75 s to be answered and printed (then cuts it), sends
+no other, and ends the process by that signal (exit status 130 or 143 in a shell); a second Ctrl-C stops at once.
 
 ${REQUEST_INPUT_HELP}
 
@@ -77,9 +78,13 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
   refuseErrors(file, parsed.problems);
   for (const p of parsed.problems) io.stderr.write(`${safeLine(`${file}:${p.span.line + 1}: warning: ${p.message}`)}\n`);
   const chosenRequests = select(parsed.requests, values.name ?? [], file);
-  // "# @disabled" requests are never sent, even when named.
-  for (const r of chosenRequests.filter((c) => c.settings.disabled)) io.stderr.write(`${safeLine(`${r.name ?? `request ${r.index + 1}`}: skipped (# @disabled)`)}\n`);
+  // "# @disabled" requests are never sent, even when named; when none is left, one line says so.
   const selected = chosenRequests.filter((r) => !r.settings.disabled);
+  if (selected.length === 0) {
+    io.stderr.write(`${safeLine(allDisabledLine(file, chosenRequests.length))}\n`);
+    return EXIT.ok;
+  }
+  for (const r of chosenRequests.filter((c) => c.settings.disabled)) io.stderr.write(`${safeLine(`${r.name ?? `request ${r.index + 1}`}: skipped (# @disabled)`)}\n`);
   checkNotes(selected, values, io, file);
   const { root, system } = await requestFileContext(file, values, io);
   const prompts = await promptAnswers(selected, values, io, file);
@@ -90,9 +95,7 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
   const clients = await requestClients([{ file: parsed, requests: selected }], chosen, values, io);
   const { main, setupOf } = clients;
   const { requestTimeoutMs } = main;
-  const stop = new StopRequests(requestTimeoutMs, (sig) =>
-    io.stderr.write(`bizdata: ${sig}: stopping: the request on its way is answered (within ${requestTimeoutMs / 1000} s), no other is sent. ${againToStop(sig)} to stop at once.\n`),
-  );
+  const stop = requestFileStop(requestTimeoutMs, io);
   let sent = 0;
   let declined = 0;
   let failed: number | undefined;
@@ -118,11 +121,12 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
       onUnsendable: (u) => {
         throw new UsageError(`${file}:${u.line + 1}: ${u.message}`);
       },
-      onResult: ({ request: r, sent: request, result }) => {
+      onResult: (step) => {
+        const { request: r, sent: request, result } = step;
         if (stop.received && !result.ok && result.kind === 'cancelled') return false;
         sent++;
         const { client, codes, connection } = setupOf(r);
-        const label = `${connection ? `[${connection.name}] ` : ''}${r.name ?? `request ${r.index + 1}`}: ${request.method} ${client.redact(result.request?.url ?? request.url)}`;
+        const label = `${connection ? `[${connection.name}] ` : ''}${r.name ?? `request ${r.index + 1}`}: ${request.method} ${client.redact(sentUrl(step))}`;
         if (!result.ok) {
           io.stderr.write(`${safeLine(label)}\n`);
           failed = printFailure(result, io, (s) => client.redact(s), codes);

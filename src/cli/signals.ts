@@ -1,7 +1,8 @@
-// Ctrl-C (SIGINT) and SIGTERM in the commands that work through many calls (batch, send). The first
-// signal asks the command to stop cleanly: nothing new is sent, what is on the wire is answered (or
-// cut at the deadline), the command prints what it did, and the process then ends by that same signal,
-// so a shell reports 130 or 143 and a script running it stops too. A second signal ends it at once.
+// Ctrl-C (SIGINT) and SIGTERM in the commands that work through many calls (batch, send, test). The
+// first signal asks the command to stop cleanly: nothing new is sent, what is on the wire is answered
+// (or cut at the deadline: --timeout for a batch, 0.75 s for request files), the command prints what
+// it did, and the process then ends by that same signal, so a shell reports 130 or 143 and a script
+// running it stops too. A second signal ends it at once.
 //
 // The listeners stay until the command is done. The file lock (proper-lockfile, dist/lockfile.js)
 // brings signal-exit, which re-raises a signal when it finds no other listener: a listener that
@@ -10,6 +11,13 @@ import { constants } from 'node:os';
 import type { CliIo } from './io';
 
 export type StopSignal = 'SIGINT' | 'SIGTERM';
+
+/**
+ * How long `send` and `test` let a request on the wire be answered after the first signal: a request
+ * file may come from anyone and may name an answer that never ends, and CI's SIGTERM must end the job
+ * within a second, its reports written. (A batch waits up to --timeout: its answers are its output.)
+ */
+const REQUEST_FILE_GRACE_MS = 750;
 const STOP_SIGNALS: readonly StopSignal[] = ['SIGINT', 'SIGTERM'];
 
 export class StopRequests {
@@ -82,4 +90,12 @@ export async function endBySignal(sig: StopSignal, io: CliIo): Promise<number> {
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
   return signalStatus(sig);
+}
+
+/** The stop of `send` and `test`: the request on the wire gets at most 0.75 s (never more than --timeout). */
+export function requestFileStop(requestTimeoutMs: number, io: CliIo): StopRequests {
+  const graceMs = Math.min(requestTimeoutMs, REQUEST_FILE_GRACE_MS);
+  return new StopRequests(graceMs, (sig) =>
+    io.stderr.write(`bizdata: ${sig}: stopping: the request on its way is answered within ${graceMs / 1000} s or cut, no other is sent; the reports of what ran are written. ${againToStop(sig)} to stop at once.\n`),
+  );
 }

@@ -9,6 +9,7 @@ import { runRequestFile, unsendableAtStart, type FileInputs } from '../core/requ
 import { bodyFiles } from '../core/requests/fileSafety';
 import { parseRequestFile, type ParsedRequest, type ParsedRequestFile } from '../core/requests/requestFile';
 import { requestFileText } from '../core/requests/requestText';
+import { allDisabledLine } from '../core/requests/requestSettings';
 import { connectionVariables, unknownReferences } from '../core/requests/requestVariables';
 import { judgeStep, judgeUnsendable } from '../core/requests/testRun';
 import { connectionNames } from '../core/connections/connection';
@@ -22,7 +23,7 @@ import { EXIT, UsageError, type CliIo } from './io';
 import { requestClients } from './requestClients';
 import { checkNotes, confirmNote, promptAnswers, REQUEST_INPUT_HELP, REQUEST_INPUT_OPTIONS, requestFileContext } from './requestInputs';
 import { refuseAll, refuseErrors } from './send';
-import { againToStop, endBySignal, StopRequests } from './signals';
+import { endBySignal, requestFileStop } from './signals';
 import { countsOf, jsonReport, junitReport, requestLines, summaryLine, type FileReport, type ReportedRequest } from './testReport';
 
 export const TEST_HELP = `Usage: bizdata test FILE|DIR... [--junit FILE] [--json] [connection options]
@@ -48,7 +49,8 @@ Connections: each request goes through its file's "# @connection NAME" (on the r
 of the file), else the run's connection (--connection, BIZDATA_CONNECTION, the file's "active", or
 --sandbox). Reports name the connection of every request.
 
-Requests marked "# @disabled" are skipped; "# @prompt" and "# @note" are answered as below.
+Requests marked "# @disabled" are skipped (when every request is, one line says so, exit 0);
+"# @prompt" and "# @note" are answered as below.
 
 ${REQUEST_INPUT_HELP}
 
@@ -59,8 +61,9 @@ summary.
 
 Exit status: 0 all passed, 1 a test failed or could not be judged, 2 bad usage or a bad file (nothing
 sent), 3 authentication failure or the lockout guard refused (the run stops), 4 a limit or contract
-stop (the run stops). Ctrl-C (SIGINT) or SIGTERM lets the request on its way be answered, sends no
-other, writes the reports of what ran, and ends the process by that signal.
+stop (the run stops). Ctrl-C (SIGINT) or SIGTERM gives the request on its way 0.75 s to be
+answered (then cuts it), sends no other, writes the reports of what ran, and ends the process by that
+signal.
 
 ${CONNECTION_HELP}`;
 
@@ -92,7 +95,6 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
     // A file with an error, a malformed assertion among them, refuses the run before anything is sent.
     refuseErrors(file, parsed.problems);
     // "# @disabled" requests are never sent; a "# @note" no one can confirm refuses the run; prompts are answered now.
-    for (const r of parsed.requests.filter((c) => c.settings.disabled)) io.stderr.write(`${safeLine(`${file}: ${r.name ?? `request ${r.index + 1}`}: skipped (# @disabled)`)}\n`);
     const requests = parsed.requests.filter((r) => !r.settings.disabled);
     checkNotes(requests, values, io, file);
     const { root, system } = await requestFileContext(file, values, io, 'test');
@@ -103,6 +105,10 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
   const chosen = await chooseConnection(values, io.env);
   // A `# @connection` that names no connection refuses the run at its line, before any client is made.
   for (const { file, parsed } of loaded) refuseErrors(file, connectionProblems(parsed, connectionNames(chosen.connections)));
+  // Requests that are all "# @disabled": nothing to send, and no failure; one line says so.
+  const disabled = loaded.flatMap((l) => l.parsed.requests.filter((r) => r.settings.disabled).map((r) => ({ file: l.file, r })));
+  if (loaded.every((l) => l.requests.length === 0) && disabled.length > 0) return nothingEnabled(files, disabled.length, values, io);
+  for (const { file, r } of disabled) io.stderr.write(`${safeLine(`${file}: ${r.name ?? `request ${r.index + 1}`}: skipped (# @disabled)`)}\n`);
   if (loaded.every((l) => l.requests.length === 0)) throw new UsageError(`${files.join(', ')} ${files.length === 1 ? 'holds' : 'hold'} no request. Write one as "GET {{baseUrl}}/v1/…", with "?? status == 200" below it.`);
   // A client per connection used, shared by every file: one token, one limiter and one guard per account.
   const clients = await requestClients(
@@ -115,9 +121,7 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
   const { requestTimeoutMs } = main;
   // Without a connections file or a name, the flags and variables alone: reported as "default".
   const nameOf = (setup: Setup): string => setup.connection?.name ?? 'default';
-  const stop = new StopRequests(requestTimeoutMs, (sig) =>
-    io.stderr.write(`bizdata: ${sig}: stopping: the request on its way is answered (within ${requestTimeoutMs / 1000} s), no other is sent. ${againToStop(sig)} to stop at once.\n`),
-  );
+  const stop = requestFileStop(requestTimeoutMs, io);
   const say = (line: string): void => {
     if (!values.json) io.stdout.write(`${safeLine(line)}\n`);
   };
@@ -157,7 +161,7 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
           // A call cut short by Ctrl-C is no test result.
           if (stop.received && failure?.kind === 'cancelled') return false;
           const setup = clients.setupOf(step.request);
-          report({ outcome, connection: nameOf(setup), url: setup.client.redact(step.result.request?.url ?? step.sent.url) });
+          report({ outcome, connection: nameOf(setup), url: setup.client.redact(outcome.url ?? step.sent.url) });
           if (failure) stoppedBy = setup;
           stopped = failure;
           return failure === undefined;
@@ -179,6 +183,15 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
     return printFailure(stopped, io, (s) => stoppedBy.client.redact(s), stoppedBy.codes);
   }
   return counts.failed > 0 || counts.errors > 0 ? EXIT.other : EXIT.ok;
+}
+
+/** A run of files whose requests are all disabled: the one line, and empty reports where asked for. */
+async function nothingEnabled(files: readonly string[], count: number, values: { junit?: string; json?: boolean }, io: CliIo): Promise<number> {
+  const run = { files: [] };
+  if (values.json) printJson(jsonReport(run), io);
+  else io.stdout.write(`${safeLine(allDisabledLine(files.join(', '), count))}\n`);
+  if (values.junit !== undefined) await writeJunit(values.junit, junitReport(run, hostname()));
+  return EXIT.ok;
 }
 
 /** The files named, and every *.bizdata.http under the folders named, in order, each once. */

@@ -234,14 +234,14 @@ export class BizDataClient {
     const s = await this.session(id, t0);
     if (!('key' in s)) return s;
     let token = await this.tokens.get(s, { force: o.forceNewToken, confirmRisk: o.confirmRisk, signal: o.signal }, t0);
-    if (!token.ok) return token.failure;
+    if (!token.ok) return { ...token.failure, signIn: true };
     let outcome = await this.dataCall(s, build(token.token.value), expectObject, o, t0);
     if (!outcome.reauth) return outcome.result;
     if (o.stop?.aborted) return failure(t0, 'cancelled', 'The call was stopped before getting a new token.', 'Run it again when needed.');
     this.log(`${id}: token refused with ${outcome.code}; getting a new one and repeating the call once`);
     await this.tokens.markInvalid(s, token.token.value, outcome.code, outcome.result.ok ? undefined : outcome.result.text);
     token = await this.tokens.get(s, { replacing: token.token.value, confirmRisk: o.confirmRisk, signal: o.signal }, t0);
-    if (!token.ok) return token.failure;
+    if (!token.ok) return { ...token.failure, signIn: true };
     outcome = await this.dataCall(s, build(token.token.value), expectObject, o, t0);
     if (!outcome.reauth) return outcome.result;
     await this.tokens.markInvalid(s, token.token.value, outcome.code, outcome.result.ok ? undefined : outcome.result.text);

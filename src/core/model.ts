@@ -175,6 +175,11 @@ export interface CallFailure {
   readonly headers?: Readonly<Record<string, string>>;
   readonly durationMs: number;
   readonly request?: RequestRecord;
+  /**
+   * The sign-in that a data call needed failed, so the data call was never sent: `status`, `body`
+   * and `request` are the sign-in's, and no answer of the call (request files judge none).
+   */
+  readonly signIn?: true;
 }
 
 export type CallResult = CallSuccess | CallFailure;

@@ -148,8 +148,10 @@ export interface AssertionOutcome {
   readonly message: string;
 }
 
-/** The answer a call result carries; undefined when none came (refused before sending, network failure, guard). */
+/** The answer a call result carries; undefined when none came (refused before sending, a failed sign-in, network failure, guard). */
 export function answerOf(result: CallResult): Answer | undefined {
+  // A failed sign-in is no answer of the request, which was never sent.
+  if (!result.ok && result.signIn) return undefined;
   if (result.ok) return { status: result.status, headers: result.headers ?? {}, body: result.body, text: result.text, code: result.code, durationMs: result.durationMs };
   if (result.status === undefined) return undefined;
   return { status: result.status, headers: result.headers ?? {}, body: result.body, code: result.code, durationMs: result.durationMs };

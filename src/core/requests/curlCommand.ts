@@ -9,6 +9,8 @@
 import { parse } from 'shell-quote';
 import { buildBody, isRefusal, type BodyLine } from './bodies';
 import { MANAGED_HEADERS } from './queries';
+import { identityHeaderProblem } from './identityHeaders';
+import { methodAdvice, REFLECTING_METHODS } from './methods';
 import type { LineSpan } from './requestText';
 
 export interface CurlHeader {
@@ -456,6 +458,7 @@ function readOptions(args: readonly string[]): CurlReading {
   if (!/^[A-Z]+$/.test(chosen)) {
     return refuse(`-X "${chosen.slice(0, 20)}": curl sends the method exactly as written, and servers read methods case by case; write it in capital letters (-X ${chosen.toUpperCase().replace(/[^A-Z]/g, '')}).`, chosen);
   }
+  if (REFLECTING_METHODS.has(chosen)) return refuse(methodAdvice(chosen), chosen);
   return { ok: true, request: { method: chosen, url: target, headers, body: sent }, notes };
 }
 
@@ -473,7 +476,7 @@ function credentialNote(what: string, written: string): CurlNote {
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Headers the client or the URL decides. */
-const COMPUTED: ReadonlySet<string> = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
+const COMPUTED: ReadonlySet<string> = new Set(['content-length', 'transfer-encoding', 'connection']);
 
 function readHeader(raw: string, written: string, notes: CurlNote[]): { ok: true; header?: CurlHeader } | { ok: false; message: string; written?: string } {
   if (raw.startsWith('@')) return refuse(`-H ${raw} reads headers from a file, which cannot be read here; write each header with its own -H.`, written);
@@ -490,6 +493,8 @@ function readHeader(raw: string, written: string, notes: CurlNote[]): { ok: true
     notes.push(credentialNote(`the ${name} header`, name));
     return { ok: true };
   }
+  const identity = identityHeaderProblem(name);
+  if (identity) return refuse(identity, name);
   if (COMPUTED.has(name.toLowerCase())) return refuse(`The ${name} header is set by the client from the URL and the body; remove it.`, name);
   return { ok: true, header: { name, value } };
 }

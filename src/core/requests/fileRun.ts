@@ -19,6 +19,15 @@ export interface RunStep {
   readonly result: CallResult;
 }
 
+/**
+ * The URL a step's request went to, for reports: the client's record of it (the wire's spelling), or
+ * as prepared when it was never sent (a failed sign-in's record is the sign-in's).
+ */
+export function sentUrl(step: RunStep): string {
+  const { result, sent } = step;
+  return (!result.ok && result.signIn) || !result.request ? sent.url : result.request.url;
+}
+
 /** A request that cannot be sent: a value missing at its turn, or a URL its token may not go to. */
 export interface Unsendable {
   readonly request: ParsedRequest;

@@ -5,6 +5,8 @@ import { credentialRefusal } from '../protocol/credentialOrigins';
 import { checkCountry, checkHeaderValue, checkIp, checkName, checkOptionalText } from '../protocol/validate';
 import { MAX_BODY_FILE_BYTES } from './fileSafety';
 import { methodAdvice, WIRE_METHODS } from './methods';
+import { identityHeaderProblem } from './identityHeaders';
+import { signInPathRefusal } from '../protocol/signInPaths';
 
 const TOKEN_WORD = /^[A-Za-z0-9_.-]{1,64}$/;
 
@@ -52,11 +54,13 @@ export function checkOperation(r: OperationRequest, e: Endpoints): string | unde
   if (!URL.canParse(r.url)) return `"${r.url.slice(0, 80)}" is not an absolute URL; start it with {{baseUrl}}, {{authUrl}} or {{legacyUrl}}.`;
   const u = new URL(r.url);
   if (u.username !== '' || u.password !== '') return 'The URL carries a user name or password before the host; remove it: credentials never go into a URL.';
-  const foreign = credentialRefusal(r.url, e, r.interfaceId);
+  const foreign = credentialRefusal(r.url, e, r.interfaceId) ?? signInPathRefusal(r.url, e);
   if (foreign) return foreign;
   for (const [name, value] of Object.entries(r.headers)) {
     if (!HEADER_NAME.test(name)) return `"${name.slice(0, 40)}" is not a valid header name.`;
     if (MANAGED_HEADERS.has(name.toLowerCase())) return `The header ${name} is set by the client from the signed-in account; remove it from the request.`;
+    const identity = identityHeaderProblem(name);
+    if (identity) return identity;
     const bad = checkOptionalText(`The header ${name}`, value);
     if (bad) return bad;
   }

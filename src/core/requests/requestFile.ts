@@ -9,6 +9,7 @@ import type { InterfaceId } from '../model';
 import { assertionsIn, isAssertionLine, type Assertion } from './assertions';
 import { CURL_LINE, readCurlLines } from './curlCommand';
 import { MANAGED_HEADERS } from './queries';
+import { identityHeaderProblem } from './identityHeaders';
 import { binaryProblem, characterProblem, openReference, splitLines, type LineSpan } from './requestText';
 import { readBody, type BodyLine } from './bodies';
 import { methodAdvice, REQUEST_METHODS } from './methods';
@@ -52,8 +53,8 @@ export interface ParsedRequest {
   readonly assertions: readonly Assertion[];
 }
 
-/** `binary`: the file is not text at all; `character`: a line holds a character no request can carry; `curl`: a curl command's. */
-export type ProblemCode = 'credential-header' | 'syntax' | 'unknown-variable' | 'interface' | 'binary' | 'character' | 'connection' | 'assertion' | 'setting' | 'body' | 'curl';
+/** `identity-header`: a header that names the host or path (Host, X-Forwarded-Host …); `binary`: the file is not text at all; `character`: a line holds a character no request can carry; `curl`: a curl command's. */
+export type ProblemCode = 'credential-header' | 'identity-header' | 'syntax' | 'unknown-variable' | 'interface' | 'binary' | 'character' | 'connection' | 'assertion' | 'setting' | 'body' | 'curl';
 
 export interface RequestFileProblem {
   readonly span: LineSpan;
@@ -222,6 +223,8 @@ function parseBlock(lines: readonly string[], first: number, last: number, title
         code: 'credential-header',
       });
     }
+    const identity = identityHeaderProblem(h[1]);
+    if (identity) sink.problems.push({ span, message: identity, severity: 'error', code: 'identity-header' });
   }
   let end = last;
   while (end > i && (lines[end].trim() === '' || isAssertionLine(lines[end]))) end--;

@@ -27,6 +27,14 @@ export interface RequestSettings {
 
 export const NO_SETTINGS: RequestSettings = { disabled: false, noRedirect: false, prompts: [] };
 
+/**
+ * The one line for a run whose requests are all marked `# @disabled` (`count` of them, in `where`):
+ * nothing is sent, and that is no failure.
+ */
+export function allDisabledLine(where: string, count: number): string {
+  return `${where}: ${count === 1 ? 'its request is' : `all ${count} requests are`} marked "# @disabled", so nothing was sent. Delete "# @disabled" above a request to send it.`;
+}
+
 /** Words the parser reads itself (requestFile.ts and the connections issue's `@connection`). */
 const PARSER_WORDS: ReadonlySet<string> = new Set(['name', 'interface', 'connection']);
 /** Words that need nothing from this client: it keeps no cookies, and a description is for people. */

@@ -6,6 +6,7 @@
 import type { Endpoints, InterfaceId, OperationRequest } from '../model';
 import type { FileVariable, ParsedRequest, ParsedRequestFile, RequestFileProblem } from './requestFile';
 import { credentialRefusal, mayCarryCredentials, noServiceHostMessage } from '../protocol/credentialOrigins';
+import { signInPathRefusal } from '../protocol/signInPaths';
 import { openReference, references, replaceReferences, splitLines } from './requestText';
 import { VERSION_A } from '../constants';
 import { buildBody, isRefusal } from './bodies';
@@ -121,7 +122,8 @@ export function resolveRequest(file: ParsedRequestFile, r: ParsedRequest, ctx: V
       return { ok: false, line: r.requestLine, reason: 'interface', message: noServiceHostMessage(url, endpoints) };
     }
     // A named interface does not widen where its token goes (a URL that is no URL is checkOperation's to name).
-    const foreign = URL.canParse(url) ? credentialRefusal(url, endpoints, interfaceId) : undefined;
+    // Nor does it reach the sign-in addresses: the managed token owns them.
+    const foreign = URL.canParse(url) ? (credentialRefusal(url, endpoints, interfaceId) ?? signInPathRefusal(url, endpoints)) : undefined;
     if (foreign) return { ok: false, line: r.requestLine, reason: 'interface', message: foreign };
     return { ok: true, request: { interfaceId, method, url, headers, body, ...(bodyBytes ? { bodyBytes } : {}) } };
   } catch (err) {

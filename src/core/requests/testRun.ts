@@ -5,7 +5,7 @@
 import { failureLine } from '../exchange/failures';
 import type { CallFailure, FailureKind } from '../model';
 import { answerOf, evaluateAssertions, requestPassed, type AssertionOutcome } from './assertions';
-import type { RunStep, Unsendable } from './fileRun';
+import { sentUrl, type RunStep, type Unsendable } from './fileRun';
 import type { ParsedRequest } from './requestFile';
 
 export type Verdict = 'passed' | 'failed' | 'error';
@@ -16,10 +16,10 @@ export interface RequestOutcome {
   readonly name: string;
   readonly verdict: Verdict;
   readonly method: string;
-  /** The URL as sent (the caller redacts it for display), when the request was sent. */
+  /** The URL of the request (fileRun.ts's sentUrl; the caller redacts it for display). */
   readonly url?: string;
   readonly status?: number;
-  /** The result code the client recognised in the answer. */
+  /** The result code the client recognised in the answer (or in the failed sign-in's, which is no answer). */
   readonly code?: string;
   readonly durationMs?: number;
   readonly assertions: readonly AssertionOutcome[];
@@ -48,9 +48,10 @@ export function judgeStep(step: RunStep): { readonly outcome: RequestOutcome; re
   const { request: r, sent, result } = step;
   const answer = answerOf(result);
   const assertions = evaluateAssertions(r.assertions, answer);
-  const base = { request: r, name: requestName(r), method: sent.method, url: sent.url, status: answer?.status, code: answer?.code, durationMs: result.durationMs, assertions, line: r.requestLine };
+  const base = { request: r, name: requestName(r), method: sent.method, url: sentUrl(step), status: answer?.status, code: answer?.code ?? (result.ok ? undefined : result.code), durationMs: result.durationMs, assertions, line: r.requestLine };
   if (result.ok) return { outcome: { ...base, verdict: requestPassed(assertions, true) ? 'passed' : 'failed' } };
-  const message = failureLine(result);
+  // A failed sign-in is an error of the request, never a verdict on an answer: the request was not sent.
+  const message = result.signIn ? `The sign-in failed, so the request was not sent: ${failureLine(result)}` : failureLine(result);
   if (STOPS.has(result.kind)) return { outcome: { ...base, verdict: 'error', message }, stop: result };
   // No answer (the network failed): nothing to judge, an error of this request only.
   if (answer === undefined) return { outcome: { ...base, verdict: 'error', message } };

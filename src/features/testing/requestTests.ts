@@ -3,7 +3,7 @@
 // requests it chains on), and what a request's answer means for its test. Plain TypeScript, so it is
 // unit-tested in plain Node; testTree.ts and testRun.ts turn it into the testing API's items and results.
 import type { CallResult } from '../../core/model';
-import type { Assertion, AssertionOutcome } from '../../core/requests/assertions';
+import { answerOf, type Assertion, type AssertionOutcome } from '../../core/requests/assertions';
 import type { ParsedRequest, ParsedRequestFile } from '../../core/requests/requestFile';
 import { references, splitLines } from '../../core/requests/requestText';
 
@@ -93,6 +93,8 @@ export type Verdict =
 export function verdictOf(result: CallResult): Verdict {
   if (result.ok) return { kind: 'answered' };
   if (result.kind === 'guard' || result.kind === 'cancelled') return { kind: 'stop', reason: result.kind };
+  // A failed sign-in (the core's answerOf has no answer for it): the request was never sent.
+  if (answerOf(result) === undefined) return { kind: 'error' };
   // An answer of the service (4xx, 5xx, a limit after the client's own waits) is there to be judged.
   return result.status !== undefined && (result.kind === 'api' || result.kind === 'limit' || result.kind === 'auth') && result.body !== undefined ? { kind: 'answered' } : { kind: 'error' };
 }
@@ -121,5 +123,6 @@ function unquoted(text: string): string {
 export function answerLine(result: CallResult): string {
   const status = result.status === undefined ? undefined : `HTTP ${result.status}`;
   const parts = [status, result.code, result.ok ? undefined : result.text].filter((p): p is string => p !== undefined && p !== '');
-  return `${parts.join(' · ') || 'no answer'} (${Math.round(result.durationMs)} ms)`;
+  const line = `${parts.join(' · ') || 'no answer'} (${Math.round(result.durationMs)} ms)`;
+  return !result.ok && result.signIn ? `The sign-in failed, so the request was not sent: ${line}` : line;
 }

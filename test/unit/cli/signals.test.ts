@@ -148,7 +148,8 @@ describe('bizdata on Ctrl-C (SIGINT) and SIGTERM', function () {
   });
 
   it('send: the request on the wire is answered and printed, no other is sent, and the process ends by SIGINT', async () => {
-    sb = await sandbox({ responseDelayMs: 1500 });
+    // An answer that comes within the 0.75 s that send gives the request on the wire after a signal.
+    sb = await sandbox({ responseDelayMs: 600 });
     const file = join(dir, 'calls.bizdata.http');
     const requests = [1, 2, 3].map((i) => `### ip${i}\nGET {{baseUrl}}/{{aVersion}}/duns-search/ip/203.0.113.${i}?view=standard\n`);
     await writeFile(file, requests.join('\n'));
