@@ -1,0 +1,169 @@
+// What a request file from someone else can no longer do (issue 25, findings 3, 6, 7 and 8), through
+// the built CLI against the real sandbox and a listener of the test's own: name the host or the path
+// the token reaches, reflect the request, call the sign-in addresses, hang the run with a JSONPath
+// regular expression or an answer that never ends, pass a test on a failed sign-in, crash on a file
+// whose requests are all disabled.
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { assertNoCanary, sandbox, type Sandbox } from '../core/harness';
+import { waitFor } from '../sandbox/helpers';
+import { canaryEnv, CLI, cliEnv, cliRuns } from './cliHarness';
+
+const IP = 'GET {{baseUrl}}/v1/duns-search/ip/198.51.100.7?view=standard';
+const ORG = 'GET {{legacyUrl}}/V4.0/organizations?CountryISOAlpha2Code=US&SubjectName=Example&match=true&MatchTypeText=Advanced';
+
+describe('request files that try to steer the token, hang the run or crash it', () => {
+  let dir = '';
+  let sb: Sandbox | undefined;
+  let listener: Server | undefined;
+  const { run } = cliRuns('bizdata-refusals-', (d) => (dir = d));
+  const captured: string[] = [];
+  after(() => assertNoCanary(captured));
+
+  afterEach(async () => {
+    await sb?.close();
+    sb = undefined;
+    await new Promise<void>((resolve) => (listener ? listener.close(() => resolve()) : resolve()));
+    listener = undefined;
+  });
+
+  async function file(name: string, lines: readonly string[]): Promise<string> {
+    const path = join(dir, name);
+    await writeFile(path, lines.join('\n'));
+    return path;
+  }
+
+  /** A listener of the test's own as the service: it counts every request that reaches it. */
+  async function countingService(): Promise<{ url: string; seen: () => number }> {
+    let seen = 0;
+    listener = createServer((_req, res) => {
+      seen++;
+      res.writeHead(401, { 'content-type': 'application/json' }).end('{}');
+    });
+    await new Promise<void>((resolve) => listener?.listen(0, '127.0.0.1', resolve));
+    return { url: `http://127.0.0.1:${(listener.address() as AddressInfo).port}`, seen: () => seen };
+  }
+
+  it('refuses identity headers (any case, empty or odd values) and TRACE/TRACK at their lines, in request lines and curl commands, sending nothing', async () => {
+    const service = await countingService();
+    const f = await file('identity.bizdata.http', [
+      IP,
+      'Host: attacker.example.net',
+      'x-forwarded-HOST:',
+      'Forwarded: host=a b',
+      '',
+      '###',
+      'TRACE {{baseUrl}}/v1/echo',
+      '###',
+      'track {{baseUrl}}/v1/echo',
+      '###',
+      `curl -H 'X-Original-URL: /v1/token' {{baseUrl}}/v1/duns-search/ip/198.51.100.7`,
+    ]);
+    for (const command of ['send', 'test']) {
+      const r = await run([command, f], canaryEnv(service.url));
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, new RegExp(`${f}:2: The Host header tells a server which host, address or path the request is for`));
+      assert.match(r.stderr, new RegExp(`${f}:3: The x-forwarded-HOST header`));
+      assert.match(r.stderr, new RegExp(`${f}:4: The Forwarded header`));
+      assert.match(r.stderr, new RegExp(`${f}:7: "TRACE" asks the server to send the request back`));
+      assert.match(r.stderr, new RegExp(`${f}:9: "track" asks the server to send the request back`));
+      assert.match(r.stderr, new RegExp(`${f}:11: The X-Original-URL header`));
+    }
+    assert.equal(service.seen(), 0, 'nothing reached the service');
+  });
+
+  it('refuses a request to the sign-in addresses at its line (any spelling), so the kept token is never dropped', async () => {
+    sb = await sandbox();
+    const f = await file('signin.bizdata.http', [IP, '###', 'POST {{authUrl}}/V1//Token/', '###', 'POST {{legacyUrl}}/authentication/V2.0/', '###', 'GET {{baseUrl}}/v1/%74oken', '###', IP]);
+    const r = await run(['test', f], canaryEnv(sb.url));
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(r.stderr, new RegExp(`${f}:3: The request goes to Interface A's sign-in \\(/v1/token\\)`));
+    assert.match(r.stderr, new RegExp(`${f}:5: The request goes to Interface B's sign-in`));
+    assert.match(r.stderr, new RegExp(`${f}:7: The request goes to Interface A's sign-in`));
+    const customer = await sb.customer();
+    assert.deepEqual([customer.tokenRequests, customer.dataCalls], [0, 0]);
+  });
+
+  it('refuses JSONPath match() and search() at their line instead of running them on a backtracking engine', async () => {
+    sb = await sandbox();
+    // The sandbox quotes the bad SubjectName back: 40 "a" and a "!".
+    const f = await file('redos.bizdata.http', ['GET {{legacyUrl}}/V4.0/organizations?CountryISOAlpha2Code=ZZ&SubjectName=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!', '?? body $..[?search(@, "(a+)+$")] !exists']);
+    // Before the change this ran at full CPU for minutes: the harness ends it after 20 s.
+    const r = await run(['test', f], canaryEnv(sb.url), 20_000);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, new RegExp(`${f}:2: .*calls search\\(\\), whose regular expression would run on a backtracking engine`));
+    assert.match(r.stderr, /check it with "matches", which runs on RE2/);
+    // A chained value reads paths through the same module.
+    const chained = await file('chained.bizdata.http', ['# @name x', IP, '###', `@v = {{x.response.body.$[?match(@.a, "(a|a)*b")]}}`, 'GET {{baseUrl}}/v1/duns-search/ip/{{v}}?view=standard']);
+    const c = await run(['send', chained], canaryEnv(sb.url), 20_000);
+    assert.equal(c.code, 2, c.stderr);
+    assert.match(c.stderr, new RegExp(`${chained}:4: .*calls match\\(\\)`));
+    assert.equal((await sb.customer()).dataCalls, 0);
+  });
+
+  it('ends bizdata test on SIGTERM while an answer never comes, and writes the JUnit report of what ran', async function () {
+    this.timeout(60_000);
+    sb = await sandbox();
+    await sb.admin('POST', 'faults', { type: 'latency', path: '/V4.0/', latencyMs: 120_000 });
+    const f = await file('long.bizdata.http', [IP, '?? status == 200', '###', ORG, '?? status == 200']);
+    const junit = join(dir, 'report.xml');
+    const child = spawn(process.execPath, [CLI, 'test', f, '--junit', junit, '--timeout', '600'], { env: cliEnv(canaryEnv(sb.url), dir) });
+    let out = '';
+    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (out += b.toString()));
+    const exit = new Promise<NodeJS.Signals | number | null>((resolve) => child.once('close', (code, signal) => resolve(signal ?? code)));
+    try {
+      // Every request is counted as it arrives: A's sign-in, the first request, B's sign-in, the second (held).
+      await waitFor('the second request on the wire', async () => (((await sb?.stats())?.requests ?? 0) >= 4 ? true : undefined), 30_000);
+      child.kill('SIGTERM');
+      // A deadline for the harness only (before the change the process waited the 600 s --timeout).
+      const ended = await Promise.race([exit, new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 20_000).unref())]);
+      assert.equal(ended, 'SIGTERM', out);
+    } finally {
+      child.kill('SIGKILL');
+      captured.push(out);
+    }
+    await stat(junit);
+    const xml = await readFile(junit, 'utf8');
+    assert.match(xml, /<testcase name="request 1"/);
+    assert.doesNotMatch(xml, /request 2/, 'the request cut by the signal is no test result');
+    assertNoCanary([xml]);
+  });
+
+  it('judges no assertion against a failed sign-in: a 307 from the token endpoint, a B answer that does not echo TransactionDetail', async () => {
+    sb = await sandbox();
+    await sb.admin('POST', 'faults', { type: 'respond', path: '/v1/token', status: 307, headers: { location: 'https://elsewhere.example.net/v1/token' }, body: '' });
+    await sb.admin('POST', 'faults', { type: 'respond', path: '/Authentication/', status: 200, headers: { authorization: 'not-echoed-token' }, body: { TransactionResult: { ResultID: 'CM000' } } });
+    const f = await file('signin-fails.bizdata.http', ['# @name viaA', IP, '?? status == 307', '###', '# @name viaB', ORG, '?? status == 200']);
+    const junit = join(dir, 'report.xml');
+    const r = await run(['test', f, '--junit', junit], canaryEnv(sb.url));
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    const lines = r.stdout.split('\n');
+    assert.match(lines[0], new RegExp(`^ERROR ${f}:2 viaA: GET http://127\\.0\\.0\\.1:\\d+/v1/duns-search/ip/198\\.51\\.100\\.7\\?view=standard$`));
+    assert.ok(lines.some((l) => l.startsWith(`  ${f}:2: The sign-in failed, so the request was not sent: `)), r.stdout);
+    assert.ok(lines.some((l) => /^ERROR .*:6 viaB: GET .*\/V4\.0\/organizations/.test(l)), r.stdout);
+    assert.match(r.stdout, /0 passed, 0 failed, 2 errors/);
+    const xml = await readFile(junit, 'utf8');
+    for (const text of [r.stdout, xml]) assert.ok(!/\/v1\/token|\/Authentication\//.test(text), `no report names a sign-in address as the request: ${text}`);
+    assert.equal((await sb.customer()).dataCalls, 0);
+  });
+
+  it('sends nothing for a file whose requests are all # @disabled, and exits 0 with one line saying so', async () => {
+    const service = await countingService();
+    const f = await file('disabled.bizdata.http', ['# @disabled', IP, '###', '# @disabled', ORG]);
+    const sent = await run(['send', f], canaryEnv(service.url));
+    assert.equal(sent.code, 0, sent.stderr);
+    assert.equal(sent.stderr, `${f}: all 2 requests are marked "# @disabled", so nothing was sent. Delete "# @disabled" above a request to send it.\n`);
+    assert.equal(sent.stdout, '');
+    const junit = join(dir, 'report.xml');
+    const tested = await run(['test', f, '--junit', junit], canaryEnv(service.url));
+    assert.equal(tested.code, 0, tested.stderr);
+    assert.equal(tested.stdout, `${f}: all 2 requests are marked "# @disabled", so nothing was sent. Delete "# @disabled" above a request to send it.\n`);
+    assert.match(await readFile(junit, 'utf8'), /<testsuites name="bizdata test" tests="0"/);
+    assert.equal(service.seen(), 0);
+  });
+});
