@@ -16,13 +16,16 @@ for the service's result codes, in every shape the service answers in, and print
 
   FILE:LINE:COL: error|warning|info CODE: text — meaning what to do
 
-The text is the service's own (ResultText and ResultMessage, errorMessage, error_description)
-when the answer carries one, else the catalog's; the meaning is the catalog's. Codes outside the
-catalog say they are not in the catalog.
+A code the specification lists shows the specification's text, followed by the service's own
+words (The service said: "…") when they differ. Any other code shows the service's own text
+(ResultText and ResultMessage, errorMessage, error_description) when the answer carries one,
+else the catalog's. The meaning is always the catalog's. Codes outside the catalog say they are
+not in the catalog.
 
   --json               one JSON array instead: [{"file", "line", "column", "endLine", "endColumn",
-                       "severity", "code", "text", "meaning", "action", "known"}] ("meaning" for
-                       codes in the catalog); lines and columns are 1-based, in characters; the
+                       "severity", "code", "text", "alsoSaid", "meaning", "action", "known"}]
+                       ("alsoSaid": the service's words beside a spec code's text, when they
+                       differ; "meaning" for codes in the catalog); lines and columns are 1-based, in characters; the
                        range covers the code's value without quotes, endColumn just after its last
                        character
   --codes FILE         your own descriptions of codes (schemas/codes.schema.json) [BIZDATA_CODES_FILE]
@@ -39,6 +42,8 @@ export interface CheckFinding {
   readonly severity: CodeLocation['severity'];
   readonly code: string;
   readonly text: string;
+  /** The service's own words, beside `text` when they differ from a spec code's text. */
+  readonly alsoSaid?: string;
   readonly meaning?: string;
   readonly action: string;
   readonly known: boolean;
@@ -84,6 +89,7 @@ async function scanFile(file: string, codes: CodeBook): Promise<CheckFinding[] |
     severity: f.severity,
     code: f.code,
     text: f.text,
+    ...(f.alsoSaid !== undefined ? { alsoSaid: f.alsoSaid } : {}),
     ...(f.meaning !== undefined ? { meaning: f.meaning } : {}),
     action: f.action,
     known: f.known,

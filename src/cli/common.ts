@@ -252,7 +252,7 @@ export function exitCodeFor(kind: FailureKind): number {
 }
 
 /**
- * A failure on stderr: code and status, the text (the service's own words first), the catalog's
+ * A failure on stderr: code and status, the text (as responseFailure chose it), the catalog's
  * meaning, and what to do; every part made safe for a terminal.
  */
 export function printFailure(f: CallFailure, io: CliIo, redactText: (s: string) => string, codes: CodeBook = BUILT_IN): number {

@@ -1,5 +1,5 @@
 // `bizdata explain CODE`: the catalog's entry for a code, or a plain "not in the catalog".
-// `bizdata explain --answer FILE`: the same for every code of a saved answer, the service's own words first.
+// `bizdata explain --answer FILE`: the same for every code of a saved answer, with what the service said.
 import type { CodeInfo, Recovery } from '../core/codes/codeInfo';
 import type { CodeBook } from '../core/codes/codes';
 import { readFile } from 'node:fs/promises';
@@ -15,9 +15,10 @@ Prints what a result code means: its text, meaning and what to do, where the tex
 specification, the service's own documentation, or your codes file) and what the client does on
 its own when it meets the code.
 
-With --answer, explains every code of a saved answer (a JSON file; - reads standard input): what
-the service said first (ResultText and ResultMessage, errorMessage, error_description), then the
-catalog's text, meaning and action.
+With --answer, explains every code of a saved answer (a JSON file; - reads standard input) with
+what the service said (ResultText and ResultMessage, errorMessage, error_description): a code the
+specification lists shows the specification's text first, then the service's words; any other
+code shows the service's words first, then the catalog's text. Then the meaning and action.
 
   --answer FILE        a saved answer of the service to explain, - for standard input
   --json               the entry as JSON (with --answer, one array of entries)
@@ -33,7 +34,8 @@ const SOURCE: Readonly<Record<CodeInfo['source'], string>> = {
   user: 'your codes file',
 };
 
-const CLIENT_DOES: Readonly<Record<Recovery, string>> = {
+/** What the client does on its own when it meets a code, in words. */
+export const CLIENT_DOES: Readonly<Record<Recovery, string>> = {
   none: 'nothing: the call succeeded',
   'reauthenticate-once': 'gets one new token and repeats the call once; if it recurs, stops',
   'wait-and-retry': 'holds every call for a while (the Retry-After time when given, up to 60 s), then retries with the same token, a bounded number of times',
@@ -68,12 +70,17 @@ export async function runExplainCommand(args: string[], io: CliIo): Promise<numb
   return EXIT.ok;
 }
 
-/** A code's entry: where it comes from, the service's words when an answer is explained, then the catalog's. */
+/**
+ * A code's entry: where it comes from, then its texts (a spec code's text before the service's words,
+ * which an explained answer adds; any other code's own words before the catalog's), then the catalog's.
+ */
 function entryLines(info: CodeInfo, said: string | undefined): string[] {
   const published = info.unpublishedText ? "none published; the service's own text in the answer is shown" : info.text;
   return [
     `${info.code}: Interface ${info.interfaceName} code, from ${SOURCE[info.source]}${info.status !== undefined ? `; HTTP ${info.status}` : ''}`,
-    ...(said !== undefined ? [`  The service said: ${said}`, `  Catalog text: ${info.unpublishedText ? 'none published' : info.text}`] : [`  Text: ${published}`]),
+    ...(said === undefined ? [`  Text: ${published}`]
+      : info.source === 'spec' ? [`  Specification's text: ${info.text}`, `  The service said: ${said}`]
+      : [`  The service said: ${said}`, `  Catalog text: ${info.unpublishedText ? 'none published' : info.text}`]),
     `  Meaning: ${info.meaning}`,
     `  What to do: ${info.action}`,
     `  What the client does: ${CLIENT_DOES[info.recovery]}`,

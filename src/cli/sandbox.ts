@@ -172,6 +172,6 @@ export function isLoopback(host: string): boolean {
 }
 
 function openToTheNetwork(host: string, config: string | undefined): string {
-  const accounts = config === undefined ? 'its demo credentials (they are published in the README and in --help)' : `the accounts of ${config}`;
+  const accounts = config === undefined ? 'its demo credentials (they are published in docs/sandbox.md and in --help)' : `the accounts of ${config}`;
   return `Warning: --host ${host} is not a loopback address, so the sandbox is open to the network: anyone who can reach this machine can sign in with ${accounts} and call it. Use --host 127.0.0.1 (the default) to keep it to this machine.`;
 }

@@ -1,5 +1,5 @@
 // Demo credentials and the configuration the sandbox runs with when none is given.
-// These credentials are documented in the README; they are not secrets.
+// These credentials are documented in docs/sandbox.md; they are not secrets.
 import { TOKEN_LIFETIME_SECONDS } from '../core/constants';
 import type { CredentialsA, CredentialsB } from '../core/model';
 import type { SandboxConfig } from './config';

@@ -1,7 +1,7 @@
-// The extension shows what the service said before the catalog's meaning and action: in the failure
-// message, the diagnostic and the hover on the opened answer, and the Lookups history; a batch that
-// meets a Retry-After longer than the client waits stops and says when to come back. The answers are
-// the real service's texts, played by the sandbox's `respond` fault over HTTP.
+// The extension shows what the service said (beside a spec code's own text) before the catalog's
+// meaning and action: in the failure message, the diagnostic and the hover on the opened answer, and
+// the Lookups history; a batch that meets a Retry-After longer than the client waits stops and says
+// when to come back. The answers are the real service's texts, played by the sandbox's `respond` fault over HTTP.
 import * as assert from 'node:assert/strict';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -71,6 +71,23 @@ describe("the service's own words first, in the editor", function () {
     assert.ok(entry, 'the history entry');
     assert.match(entry.description, /^00041 · 401 · /);
     assert.ok(entry.tooltip.includes(`${UNAUTHORISED}. ${info.meaning}`), entry.tooltip);
+  });
+
+  it("00040 answered \"Unauthorized\": the spec's text stays, the service's words beside it, in the message, diagnostic, hover and history", async () => {
+    const info = describeCode('00040')!;
+    const shownText = `${info.text} The service said: "Unauthorized"`;
+    await respond({ status: 401, path: '/v1/duns-search', count: 2, body: { error: { errorCode: '00040', errorMessage: 'Unauthorized' } } });
+    const uri = await vscode.commands.executeCommand<string>('bizdata.lookUpIp', { ip: '203.0.113.40' });
+    const { doc, diagnostic } = await openedAnswer(uri, '00040');
+    assert.equal(diagnostic.message, `00040: ${shownText} — ${info.meaning} ${info.action}`);
+    const at = doc.positionAt(doc.getText().indexOf('"00040"') + 2);
+    const hover = hoverText(await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, at));
+    const order = [`*${info.text}*`, '**The service said:** Unauthorized', info.meaning, info.action].map((part) => hover.indexOf(part));
+    assert.ok(order.every((i, n) => i >= 0 && (n === 0 || i > order[n - 1])), hover);
+    const shown = await waitFor(() => messages.shown, (m) => m.some((x) => x.message.includes('00040')), 'the failure message');
+    assert.ok(shown.some((m) => m.message.includes(`00040: ${shownText}. ${info.meaning}`)), JSON.stringify(shown));
+    const entry = await historyTooltip((l) => l === '203.0.113.40');
+    assert.ok(entry?.tooltip.includes(`${shownText}. ${info.meaning}`), entry?.tooltip);
   });
 
   for (const [code, status, said] of [['CM001', 400, INVALID], ['CM004', 500, INTERNAL]] as const) {

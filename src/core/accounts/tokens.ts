@@ -58,7 +58,7 @@ export class TokenCache {
     return p;
   }
 
-  /** Drops a token the service refused, unless another caller already replaced it; `text`: the refusal's, the service's own words first. */
+  /** Drops a token the service refused, unless another caller already replaced it; `text`: the refusal's, as responseFailure chose it. */
   async markInvalid(s: Session, value: string, code: string | undefined, text?: string): Promise<void> {
     const owner = s.owner;
     const stored = await this.o.store.get(owner);

@@ -26,10 +26,17 @@ export interface Recognised {
   readonly known: boolean;
   readonly info?: CodeInfo;
   /**
-   * The text to show first: the service's own words when the answer carries any (they are what the
-   * user can search the service's documentation for and quote to its support), else the catalog's.
+   * The text to show first. A code the specification lists keeps the specification's text (its
+   * meaning there), unless the service's own words already carry it; any other code shows the
+   * service's own words when the answer carries any (what the user can search the service's
+   * documentation for and quote to its support), else the catalog's text.
    */
   readonly text: string;
+  /**
+   * The service's own words to show beside `text`: set only for a code of the specification whose
+   * answer says something other than the specification's text ("Unauthorized" for 00040).
+   */
+  readonly alsoSaid?: string;
   /**
    * What the service itself said (ResultText, errorMessage, error_description), with the
    * ResultDescription(s) of ResultMessage when they add to it; undefined when it said nothing.
@@ -107,8 +114,8 @@ export function recogniseFields(f: Fields, book: CodeBook = BUILT_IN, httpStatus
   // Plain literals, no spread: a large file has tens of thousands of codes, and spreading is slower.
   if (info) {
     const severity = info.severity === 'success' ? 'info' : info.severity;
-    const text = own ?? info.text;
-    return { code: found.code, shape: found.shape, serviceText: own, description, status, known: true, info, text, meaning: info.meaning, action: info.action, severity, recovery: info.recovery };
+    const { text, alsoSaid } = textsOf(info, own);
+    return { code: found.code, shape: found.shape, serviceText: own, alsoSaid, description, status, known: true, info, text, meaning: info.meaning, action: info.action, severity, recovery: info.recovery };
   }
   const text = own ?? `The service answered with code ${found.code} and no text.`;
   const severity = unknownSeverity(found.shape, found.code, v.SeverityText, status);
@@ -132,13 +139,37 @@ export function recogniseBody(json: unknown, book: CodeBook = BUILT_IN, httpStat
 }
 
 /**
- * One line for people: the text (the service's own words first), then the catalog's meaning of a
- * known code or "not in the catalog", then the action.
+ * What a known code's answer shows first, and the service's words to show beside it. The
+ * specification's codes keep its text, which is their meaning there: an answer saying "Unauthorized"
+ * for 00040 still reads "The access token in use has expired.", with "Unauthorized" beside it. Words
+ * that already carry the specification's text are shown alone. Other codes: the service's own
+ * words, else the catalog's text.
  */
-export function explainLine(r: Pick<Recognised, 'code' | 'known' | 'text' | 'meaning' | 'action'>): string {
+export function textsOf(info: CodeInfo, own: string | undefined): { text: string; alsoSaid?: string } {
+  if (own === undefined) return { text: info.text };
+  if (info.source !== 'spec') return { text: own };
+  return comparable(own).includes(comparable(info.text)) ? { text: own } : { text: info.text, alsoSaid: own };
+}
+
+/** A code's text as one line: `text`, then the service's own words beside it when they differ. */
+export function shownText(r: Pick<Recognised, 'text' | 'alsoSaid'>): string {
+  return r.alsoSaid === undefined ? r.text : `${asSentence(r.text)} The service said: "${r.alsoSaid}"`;
+}
+
+/**
+ * One line for people: the text (a spec code's text with the service's words beside it, else the
+ * service's own words first), then the catalog's meaning of a known code or "not in the catalog",
+ * then the action.
+ */
+export function explainLine(r: Pick<Recognised, 'code' | 'known' | 'text' | 'alsoSaid' | 'meaning' | 'action'>): string {
   if (!r.known) return `${r.text} (${r.code} is not in the catalog; the text is the service's own) — ${r.action}`;
   const meaning = r.meaning !== undefined && r.meaning !== r.text ? `${asSentence(r.meaning)} ` : '';
-  return `${r.text} — ${meaning}${r.action}`;
+  return `${shownText(r)} — ${meaning}${r.action}`;
+}
+
+/** Text compared for sense, not form: case, spacing and a closing full stop aside. */
+function comparable(text: string): string {
+  return text.toLowerCase().replace(/\s+/g, ' ').trim().replace(/[.!]+$/, '');
 }
 
 /** The service's text with its descriptions (ResultMessage) when they say more than the text itself. */

@@ -3,7 +3,7 @@
 import { isSecurityCode, SUCCESS_CODE, TOKEN_EXPIRED_A } from '../codes/codes';
 import { flatHeaders, type WireResponse } from '../http/http';
 import type { CallFailure, FailureKind, RequestRecord } from '../model';
-import { adviceForStatus, asSentence, isObj, type Recognised } from '../codes/recognise';
+import { adviceForStatus, asSentence, isObj, shownText, type Recognised } from '../codes/recognise';
 import { safeLine } from '../sanitize';
 
 /** Codes about the customer's limits or contract, or the credentials' own expiry: never a wrong password. */
@@ -73,15 +73,16 @@ export function adviceFor(status: number, code: string | undefined): string {
 }
 
 /**
- * The failure an answer stands for: the service's own words first (sanitised and redacted), else the
- * catalog's text of a known code, else the body's first characters; the catalog's meaning and action
- * for a known code, else advice from the status. `comeBackAt`: the service asked (Retry-After) to be
+ * The failure an answer stands for: a known code's text as the recogniser chose it (a spec code's
+ * text with the service's words beside it, else the service's own words first), sanitised and
+ * redacted; for an unknown code the service's own words, else the body's first characters. The
+ * catalog's meaning and action for a known code, else advice from the status. `comeBackAt`: the service asked (Retry-After) to be
  * called again later than the client waits by itself, so the advice is when to come back.
  */
 export function responseFailure(res: WireResponse, service: Recognised | undefined, record: RequestRecord, t0: number, redact: (s: string) => string, comeBackAt?: number): CallFailure {
   const code = service?.code;
-  const said = service?.serviceText ?? (service?.known ? undefined : res.text ? res.text.slice(0, 200) : undefined);
-  const text = said !== undefined ? safeLine(redact(said)) : service?.known ? service.text : `The service answered HTTP ${res.status}${code ? ` with code ${safeLine(code)}` : ''}.`;
+  const said = service?.known ? shownText(service) : (service?.serviceText ?? (res.text ? res.text.slice(0, 200) : undefined));
+  const text = said !== undefined ? safeLine(redact(said)) : `The service answered HTTP ${res.status}${code ? ` with code ${safeLine(code)}` : ''}.`;
   return {
     ok: false,
     kind: kindOf(res.status, service),
@@ -116,8 +117,8 @@ export function waitText(ms: number): string {
 }
 
 /**
- * A failure as one line for people: the code, the text (the service's own words first), the
- * catalog's meaning, and what to do.
+ * A failure as one line for people: the code, the text (as responseFailure chose it: a spec code's
+ * text with the service's words beside it), the catalog's meaning, and what to do.
  */
 export function failureLine(f: Pick<CallFailure, 'code' | 'text' | 'meaning' | 'advice'>): string {
   const meaning = f.meaning !== undefined && f.meaning !== f.text ? ` ${asSentence(f.meaning)}` : '';

@@ -1,5 +1,6 @@
 // Request bodies as REST Client and httpYac send them. Where the two agree, the bytes are theirs;
-// where they differ, the line is refused with what to write instead (README, "Request files").
+// where they differ, the line is refused with what to write instead (docs/request-files.md, "Files
+// written for REST Client and httpYac").
 // - Comment lines (`#`, `//`) inside a body are dropped, as both drop them.
 // - `< path` sends a file's bytes; `<@ path` and `<@latin1 path` its text (read in that encoding)
 //   with variables replaced, sent as UTF-8; joined to the lines around by the line ending.

@@ -89,7 +89,7 @@ function historyItem(node: Extract<LookupNode, { type: 'history' }>): vscode.Tre
 }
 
 /**
- * What the entry's answer said, for its tooltip: a failure's text (the service's own words first),
+ * What the entry's answer said, for its tooltip: a failure's text (as responseFailure chose it),
  * meaning and advice; a success's code with the service's text, else the catalog's.
  */
 function outcomeText(e: LookupEntry): string | undefined {

@@ -30,8 +30,10 @@ const CATALOG_TEXT = {
 } as const;
 
 /**
- * The hover text: the code, the service's own words (else the catalog's text), the catalog's text
- * when the service said something else, what it means, what to do, and where the text comes from.
+ * The hover text: the code, the text the recogniser chose (a spec code's text with the service's
+ * words beside it when they differ; any other code's own words, else the catalog's text), the
+ * catalog's text when the service said something else, what it means, what to do, and where the
+ * text comes from.
  */
 export function hoverMarkdown(finding: CodeFinding): string {
   const info = finding.info;
@@ -46,6 +48,7 @@ export function hoverMarkdown(finding: CodeFinding): string {
     `**${plain(finding.code)}**: ${SHAPE_LABEL[finding.shape]}`,
     '',
     `*${plain(finding.text)}*`,
+    ...(finding.alsoSaid !== undefined ? ['', `**The service said:** ${plain(finding.alsoSaid)}`] : []),
     ...(finding.description && !finding.text.includes(finding.description) ? ['', plain(finding.description)] : []),
     '',
     ...explained,

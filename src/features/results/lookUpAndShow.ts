@@ -122,7 +122,7 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
 
 /** One message with the code's text and advised action, plus the buttons that act on it. */
 async function showFailure(failure: CallFailure, entry: LookupEntry | undefined, connection: string): Promise<void> {
-  // The service's own words first, then the catalog's meaning of a known code, then what to do.
+  // The code's text (a spec code's with the service's words beside it), the catalog's meaning, what to do.
   const text = failureLine(failure);
   // The same re-run the quick fix on the result document offers.
   const fix = entry && failure.code ? rerunFixFor(failure.code) : undefined;

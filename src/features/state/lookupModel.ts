@@ -43,7 +43,7 @@ export interface LookupEntry {
   /** Result or error code (CM000, SC001, 00040 ...), when the response carried one. */
   readonly code?: string;
   readonly kind?: FailureKind;
-  /** For failures: what went wrong (the service's own words first), the catalog's meaning, and what to do. */
+  /** For failures: what went wrong (the text responseFailure chose), the catalog's meaning, and what to do. */
   readonly text?: string;
   readonly meaning?: string;
   readonly advice?: string;

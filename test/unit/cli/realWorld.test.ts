@@ -37,8 +37,8 @@ describe('bizdata command line: real-world answers and hostile networks', () => 
     assert.equal(lines.code, 1, lines.stderr);
     const out = lines.stdout.trim().split('\n');
     assert.equal(out.length, 4);
-    // The service's own words first, then the catalog's meaning and action.
-    assert.match(out[0], new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:4:21: warning 00040: Access token expired — The Interface A bearer token is more than 24 hours old\\. Obtain a new token\\.$`));
+    // A spec code keeps the spec's text, the service's own words beside it; then the catalog's meaning and action.
+    assert.match(out[0], new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:4:21: warning 00040: The access token in use has expired\\. The service said: "Access token expired" — The Interface A bearer token is more than 24 hours old\\. Obtain a new token\\.$`));
     assert.match(out[1], /: error CM018: No match — /);
     assert.match(out[2], /: error 05007: Refused \\u001B\]0;owned\\u0007 \\u202EErrorCode: 05007 \(05007 is not in the catalog; the text is the service's own\) — /);
     assert.match(out[3], /: info CM000: Success — The call succeeded\. Nothing to do\.$/);

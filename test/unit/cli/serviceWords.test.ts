@@ -140,6 +140,23 @@ describe("bizdata command line: the service's own words first", () => {
     assert.equal((await run(['explain', 'CM001', '--answer', file])).code, 2);
   });
 
+  it("a code of the specification keeps its text, with the service's other words beside it: failure, check, explain", async () => {
+    const expired = { status: 401, path: '/v1/duns-search', body: { error: { errorCode: '00040', errorMessage: 'Unauthorized' } } };
+    await sb.admin('POST', 'faults', { type: 'respond', ...expired, count: 2 });
+    const spec = describeCode('00040')!;
+    const ip = await run(['ip', '203.0.113.7']);
+    assert.equal(ip.code, 3, ip.stderr);
+    assert.match(ip.stderr, /\n {2}The access token in use has expired\. The service said: "Unauthorized"\n {2}Meaning: /);
+    const file = join(dir, 'expired.json');
+    await writeFile(file, JSON.stringify(expired.body));
+    const checked = await run(['check', file]);
+    assert.ok(checked.stdout.trim().endsWith(`warning 00040: The access token in use has expired. The service said: "Unauthorized" — ${spec.meaning} ${spec.action}`), checked.stdout);
+    const [finding] = JSON.parse((await run(['check', file, '--json'])).stdout) as Array<{ text: string; alsoSaid: string }>;
+    assert.deepEqual([finding.text, finding.alsoSaid], [spec.text, 'Unauthorized']);
+    const explained = await run(['explain', '--answer', file]);
+    assert.match(explained.stdout, /\n {2}Specification's text: The access token in use has expired\.\n {2}The service said: Unauthorized\n {2}Meaning: /);
+  });
+
   it('explain describes the codes public clients show: 00004, 10001-10003, 40105', async () => {
     for (const code of ['00004', '10001', '10002', '10003', '40105']) {
       const r = await run(['explain', code]);

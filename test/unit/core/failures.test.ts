@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { comeBackAdvice, failureLine, isCredentialFailure, isSuccess, kindOf, needsNewToken, notTheAnswer, waitText } from '../../../src/core/exchange/failures';
+import { comeBackAdvice, failureLine, isCredentialFailure, isSuccess, kindOf, needsNewToken, notTheAnswer, responseFailure, waitText } from '../../../src/core/exchange/failures';
 import { recogniseBody } from '../../../src/core/codes/recognise';
+import { describeCode } from '../../../src/core/codes/codes';
 
 const res = (status: number, json: unknown, text = '') => ({ status, json, text, headers: {} });
 const tr = (code: string, extra: Record<string, string> = {}) => ({ MatchResponse: { TransactionResult: { ResultID: code, SeverityText: 'Error', ...extra } } });
@@ -65,6 +66,18 @@ describe('failure classification', () => {
   it("one line for a failure: the code, the service's words, the catalog's meaning, the action", () => {
     assert.equal(failureLine({ code: 'CM001', text: 'The given request is invalid.', meaning: 'The service refused the request.', advice: 'Correct it.' }), 'CM001: The given request is invalid. The service refused the request. Correct it.');
     assert.equal(failureLine({ text: 'Unauthorized', advice: 'Sign in.' }), 'Unauthorized. Sign in.');
+  });
+
+  it("a spec code's failure keeps the specification's text, with the service's other words beside it", () => {
+    const body = { error: { errorCode: '00040', errorMessage: 'Unauthorized <TOKEN-CANARY>' } };
+    const f = responseFailure(res(401, body), recogniseBody(body, undefined, 401), record, 0, (s) => s.replace('<TOKEN-CANARY>', '***'));
+    const spec = describeCode('00040')!;
+    assert.equal(f.text, 'The access token in use has expired. The service said: "Unauthorized ***"', 'redacted, both texts');
+    assert.equal(failureLine(f), `00040: The access token in use has expired. The service said: "Unauthorized ***". ${spec.meaning} ${spec.action}`);
+    const documented = { error: { errorCode: '00041', errorMessage: 'Unauthorized' } };
+    assert.equal(responseFailure(res(401, documented), recogniseBody(documented, undefined, 401), record, 0, (s) => s).text, 'Unauthorized', "a code outside the spec: the service's words");
+    const silent = tr('SC005');
+    assert.equal(responseFailure(res(401, silent), recogniseBody(silent, undefined, 401), record, 0, (s) => s).text, describeCode('SC005')?.text);
   });
 
   it('a 2xx that is not a JSON object is a failure of kind api with its status', () => {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { CodeBook, describeCode } from '../../../src/core/codes/codes';
-import { explainLine, recogniseBody } from '../../../src/core/codes/recognise';
+import { explainLine, recogniseBody, shownText } from '../../../src/core/codes/recognise';
 
 // Every answer shape of shared/docs/real-world-answers.md, as the service documents it.
 describe('recogniser: parsed bodies', () => {
@@ -80,6 +80,25 @@ describe('recogniser: parsed bodies', () => {
     assert.equal(withDescription?.text, 'The given request is invalid. SubjectName is required');
     const silent = recogniseBody({ TransactionResult: { ResultID: 'CM004', SeverityText: 'Error' } });
     assert.deepEqual([silent?.text, silent?.serviceText], ['Internal error', undefined], "the catalog's text where the answer has none");
+  });
+
+  it("keeps a spec code's meaning: the specification's text first, the service's other words beside it", () => {
+    const spec = describeCode('00040')!;
+    const r = recogniseBody({ error: { errorCode: '00040', errorMessage: 'Unauthorized' } }, undefined, 401);
+    assert.deepEqual([r?.text, r?.alsoSaid, r?.serviceText], ['The access token in use has expired.', 'Unauthorized', 'Unauthorized']);
+    assert.equal(explainLine(r!), `The access token in use has expired. The service said: "Unauthorized" — ${spec.meaning} ${spec.action}`);
+    assert.equal(shownText(r!), 'The access token in use has expired. The service said: "Unauthorized"');
+    // Words that already carry the spec's text (case, spacing and the full stop aside) are shown alone.
+    const same = recogniseBody({ MatchResponse: { TransactionResult: { ResultID: 'SC001', ResultText: 'Your user credentials are invalid.', ResultMessage: { ResultDescription: 'The user name or password is not accepted.' } } } });
+    assert.deepEqual([same?.text, same?.alsoSaid], ['Your user credentials are invalid. The user name or password is not accepted.', undefined]);
+    const cased = recogniseBody({ result: { errorCode: '00040', errorMessage: 'the access token in use has  expired', actionStatus: '401' } });
+    assert.deepEqual([cased?.text, cased?.alsoSaid], ['the access token in use has  expired', undefined]);
+    // No words: the spec's text alone; a code outside the spec keeps the service's words first.
+    assert.deepEqual([recogniseBody({ error: { errorCode: '00040' } })?.text, recogniseBody({ error: { errorCode: '00040' } })?.alsoSaid], [spec.text, undefined]);
+    const documented = recogniseBody({ error: { errorCode: '00041', errorMessage: 'Nope' } }, undefined, 401);
+    assert.deepEqual([documented?.text, documented?.alsoSaid], ['Nope', undefined]);
+    const user = CodeBook.withUserCodes([{ code: 'CM021', text: 'Partial record', meaning: 'm', action: 'a', severity: 'warning', recovery: 'stop', interfaceName: 'B', source: 'user' }]);
+    assert.equal(recogniseBody({ TransactionResult: { ResultID: 'CM021', ResultText: 'other words' } }, user)?.alsoSaid, undefined);
   });
 
   it("gives an unknown code the service's own text, a severity from SeverityText or the status, and says it is not in the catalog", () => {

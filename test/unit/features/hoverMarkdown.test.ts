@@ -27,6 +27,15 @@ describe('hoverMarkdown', () => {
     assert.ok(catalogOnly.includes('*Internal error*') && !catalogOnly.includes('documented text:'), catalogOnly);
   });
 
+  it("keeps a spec code's text first and shows the service's other words beside it", () => {
+    const text = JSON.stringify({ error: { errorCode: '00040', errorMessage: 'Unauthorized' } });
+    const md = hoverMarkdown(codeAt(text, text.indexOf('00040'))!);
+    const info = describeCode('00040')!;
+    const order = [`*${info.text}*`, '**The service said:** Unauthorized', `**What it means:** ${info.meaning}`, `**What to do:** ${info.action}`].map((part) => md.indexOf(part));
+    assert.ok(order.every((at, i) => at >= 0 && (i === 0 || at > order[i - 1])), md);
+    assert.ok(!md.includes("The specification's text"), 'the spec text is not repeated');
+  });
+
   it('explains an unknown SC code without inventing a meaning', () => {
     const text = matchResponse('SC042');
     const f = codeAt(text, text.indexOf('"SC042"') + 1);
