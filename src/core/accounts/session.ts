@@ -55,9 +55,19 @@ export function accountKey(endpoints: Endpoints, credentials: Credentials): stri
  * The `v2` marks the exact form: tokens kept under the merged key of earlier versions are never read.
  */
 export function tokenOwner(endpoints: Endpoints, credentials: Credentials): TokenOwner {
+  return tokenOwnerAt(signInOrigin(endpoints, credentials.interfaceId), credentials);
+}
+
+/** tokenOwner for a sign-in origin already known (a host finding the token kept for an earlier address). */
+export function tokenOwnerAt(origin: string | undefined, credentials: Credentials): TokenOwner {
   const c = credentials;
-  const [url, name, secret] = c.interfaceId === 'a' ? [endpoints.authUrl, c.consumerKey, c.consumerSecret] : [endpoints.legacyUrl, c.user, c.password];
-  return { key: `v2|${c.interfaceId}|${exactOrigin(url) ?? '?'}|${name}`, secret };
+  const [name, secret] = c.interfaceId === 'a' ? [c.consumerKey, c.consumerSecret] : [c.user, c.password];
+  return { key: `v2|${c.interfaceId}|${origin ?? '?'}|${name}`, secret };
+}
+
+/** The exact origin an interface's credentials are sent to when it signs in: A's token address, B's legacy address. */
+export function signInOrigin(endpoints: Endpoints, id: InterfaceId): string | undefined {
+  return exactOrigin(id === 'a' ? endpoints.authUrl : endpoints.legacyUrl);
 }
 
 /** Sessions per credentials object (hosts usually hand out the same object every call), secrets registered once. */
