@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { RunningSandbox } from '../../src/sandbox/server';
 import { startListener, type Listener } from '../unit/core/listeners';
-import { answerModalWarnings, canaries, closeAllEditors, extensionApi, openRequestFile, runCodeLens, sleep, startSandboxWith, stats, waitFor, type Canaries } from './helpers';
+import { answerModalWarnings, canaries, closeAllEditors, extensionApi, openRequestFile, runCodeLens, sleep, startSandboxWith, stats, waitFor, withWorkspaceSettings, type Canaries } from './helpers';
 
 const CONNECTIONS = 'bizdata.connections';
 const SEND_TO_NEW_ADDRESS = 'Send Them to the New Address';
@@ -131,6 +131,27 @@ describe('credentials stay with their connection and address', function () {
       assert.match(modal.asked[3].message, /^Run these tests on "prod"/);
       assert.ok(confirmed.events.filter((e) => e.state === 'passed').length >= 2, JSON.stringify(confirmed.events));
       assert.equal(await calls(), before + 3);
+    } finally {
+      await closeAllEditors();
+      await file.dispose();
+    }
+  });
+
+  it("a trusted workspace's bizdata.preferredConnection naming a production connection asks before Send too", async () => {
+    const api = await extensionApi();
+    // Without "moving" (the choice of earlier tests), the workspace's preference decides the active connection.
+    await setConnections({ connections: { other: at(sb.url), prod: at(sb.url, true) } });
+    await signInA('prod', c);
+    const file = await openRequestFile(['### plain', IP, ''].join('\n'));
+    try {
+      await withWorkspaceSettings({ 'bizdata.preferredConnection': 'prod' }, async () => {
+        await waitFor(() => api.testing.connections().active, (a) => a === 'prod', 'prod active by the workspace preference');
+        const before = (await stats(sb)).customers.test.dataCalls ?? 0;
+        assert.equal(await runCodeLens(file.document, 1, 'Send'), undefined, 'declined: nothing opened');
+        assert.equal(modal.asked.length, 1);
+        assert.match(modal.asked[0].message, /on "prod" .*a production account\?/);
+        assert.equal((await stats(sb)).customers.test.dataCalls ?? 0, before, 'declined: nothing sent');
+      });
     } finally {
       await closeAllEditors();
       await file.dispose();
