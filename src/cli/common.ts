@@ -14,7 +14,7 @@ import type { LearnedLimits } from '../core/ports';
 import { DEMO_CREDENTIALS } from '../sandbox/defaults';
 import { userInfoProblem } from './addresses';
 import { openSharing, SHARING_HELP, SHARING_OPTIONS, SharingError } from './coordination';
-import { credentialsFromEnvOrPrompt } from './credentials';
+import { CREDENTIALS_HELP, credentialsFromEnvOrPrompt } from './credentials';
 import { chooseConnection, CONNECTIONS_HELP, CONNECTIONS_OPTIONS, envForConnection, missingLabel, withConnectionFields, type Chosen } from './connections';
 import type { Connection, Connections } from '../core/connections/connection';
 import { errorMessage } from '../core/errors';
@@ -97,9 +97,7 @@ ${RESILIENCE_HELP}
   -h, --help           this help
 
 ${SHARING_HELP}
-Credentials come only from the environment or, in a terminal, a hidden prompt:
-  Interface A: BIZDATA_CONSUMER_KEY, BIZDATA_CONSUMER_SECRET
-  Interface B: BIZDATA_USER, BIZDATA_PASSWORD
+${CREDENTIALS_HELP}
 
 Exit status: 0 success, 2 bad usage or input, 3 authentication failure (or the lockout guard
 refused), 4 a limit or contract failure, 1 anything else.
@@ -195,7 +193,7 @@ export async function makeClient(given: ConnectionValues, io: CliIo, needs: Inte
   };
   const verbose = values.verbose === true;
   const log = verbose ? (line: string): void => void io.stderr.write(`${safeLine(line)}\n`) : undefined;
-  const credentials: CredentialProvider = sandbox !== undefined ? async (id) => DEMO_CREDENTIALS[id] : (use.credentials ?? credentialsFromEnvOrPrompt(io));
+  const credentials: CredentialProvider = sandbox !== undefined ? async (id) => DEMO_CREDENTIALS[id] : (use.credentials ?? credentialsFromEnvOrPrompt(io, { connection: connection?.name, own: true }));
   let shared;
   try {
     shared = await openSharing(values, env, endpoints, needs, credentials, log, (line) => void io.stderr.write(`${safeLine(`bizdata: warning: ${line}`)}\n`));

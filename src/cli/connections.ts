@@ -147,10 +147,11 @@ export function missingLabel(c: Connection | undefined, field: 'authUrl' | 'base
 }
 
 /**
- * A batch against a connection marked `"production": true` goes on only when confirmed: `--yes` (for
- * scripts), or "yes" typed in a terminal. Otherwise a usage error, before anything is sent.
+ * A run that reaches a connection marked `"production": true` (a batch, `send`, `test`) goes on only
+ * when confirmed: `--yes` (for scripts), or "yes" typed in a terminal. Otherwise a usage error,
+ * before anything is sent. `what`: the run, as the question names it; `run`: its kind, for the refusal.
  */
-export async function confirmProduction(c: Connection | undefined, yes: boolean, what: string, io: CliIo): Promise<void> {
+export async function confirmProduction(c: Connection | undefined, yes: boolean, what: string, io: CliIo, run = 'a batch'): Promise<void> {
   if (c === undefined || !c.production || yes) return;
   const hosts = connectionHosts(c).join(', ');
   if (io.stdin.isTTY && io.stderr.isTTY) {
@@ -158,7 +159,7 @@ export async function confirmProduction(c: Connection | undefined, yes: boolean,
     if (answer !== undefined && /^\s*y(es)?\s*$/i.test(answer)) return;
     throw new UsageError(`Not confirmed; nothing was sent to the production connection "${c.name}".`);
   }
-  throw new UsageError(`The connection "${c.name}" is marked "production": true, so a batch against it needs confirmation; nothing was sent. Add --yes to run it (${what}), or run it in a terminal to be asked.`);
+  throw new UsageError(`The connection "${c.name}" is marked "production": true, so ${run} against it needs confirmation; nothing was sent. Add --yes to run it (${what}), or run it in a terminal to be asked.`);
 }
 
 /** Says on stderr which connection a command talked to (stdout stays the service's answer as it came). */

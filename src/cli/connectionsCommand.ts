@@ -1,14 +1,15 @@
 // `bizdata connections [--json]`: the connections of the file, one line each: the name, the hosts,
 // `production` where set, and the state of a token kept in the state directory (--keep-token) for
 // the credentials in the environment. Never a secret; it never prompts and never calls the service.
-import { accountKey } from '../core/accounts/session';
+import { tokenOwner } from '../core/accounts/session';
 import { connectionHosts, SANDBOX_CONNECTION, sandboxConnection, type Connection } from '../core/connections/connection';
-import type { Credentials, InterfaceId } from '../core/model';
+import type { InterfaceId } from '../core/model';
 import { safeLine } from '../core/sanitize';
 import { peekKeptToken } from '../core/storage/fileStores';
 import { defaultStateDir } from '../core/storage/stateDir';
 import { DEMO_CREDENTIALS } from '../sandbox/defaults';
 import { parse, printJson } from './common';
+import { credentialsInEnv } from './credentials';
 import { CONNECTIONS_OPTIONS, DEFAULT_SANDBOX_URL, readConnections } from './connections';
 import { EXIT, UsageError, type CliIo } from './io';
 
@@ -97,27 +98,18 @@ export async function runConnectionsCommand(args: string[], io: CliIo): Promise<
 
 /**
  * Tokens kept in the state directory for this connection and the credentials of the environment
- * (the sandbox's demo ones for the sandbox), found by the account key and unsealed with the
+ * (the sandbox's demo ones for the sandbox), found by where the token is kept and unsealed with the
  * account's secret as a run would, but read only: nothing else can read them, and nothing changes.
  */
 async function keptTokens(c: Connection, stateDir: string, env: NodeJS.ProcessEnv): Promise<TokenLine[]> {
   const out: TokenLine[] = [];
   for (const id of ['a', 'b'] as const) {
     const address = id === 'a' ? c.endpoints.authUrl : c.endpoints.legacyUrl;
-    const credentials = c.sandbox ? DEMO_CREDENTIALS[id] : fromEnv(id, env);
+    // The credentials a run with --connection NAME would use: the connection's own, else the plain ones.
+    const credentials = c.sandbox ? DEMO_CREDENTIALS[id] : credentialsInEnv(id, env, { connection: c.name, own: true });
     if (address === '' || credentials === undefined) continue;
-    const secret = credentials.interfaceId === 'a' ? credentials.consumerSecret : credentials.password;
-    const token = await peekKeptToken(stateDir, { key: accountKey(c.endpoints, credentials), secret }).catch(() => undefined);
+    const token = await peekKeptToken(stateDir, tokenOwner(c.endpoints, credentials)).catch(() => undefined);
     if (token) out.push({ interface: id, state: 'valid', expiresAt: new Date(token.expiresAt).toISOString() });
   }
   return out;
-}
-
-function fromEnv(id: InterfaceId, env: NodeJS.ProcessEnv): Credentials | undefined {
-  if (id === 'a') {
-    const [key, secret] = [env.BIZDATA_CONSUMER_KEY, env.BIZDATA_CONSUMER_SECRET];
-    return key && secret ? { interfaceId: 'a', consumerKey: key, consumerSecret: secret } : undefined;
-  }
-  const [user, password] = [env.BIZDATA_USER, env.BIZDATA_PASSWORD];
-  return user && password ? { interfaceId: 'b', user, password } : undefined;
 }

@@ -1,12 +1,25 @@
 // The clients of a request file's run (bizdata send, and any command that runs request files): one
-// per connection its requests use (`# @connection`), all made before anything is sent.
+// per connection its requests use (`# @connection`), all made before anything is sent, each with the
+// credentials of its own connection only; a production connection among them is confirmed first.
 import { makeClient, type ConnectionValues, type Setup } from './common';
-import { CONNECTION_FIELD_FLAGS, DEFAULT_SANDBOX_URL, type Chosen } from './connections';
-import { credentialsFromEnvOrPrompt } from './credentials';
-import { findConnection } from '../core/connections/connection';
+import { CONNECTION_FIELD_FLAGS, confirmProduction, DEFAULT_SANDBOX_URL, type Chosen } from './connections';
+import { credentialsFromEnvOrPrompt, credentialVariables, hasNamedCredentials } from './credentials';
+import { findConnection, type Connection } from '../core/connections/connection';
 import { requestConnectionMeta } from '../core/requests/requestConnections';
 import type { ParsedRequest, ParsedRequestFile } from '../core/requests/requestFile';
-import type { CliIo } from './io';
+import { UsageError, type CliIo } from './io';
+
+export const PRODUCTION_OPTIONS = { yes: { type: 'boolean', short: 'y' } } as const;
+
+export const PRODUCTION_HELP = `A connection marked "production": true is confirmed once per run before anything is sent: typed
+"yes" in a terminal, or, in a script:
+  -y, --yes            send to a production connection without asking`;
+
+/** Run problems as one usage error, each at its `FILE:LINE`, nothing sent. */
+export function refuseRunProblems(problems: readonly RunProblem[]): never {
+  const count = problems.length === 1 ? 'a request that cannot be sent' : `${problems.length} requests that cannot be sent`;
+  throw new UsageError(`nothing was sent: ${count}.\n${problems.map((p) => `${p.path}:${p.line + 1}: ${p.message}`).join('\n')}`);
+}
 
 export interface RequestClients {
   /** The run's own connection's client (or the first one made, when every request names another). */
@@ -16,13 +29,34 @@ export interface RequestClients {
   close(): Promise<void>;
 }
 
+export interface RequestRun {
+  readonly file: ParsedRequestFile;
+  /** Where the file was read from, for `FILE:LINE` refusals. */
+  readonly path: string;
+  readonly requests: readonly ParsedRequest[];
+}
+
+/** A request at the line that sends it elsewhere, refused before anything is sent. */
+export interface RunProblem {
+  readonly path: string;
+  readonly line: number;
+  readonly message: string;
+}
+
 /**
  * A client for each connection the selected requests use: the run's (flags override its fields) and
- * one per other `# @connection` name, which takes none of the flags a connection stands for. One
- * credential provider for all: one prompt at most. Names must be checked first (connectionProblems).
+ * one per other `# @connection` name, which takes none of the flags a connection stands for and only
+ * its own credentials (credentials.ts). Names must be checked first (connectionProblems); a request
+ * whose connection has no credentials it could use is given to `refuse` (nothing is made or sent);
+ * a production connection is confirmed (`yes`, else a terminal question) before any client is made.
  */
-export async function requestClients(runs: ReadonlyArray<{ readonly file: ParsedRequestFile; readonly requests: readonly ParsedRequest[] }>, chosen: Chosen, values: ConnectionValues, io: CliIo): Promise<RequestClients> {
-  const credentials = credentialsFromEnvOrPrompt(io);
+export async function requestClients(
+  runs: readonly RequestRun[],
+  chosen: Chosen,
+  values: ConnectionValues & { readonly yes?: boolean },
+  io: CliIo,
+  refuse: (problems: readonly RunProblem[]) => void,
+): Promise<RequestClients> {
   const setups = new Map<string | undefined, Setup>();
   const close = async (): Promise<void> => {
     for (const setup of setups.values()) await setup.close();
@@ -30,16 +64,29 @@ export async function requestClients(runs: ReadonlyArray<{ readonly file: Parsed
   const own = Object.fromEntries(Object.entries(values).filter(([k]) => !(CONNECTION_FIELD_FLAGS as readonly string[]).includes(k))) as ConnectionValues;
   // Several files (bizdata test) share the clients: one token, limiter and guard per account for the run.
   const keys = new Map<ParsedRequest, string | undefined>();
-  for (const { file, requests } of runs) {
+  const problems: RunProblem[] = [];
+  const others = new Map<string, Connection>();
+  for (const { file, path, requests } of runs) {
     for (const r of requests) {
-      const name = requestConnectionMeta(file, r)?.name;
-      keys.set(r, name === undefined || name === chosen.connection?.name ? undefined : name);
+      const meta = requestConnectionMeta(file, r);
+      const key = meta === undefined || meta.name === chosen.connection?.name ? undefined : meta.name;
+      keys.set(r, key);
+      if (meta === undefined || key === undefined) continue;
+      const connection = others.get(key) ?? findConnection(chosen.connections, key, DEFAULT_SANDBOX_URL);
+      others.set(key, connection);
+      const missing = missingCredentials(connection, r, io);
+      if (missing !== undefined) problems.push({ path, line: meta.span.line, message: missing });
     }
   }
+  if (problems.length > 0) refuse(problems);
+  const reached = [...(chosen.connection && [...keys.values()].includes(undefined) ? [chosen.connection] : []), ...others.values()];
+  const what = `the requests of ${runs.map((r) => r.path).join(', ')}`;
+  for (const c of reached) await confirmProduction(c, values.yes === true, `sending ${what}`, io, `sending ${what}`);
   try {
     for (const key of new Set(keys.values())) {
       if (setups.has(key)) continue;
-      const connection = key === undefined ? undefined : findConnection(chosen.connections, key, DEFAULT_SANDBOX_URL);
+      const connection = key === undefined ? undefined : others.get(key);
+      const credentials = credentialsFromEnvOrPrompt(io, { connection: key ?? chosen.connection?.name, own: key === undefined });
       setups.set(key, await makeClient(key === undefined ? values : own, io, 'any', { chosen: connection ? { ...chosen, connection } : chosen, credentials }));
     }
   } catch (err) {
@@ -48,4 +95,20 @@ export async function requestClients(runs: ReadonlyArray<{ readonly file: Parsed
   }
   const main = setups.get(undefined) ?? [...setups.values()][0];
   return { main, setupOf: (r) => setups.get(keys.get(r)) ?? main, close };
+}
+
+/**
+ * Why a request through another connection cannot have credentials, or undefined: the sandbox needs
+ * none, a terminal can ask; otherwise the connection's own variables must give its interface's
+ * (`# @interface`), or either interface's when the address decides.
+ */
+function missingCredentials(c: Connection, r: ParsedRequest, io: CliIo): string | undefined {
+  if (c.sandbox || io.stdin.isTTY) return undefined;
+  const ids = r.interfaceId !== undefined ? [r.interfaceId] : (['a', 'b'] as const);
+  if (ids.some((id) => hasNamedCredentials(io.env, c.name, id))) return undefined;
+  const wanted = ids.map((id) => `${credentialVariables(id, c.name).join(' and ')} (Interface ${id.toUpperCase()})`).join(' or ');
+  return (
+    `"# @connection ${c.name}" sends this request through the connection "${c.name}", which has no credentials of its own in the environment; ` +
+    `the run's (${credentialVariables('a').join(', ')}, ${credentialVariables('b').join(', ')}) belong to its own connection only. Set ${wanted}, or remove the line.`
+  );
 }

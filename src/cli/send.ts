@@ -12,7 +12,7 @@ import { CONNECTION_HELP, CONNECTION_OPTIONS, parse, readInputBytes, printFailur
 import { chooseConnection } from './connections';
 import { connectionNames } from '../core/connections/connection';
 import { connectionProblems } from '../core/requests/requestConnections';
-import { requestClients } from './requestClients';
+import { PRODUCTION_HELP, PRODUCTION_OPTIONS, refuseRunProblems, requestClients } from './requestClients';
 import { EXIT, UsageError, type CliIo } from './io';
 import { endBySignal, requestFileStop } from './signals';
 
@@ -34,6 +34,9 @@ the token, its limits); at the top of the file, above the first request line, it
 that names none. Otherwise the run's connection (--connection, BIZDATA_CONNECTION, "active"). The
 flags that override a connection's fields apply to the run's connection only. A name that names no
 connection refuses the file at its line. The line on stderr starts with [NAME] for a named connection.
+Each connection's requests carry only that connection's credentials (see "Credentials" below).
+
+${PRODUCTION_HELP}
 
 Variables: {{baseUrl}}, {{authUrl}}, {{legacyUrl}}, {{origin}}, {{aVersion}}, {{authVersion}},
 {{orgVersion}} (the request's connection's), the file's own "@name = value" ({{%name}}
@@ -62,7 +65,7 @@ ${REQUEST_INPUT_HELP}
 
 ${CONNECTION_HELP}`;
 
-const SEND_OPTIONS = { ...CONNECTION_OPTIONS, ...REQUEST_INPUT_OPTIONS, name: { type: 'string', multiple: true } } as const;
+const SEND_OPTIONS = { ...CONNECTION_OPTIONS, ...REQUEST_INPUT_OPTIONS, ...PRODUCTION_OPTIONS, name: { type: 'string', multiple: true } } as const;
 
 export async function runSendCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(args, SEND_OPTIONS, true);
@@ -92,7 +95,7 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
   const chosen = await chooseConnection(values, io.env);
   // A `# @connection` that names no connection refuses the file at its line, before any client is made.
   refuseErrors(file, connectionProblems(parsed, connectionNames(chosen.connections)));
-  const clients = await requestClients([{ file: parsed, requests: selected }], chosen, values, io);
+  const clients = await requestClients([{ file: parsed, path: file, requests: selected }], chosen, values, io, refuseRunProblems);
   const { main, setupOf } = clients;
   const { requestTimeoutMs } = main;
   const stop = requestFileStop(requestTimeoutMs, io);

@@ -20,7 +20,7 @@ import type { CallFailure } from '../core/model';
 import { safeLine } from '../core/sanitize';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, parse, printFailure, printJson, readInputBytes, type Setup } from './common';
 import { EXIT, UsageError, type CliIo } from './io';
-import { requestClients } from './requestClients';
+import { PRODUCTION_HELP, PRODUCTION_OPTIONS, refuseRunProblems, requestClients } from './requestClients';
 import { checkNotes, confirmNote, promptAnswers, REQUEST_INPUT_HELP, REQUEST_INPUT_OPTIONS, requestFileContext } from './requestInputs';
 import { refuseAll, refuseErrors } from './send';
 import { endBySignal, requestFileStop } from './signals';
@@ -48,6 +48,9 @@ failure. A malformed assertion refuses the whole run before anything is sent (FI
 Connections: each request goes through its file's "# @connection NAME" (on the request, or at the top
 of the file), else the run's connection (--connection, BIZDATA_CONNECTION, the file's "active", or
 --sandbox). Reports name the connection of every request.
+Each connection's requests carry only that connection's credentials (see "Credentials" below).
+
+${PRODUCTION_HELP}
 
 Requests marked "# @disabled" are skipped (when every request is, one line says so, exit 0);
 "# @prompt" and "# @note" are answered as below.
@@ -67,7 +70,7 @@ signal.
 
 ${CONNECTION_HELP}`;
 
-const TEST_OPTIONS = { ...CONNECTION_OPTIONS, ...REQUEST_INPUT_OPTIONS, junit: { type: 'string' }, json: { type: 'boolean' } } as const;
+const TEST_OPTIONS = { ...CONNECTION_OPTIONS, ...REQUEST_INPUT_OPTIONS, ...PRODUCTION_OPTIONS, junit: { type: 'string' }, json: { type: 'boolean' } } as const;
 const REQUEST_FILE = '.bizdata.http';
 
 interface Loaded {
@@ -112,10 +115,11 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
   if (loaded.every((l) => l.requests.length === 0)) throw new UsageError(`${files.join(', ')} ${files.length === 1 ? 'holds' : 'hold'} no request. Write one as "GET {{baseUrl}}/v1/…", with "?? status == 200" below it.`);
   // A client per connection used, shared by every file: one token, one limiter and one guard per account.
   const clients = await requestClients(
-    loaded.map((l) => ({ file: l.parsed, requests: l.requests })),
+    loaded.map((l) => ({ file: l.parsed, path: l.file, requests: l.requests })),
     chosen,
     values,
     io,
+    refuseRunProblems,
   );
   const { main } = clients;
   const { requestTimeoutMs } = main;

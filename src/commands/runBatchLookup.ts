@@ -4,6 +4,7 @@
 // Returns the URI (string) of the results file, or undefined when nothing ran.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { askProduction } from '../features/connection/consent';
 import { safeLine } from '../core/sanitize';
 import { parseBatchInput, runBatch, type BatchSummary } from '../core/batch';
 import { percentDone, progressMessage, resultsPathFor, summaryMessage } from '../features/batch/batchProgress';
@@ -82,13 +83,10 @@ export async function runBatchLookup(services: Services, arg?: unknown): Promise
 
 /** A batch spends a production account's contract: asked once, before anything is sent. */
 async function confirmProduction(name: string, count: number, file: string): Promise<boolean> {
-  const run = 'Run on Production';
-  const choice = await vscode.window.showWarningMessage(
+  return askProduction(
     `Run ${count} lookup${count === 1 ? '' : 's'} of ${file} on "${name}", a production account?`,
-    { modal: true, detail: 'Every lookup is a real call that counts against the account\'s contract. Switch to a test connection to try the batch first.' },
-    run,
+    'Every lookup is a real call that counts against the account\'s contract. Switch to a test connection to try the batch first.',
   );
-  return choice === run;
 }
 
 async function resolveInputFile(arg: unknown): Promise<vscode.Uri | undefined> {

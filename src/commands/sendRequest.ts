@@ -4,6 +4,7 @@
 // named request's answer is remembered for the requests of the same document that chain on it.
 import * as vscode from 'vscode';
 import type { Connection } from '../features/connection/connection';
+import { confirmProductionRun } from '../features/connection/consent';
 import { offerToGetReady } from '../features/connection/readinessOffer';
 import type { NotReady } from '../features/connection/readiness';
 import { prepareToSend, type RequestInputs } from '../features/requestFiles/prepareToSend';
@@ -29,6 +30,8 @@ export async function sendRequest(services: Services, arg?: unknown): Promise<st
   const chosen = requestConnection(services, target);
   const inputs = await askBeforeSending(target);
   if (!inputs) return undefined;
+  // One Send is one run: a production connection, however it was reached (# @connection, the active one), asks first.
+  if (!(await confirmProductionRun([chosen], `Send the request at ${placeOf(target, target.request.requestLine)}`))) return undefined;
   // A secret-looking prompt's answer is hidden from the log and the history like a credential.
   for (const p of target.request.settings.prompts) if (p.secret) chosen.getClient().addSecret(inputs.prompts?.get(p.name) ?? '');
   const prepared = await prepareToSend(target.file, target.request, chosen.settings().endpoints, services.responses.of(key), inputs);

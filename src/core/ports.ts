@@ -4,7 +4,8 @@
 import type { Credentials, InterfaceId, LimiterState, StoredToken } from './model';
 
 /**
- * Whose token: the account key, and the account's own secret (consumer secret or password). Stores
+ * Whose token: where it is kept (the account at the exact origin it was issued at: session.ts
+ * tokenOwner), and the account's own secret (consumer secret or password). Stores
  * outside SecretStorage hash the key (it names an account) and seal the token with a key derived from
  * the secret (storage/sealing.ts): every process that may use the token has the secret, and a reader
  * of the store without it learns nothing usable.
@@ -14,7 +15,7 @@ export interface TokenOwner {
   readonly secret: string;
 }
 
-/** Tokens by account. */
+/** Tokens by account and exact sign-in origin (TokenOwner.key). */
 export interface TokenStore {
   get(owner: TokenOwner): Promise<StoredToken | undefined>;
   set(owner: TokenOwner, token: StoredToken): Promise<void>;

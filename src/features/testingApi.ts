@@ -3,7 +3,7 @@
 // locations must never reach a user's other extensions.
 import * as vscode from 'vscode';
 import type { ExplorerViews } from './explorer/registerExplorer';
-import type { ConnectionInfo } from './connection/connections';
+import type { ConnectionInfo } from './connection/connectionTable';
 import { stateDirectory } from './connection/sharing';
 import type { Services } from './services';
 import type { TokenStatusBar } from './statusBar/statusBar';

@@ -208,6 +208,9 @@ describe('named connections', function () {
 
   it('a request file goes to the connection its "# @connection" names; a name that is none is refused at its line', async () => {
     await vscode.commands.executeCommand('bizdata.switchConnection', { connection: 'alpha' });
+    // beta is a production connection: each Send to it asks first (issue 25).
+    modal.answer = 'Run on Production';
+    const asked = modal.asked.length;
     const text = ['# @connection beta', '### onBeta', 'GET {{baseUrl}}/v1/duns-search/ip/203.0.113.30?view=standard', '', '### onAlpha', '# @connection alpha', 'GET {{baseUrl}}/v1/duns-search/ip/203.0.113.31?view=standard', ''].join('\n');
     const file = await openRequestFile(text);
     try {
@@ -220,6 +223,7 @@ describe('named connections', function () {
       const [a1, b1] = [await seen(alpha, 'alpha'), await seen(beta, 'beta')];
       assert.equal(b1.dataCalls, (b0.dataCalls ?? 0) + 1, '{{baseUrl}} and the token are beta\'s');
       assert.equal(a1.requests, a0.requests, 'nothing went to the active connection');
+      assert.equal(modal.asked.length, asked + 1, 'the Send to beta asked once');
       await runCodeLens<string>(file.document, 6, 'Send');
       assert.equal((await seen(alpha, 'alpha')).dataCalls, (a1.dataCalls ?? 0) + 1);
     } finally {

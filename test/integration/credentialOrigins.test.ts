@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { RunningSandbox } from '../../src/sandbox/server';
 import { startListener, withCredentials, type Listener } from '../unit/core/listeners';
-import { answerErrorMessages, canaries, openRequestFile, pointAt, runCodeLens, signInToBoth, SANDBOX_TOKEN, sleep, startTestSandbox, stats, tearDown, waitFor } from './helpers';
+import { answerErrorMessages, answerModalWarnings, canaries, openRequestFile, pointAt, runCodeLens, signInToBoth, SANDBOX_TOKEN, sleep, startTestSandbox, stats, tearDown, waitFor } from './helpers';
 
 const IP = 'v1/duns-search/ip/203.0.113.7?view=standard';
 const ORG = 'V4.0/organizations?CountryISOAlpha2Code=US&SubjectName=Example&match=true';
@@ -22,6 +22,8 @@ describe('credentials only to the exact service origin', function () {
   let sameHostOtherSpelling: Listener;
   let otherPort: Listener;
   const listeners: Listener[] = [];
+  /** Moving the service to another spelling asks before the credentials go there (issue 25): the user says yes here. */
+  const modal = answerModalWarnings();
 
   before(async () => {
     sb = await startTestSandbox(c, {}, '::1');
@@ -100,8 +102,10 @@ describe('credentials only to the exact service origin', function () {
   });
 
   it('origin: a history entry sent while the service was at 127.0.0.1 is neither re-run nor copied as curl there once it is at [::1]', async () => {
-    // The same account whatever the loopback spelling: the token signed in at [::1] serves 127.0.0.1 too.
+    // The same account, but tokens are kept by exact origin: the token signed in at [::1] never goes to
+    // 127.0.0.1, which signs in anew once the user agrees to send the credentials there.
     const tokensBefore = (await stats(sb as RunningSandbox)).customers.test.tokenRequests;
+    modal.answer = 'Send Them to the New Address';
     await pointAt(sameHostOtherSpelling.url);
     const file = await openRequestFile(['# @name viaOther', `GET {{baseUrl}}/${IP}`].join('\n'));
     const messages = answerErrorMessages();
@@ -109,8 +113,11 @@ describe('credentials only to the exact service origin', function () {
       const sent = await runCodeLens<string>(file.document, 1, 'Send');
       const looked = await vscode.commands.executeCommand<string>('bizdata.lookUpIp', { ip: '198.51.100.7' });
       assert.ok(sent && looked, 'sent while 127.0.0.1 was the service');
-      assert.equal(withCredentials(sameHostOtherSpelling.received).length, 2, 'the listener, then the service, got both with the token');
-      assert.equal((await stats(sb as RunningSandbox)).customers.test.tokenRequests, tokensBefore, 'one account, one token for every spelling');
+      assert.equal(modal.asked.length, 1, 'asked once before the credentials went to 127.0.0.1');
+      assert.equal(withCredentials(sameHostOtherSpelling.received).length, 3, 'the listener, then the service, got a sign-in and both calls with the new token');
+      assert.equal((await stats(sb as RunningSandbox)).customers.test.tokenRequests, tokensBefore + 1, 'a token of its own for the other spelling');
+      const kept = sameHostOtherSpelling.received.filter((r) => !r.path.startsWith('/v1/token')).map((r) => String(r.headers.authorization));
+      assert.equal(new Set(kept).size, 1);
       sameHostOtherSpelling.received.splice(0);
       await pointAt(sb?.url);
       await vscode.env.clipboard.writeText(CLIPBOARD_MARK);

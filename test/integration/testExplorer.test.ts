@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { TestRunView } from '../../src/features/testingApi';
 import { recordingRelay } from '../recordingRelay';
-import { admin, extensionApi, openRequestFile, pointAt, sleep, useSignedInTestSandbox, waitFor } from './helpers';
+import { admin, answerModalWarnings, extensionApi, openRequestFile, pointAt, sleep, useSignedInTestSandbox, waitFor } from './helpers';
 
 const ORG_SEARCH = 'GET {{legacyUrl}}/{{orgVersion}}/organizations?CountryISOAlpha2Code=GB&SubjectName=Failing%20Co&match=true&MatchTypeText=Advanced';
 const FILE = [
@@ -65,6 +65,8 @@ async function runOf(tests: Tests, command: string): Promise<TestRunView> {
 describe('request files in the Test Explorer', function () {
   this.timeout(90_000);
   const { sandbox } = useSignedInTestSandbox();
+  /** Pointing the addresses at a relay asks before the credentials go there (issue 25): the user says yes. */
+  const modal = answerModalWarnings();
   let tests: Tests;
 
   before(async () => {
@@ -188,6 +190,7 @@ describe('request files in the Test Explorer', function () {
     await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, bodyName), body);
     // The extension's addresses go through a recording relay in front of the sandbox: what reached it is checked.
     const relay = await recordingRelay(new URL(sandbox().url));
+    modal.answer = 'Send Them to the New Address';
     await pointAt(relay.url);
     const file = await openRequestFile(
       [

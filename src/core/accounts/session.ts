@@ -1,9 +1,10 @@
 // Which account a call is made for: the credentials of an interface, the key that names the account
-// at its service (tokens, the lockout guard, locks and the rate budget are all kept under it) and
-// the masked form the hosts show.
+// at its service (the lockout guard, locks and the rate budget are kept under it), the key its token
+// is kept under (the exact origin it was issued at) and the masked form the hosts show.
 import type { Credentials, Endpoints, InterfaceId } from '../model';
 import type { TokenOwner } from '../ports';
 import { checkServiceUrl } from '../http/http';
+import { exactOrigin } from '../protocol/credentialOrigins';
 import { checkHeaderValue } from '../protocol/validate';
 import { keyFingerprint, maskAccount, type SecretRegistry } from '../redact';
 
@@ -13,7 +14,10 @@ export interface Session {
   /** `<a|b>|<normalised service host>|<consumer key or user>`: names an account, so stores outside SecretStorage hash it. */
   readonly key: string;
   readonly account: string;
-  /** Whose token the session's is: stores that keep it at rest seal it with the account's own secret. */
+  /**
+   * Whose token the session's is, keyed by the exact origin it was issued at (tokenOwner): stores
+   * that keep it at rest seal it with the account's own secret.
+   */
   readonly owner: TokenOwner;
 }
 
@@ -44,6 +48,28 @@ export function accountKey(endpoints: Endpoints, credentials: Credentials): stri
   return c.interfaceId === 'a' ? `a|${normaliseHost(endpoints.authUrl)}|${c.consumerKey}` : `b|${normaliseHost(endpoints.legacyUrl)}|${c.user}`;
 }
 
+/**
+ * Where a token is kept: `<a|b>|<exact origin of the sign-in address>|<consumer key or user>` and the
+ * account's secret. Unlike the account key, nothing is merged: `localhost`, `127.0.0.1` and `[::1]`
+ * (or two ports) are three places, so a token kept for one is never read for, nor sent to, another.
+ * The `v2` marks the exact form: tokens kept under the merged key of earlier versions are never read.
+ */
+export function tokenOwner(endpoints: Endpoints, credentials: Credentials): TokenOwner {
+  return tokenOwnerAt(signInOrigin(endpoints, credentials.interfaceId), credentials);
+}
+
+/** tokenOwner for a sign-in origin already known (a host finding the token kept for an earlier address). */
+export function tokenOwnerAt(origin: string | undefined, credentials: Credentials): TokenOwner {
+  const c = credentials;
+  const [name, secret] = c.interfaceId === 'a' ? [c.consumerKey, c.consumerSecret] : [c.user, c.password];
+  return { key: `v2|${c.interfaceId}|${origin ?? '?'}|${name}`, secret };
+}
+
+/** The exact origin an interface's credentials are sent to when it signs in: A's token address, B's legacy address. */
+export function signInOrigin(endpoints: Endpoints, id: InterfaceId): string | undefined {
+  return exactOrigin(id === 'a' ? endpoints.authUrl : endpoints.legacyUrl);
+}
+
 /** Sessions per credentials object (hosts usually hand out the same object every call), secrets registered once. */
 export class Sessions {
   private readonly known = new WeakMap<Credentials, Session>();
@@ -63,7 +89,7 @@ export class Sessions {
     if (c.interfaceId === 'a' || name.length >= 4) this.secrets.add(name);
     const account = c.interfaceId === 'a' ? keyFingerprint(name) : maskAccount(name);
     const key = accountKey(this.endpoints, c);
-    const session: Session = { id: c.interfaceId, credentials: c, key, account, owner: { key, secret: c.interfaceId === 'a' ? c.consumerSecret : c.password } };
+    const session: Session = { id: c.interfaceId, credentials: c, key, account, owner: tokenOwner(this.endpoints, c) };
     this.known.set(credentials, session);
     return session;
   }

@@ -51,10 +51,10 @@ export class TokenCache {
       const t = await this.usable(s, r.replacing);
       if (t) return { ok: true, token: t };
     }
-    const running = this.inflight.get(s.key);
+    const running = this.inflight.get(s.owner.key);
     if (running) return running;
-    const p = this.underLock(s, r, t0).finally(() => this.inflight.delete(s.key));
-    this.inflight.set(s.key, p);
+    const p = this.underLock(s, r, t0).finally(() => this.inflight.delete(s.owner.key));
+    this.inflight.set(s.owner.key, p);
     return p;
   }
 

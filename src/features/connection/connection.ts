@@ -1,5 +1,6 @@
 // One connection of this window: which credentials and endpoints its client uses, the client itself
-// (rebuilt when its settings change), sign-in state, and the lockout-guard prompt every call goes through.
+// (rebuilt when its settings change), sign-in state, and the questions every call goes through: the
+// lockout guard's, and whether stored credentials may go to a sign-in address changed since they were entered.
 // connections.ts holds them all and knows which one is active.
 import * as vscode from 'vscode';
 import { BizDataClient, type CallOptions } from '../../core/client';
@@ -13,7 +14,8 @@ import { confirmRiskyAttempt } from './guardPrompt';
 import { notReadyFailure, readiness, type NotReady } from './readiness';
 import type { NamedConnection } from './connectionTable';
 import type { ConnectionSettings } from './settings';
-import { accountKey } from '../../core/accounts/session';
+import { accountKey, signInOrigin, tokenOwnerAt } from '../../core/accounts/session';
+import { BoundCredentials } from './boundCredentials';
 import { openWindowSharing, type WindowSharing } from './sharing';
 import type { CredentialStore } from './stores';
 
@@ -48,6 +50,7 @@ export class Connection implements vscode.Disposable {
   private clientSubscription: { dispose(): void } | undefined;
   private lastUsed: InterfaceId | undefined;
   private sandboxCredentials: SandboxProfile['credentials'] | undefined;
+  private readonly bound: BoundCredentials;
 
   constructor(
     readonly name: string,
@@ -56,6 +59,7 @@ export class Connection implements vscode.Disposable {
     sandbox?: SandboxProfile,
   ) {
     this.sandboxCredentials = sandbox?.credentials;
+    this.bound = new BoundCredentials(deps.credentialStore, name, deps.log);
     this.disposables.push(
       this.changed,
       deps.credentialStore.onDidChange((e) => e.connection === name && this.fireChanged()),
@@ -106,7 +110,8 @@ export class Connection implements vscode.Disposable {
     try {
       client = new BizDataClient({
         endpoints: settings.endpoints,
-        credentials: (id) => this.credentials(id),
+        // Only credentials entered for the current sign-in address: guarded() asks before moving them.
+        credentials: async (id) => (this.sandboxCredentials ? this.sandboxCredentials[id] : this.bound.here(id, settings.endpoints)),
         tokenStore: sharing.tokenStore,
         guardStore: sharing.guardStore,
         locks: sharing.locks,
@@ -136,7 +141,7 @@ export class Connection implements vscode.Disposable {
 
   async credentials(id: InterfaceId): Promise<Credentials | undefined> {
     if (this.sandboxCredentials) return this.sandboxCredentials[id];
-    return this.deps.credentialStore.get(this.name, id);
+    return (await this.deps.credentialStore.get(this.name, id))?.credentials;
   }
 
   async isSignedIn(id: InterfaceId): Promise<boolean> {
@@ -154,17 +159,17 @@ export class Connection implements vscode.Disposable {
     const id = credentials.interfaceId;
     if (this.sandboxCredentials) throw new UserError('The local sandbox signs in with its demo credentials: switch to one of your connections to sign in with yours.');
     // forget() finds the token by the stored credentials, so it runs before and after the switch.
-    if (await this.isSignedIn(id)) await this.getClient().forget(id);
-    await this.deps.credentialStore.set(this.name, credentials);
-    await this.getClient().forget(id);
+    if (await this.isSignedIn(id)) await this.forgetTokens(id);
+    await this.deps.credentialStore.set(this.name, credentials, signInOrigin(this.settings().endpoints, id));
+    await this.forgetTokens(id);
     this.lastUsed = id;
     this.fireChanged();
   }
 
   /** Forgets the interface's credentials and its tokens. */
   async signOut(id: InterfaceId): Promise<void> {
-    // Tokens first: forget() locates them through the credentials about to be deleted.
-    if (await this.isSignedIn(id)) await this.getClient().forget(id);
+    // Tokens first: they are located through the credentials about to be deleted.
+    if (await this.isSignedIn(id)) await this.forgetTokens(id);
     if (this.sandboxCredentials) {
       const credentials = { ...this.sandboxCredentials };
       delete credentials[id];
@@ -173,6 +178,22 @@ export class Connection implements vscode.Disposable {
       await this.deps.credentialStore.delete(this.name, id);
     }
     this.fireChanged();
+  }
+
+  /**
+   * Drops the interface's tokens: the client's (at the current address) and those kept for the
+   * address the stored credentials were entered for, where the client no longer looks.
+   */
+  private async forgetTokens(id: InterfaceId): Promise<void> {
+    const client = this.getClient();
+    await client.forget(id);
+    const stored = this.sandboxCredentials ? undefined : await this.deps.credentialStore.get(this.name, id);
+    if (stored?.origin !== undefined) await this.sharing?.tokenStore.delete(tokenOwnerAt(stored.origin, stored.credentials));
+  }
+
+  /** Forgets every credential and token of this connection: it was deleted, and a later one of the same name starts signed out. */
+  async forgetAll(): Promise<void> {
+    for (const id of INTERFACE_IDS) await this.signOut(id);
   }
 
   /** The interface the status bar shows: the last one used, else the first signed in. */
@@ -207,6 +228,8 @@ export class Connection implements vscode.Disposable {
    * "Try anyway", calls again with `confirmRisk: true`. Batch and quick fixes use this too.
    */
   async guarded(id: InterfaceId, run: (o: CallOptions) => Promise<CallResult>, options: CallOptions = {}): Promise<CallResult> {
+    const moved = this.sandboxCredentials ? undefined : await this.bound.mayGo(id, this.settings().endpoints);
+    if (moved) return moved;
     const reason = await this.readiness(id);
     if (reason) return notReadyFailure(reason);
     this.lastUsed = id;

@@ -59,3 +59,20 @@ export function settingsOf(d: ConnectionDefinition, config: SettingsReader): Con
   };
 }
 
+/** The connections `before` had from the setting that the setting's new definitions no longer name. */
+export function deletedConnections(before: ConnectionTable, now: readonly ConnectionDefinition[]): NamedConnection[] {
+  return before.connections.filter((c) => c.from === 'setting' && !now.some((d) => d.name === c.name));
+}
+
+/** A connection as lists show it. */
+export interface ConnectionInfo {
+  readonly name: string;
+  readonly production: boolean;
+  readonly sandbox: boolean;
+  /** The three addresses, as set (empty when not). */
+  readonly endpoints: { readonly authUrl: string; readonly baseUrl: string; readonly legacyUrl: string };
+}
+
+export function connectionInfo(name: string, e: ConnectionInfo['endpoints'], production: boolean, sandbox: boolean): ConnectionInfo {
+  return { name, production, sandbox, endpoints: { authUrl: e.authUrl, baseUrl: e.baseUrl, legacyUrl: e.legacyUrl } };
+}

@@ -2,7 +2,8 @@
 // `bizdata.connections` (machine scope: a workspace can neither define nor change one; a value there
 // is ignored with one warning in the log), from today's `bizdata.endpoints.*` settings as `default`,
 // and the local sandbox as `sandbox` while one is attached. Each connection has its own client,
-// built on first use and disposed when the connection goes away or its settings change.
+// built on first use and disposed when the connection goes away or its settings change; a connection
+// deleted from the setting takes its stored credentials and tokens with it.
 import * as vscode from 'vscode';
 import { DEFAULT_CONNECTION, sandboxConnection, SANDBOX_CONNECTION, shownName, type Connection as ConnectionDefinition } from '../../core/connections/connection';
 import type { InterfaceId } from '../../core/model';
@@ -11,30 +12,21 @@ import type { ConnectionChoice } from '../shared/requestConnection';
 import { UserError } from '../shared/userError';
 import { Commands, executeCommand } from '../shared/commandIds';
 import { safeLine } from '../../core/sanitize';
+import { errorMessage } from '../../core/errors';
 import type { CodeCatalog } from '../state/codeCatalog';
 import type { ContextKeys } from '../state/contextKeys';
 import { Connection, type SandboxProfile } from './connection';
 import { readUserConnections } from './connectionSetting';
-import { connectionTable, settingsOf, type ConnectionTable, type NamedConnection } from './connectionTable';
+import { connectionInfo as info, connectionTable, deletedConnections, settingsOf, type ConnectionInfo, type ConnectionTable, type NamedConnection } from './connectionTable';
 import { CLIENT_SECTIONS } from './settings';
 import { COORDINATOR_PASSWORD_KEY } from './sharing';
 import { CredentialStore } from './stores';
-import { watchWorkspaceSettings, workspaceFilesDefining } from './workspaceSettings';
+import { warnWorkspaceConnections, watchWorkspaceSettings, workspaceFilesDefining } from './workspaceSettings';
 
 export const CONNECTIONS_SETTING = 'bizdata.connections';
 export const PREFERRED_SETTING = 'bizdata.preferredConnection';
 /** The connection this workspace's window last switched to (workspaceState: the user's choice, not the repository's). */
 const CHOSEN_KEY = 'bizdata.connection.chosen';
-const WORKSPACE_WARNING = 'workspace-connections';
-
-/** A connection as lists show it. */
-export interface ConnectionInfo {
-  readonly name: string;
-  readonly production: boolean;
-  readonly sandbox: boolean;
-  /** The three addresses, as set (empty when not). */
-  readonly endpoints: { readonly authUrl: string; readonly baseUrl: string; readonly legacyUrl: string };
-}
 
 export class Connections implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -45,6 +37,8 @@ export class Connections implements vscode.Disposable {
   private readonly open = new Map<string, Connection>();
   private readonly warned = new Set<string>();
   private table: ConnectionTable = { connections: [] };
+  /** The connections of the last value of the setting that could be read: a later one without a name deletes it. */
+  private defined: ConnectionTable = { connections: [] };
   private sandboxConnection: Connection | undefined;
   /** The local sandbox is active (it is while attached, until the user switches away). */
   private sandboxActive = false;
@@ -231,10 +225,15 @@ export class Connections implements vscode.Disposable {
   private reload(): void {
     const config = vscode.workspace.getConfiguration();
     const inspected = config.inspect(CONNECTIONS_SETTING);
-    if (inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined) this.warnWorkspaceValue('this workspace\'s settings');
+    if (inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined) warnWorkspaceConnections(this.log, this.warned, 'this workspace\'s settings');
     const read = readUserConnections(inspected?.globalValue);
     for (const problem of read.problems) this.showProblem(problem);
     this.table = connectionTable(config, read.definitions, read.active);
+    // A value with problems defines nothing for now: only a readable value deletes a connection.
+    if (read.problems.length === 0) {
+      for (const gone of deletedConnections(this.defined, read.definitions)) this.forgetDeleted(gone);
+      this.defined = this.table;
+    }
     for (const [name, connection] of this.open) {
       const now = this.table.connections.find((c) => c.name === name);
       if (now) {
@@ -250,6 +249,17 @@ export class Connections implements vscode.Disposable {
       this.sandboxConnection.update({ name: SANDBOX_CONNECTION, settings: settingsOf(d, config), production: false, from: 'setting' });
     }
     this.fireChanged();
+  }
+
+  /** Deletes a deleted connection's credentials and tokens: a later one of the same name starts signed out. */
+  private forgetDeleted(gone: NamedConnection): void {
+    const connection = this.open.get(gone.name) ?? new Connection(gone.name, gone, this.deps());
+    this.open.delete(gone.name);
+    void connection
+      .forgetAll()
+      .then(() => this.log.info(`connection: ${gone.name} was deleted: its credentials and tokens too`))
+      .catch((err: unknown) => this.log.warn(`connection: ${gone.name} was deleted, but its credentials could not all be deleted: ${errorMessage(err)}`))
+      .finally(() => connection.dispose());
   }
 
   private connection(name: string): Connection {
@@ -274,16 +284,9 @@ export class Connections implements vscode.Disposable {
   /** One warning per window that a workspace's own settings try to define connections. */
   private async checkWorkspaceFiles(): Promise<void> {
     const files = await workspaceFilesDefining(CONNECTIONS_SETTING);
-    if (files.length > 0) this.warnWorkspaceValue(files.join(', '));
+    if (files.length > 0) warnWorkspaceConnections(this.log, this.warned, files.join(', '));
   }
 
-  private warnWorkspaceValue(where: string): void {
-    if (this.warned.has(WORKSPACE_WARNING)) return;
-    this.warned.add(WORKSPACE_WARNING);
-    this.log.warn(
-      `connection: bizdata.connections is set in ${where}; it is ignored: only your user settings define connections, so a repository cannot point your credentials at another host. A workspace may name the connection it prefers with bizdata.preferredConnection.`,
-    );
-  }
 
   /** A setting that cannot be used: in the log, and once to the user with the way to fix it. */
   private showProblem(problem: string): void {
@@ -293,8 +296,4 @@ export class Connections implements vscode.Disposable {
     const edit = 'Edit Connections';
     void vscode.window.showWarningMessage(safeLine(`Business Data: ${problem.replace(/\n/g, ' ')}`), edit).then((choice) => (choice === edit ? executeCommand(Commands.editConnections) : undefined));
   }
-}
-
-function info(name: string, e: ConnectionInfo['endpoints'], production: boolean, sandbox: boolean): ConnectionInfo {
-  return { name, production, sandbox, endpoints: { authUrl: e.authUrl, baseUrl: e.baseUrl, legacyUrl: e.legacyUrl } };
 }

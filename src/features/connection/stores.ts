@@ -1,6 +1,7 @@
 // Storage adapters for the core client. Secrets (credentials, tokens) live only in SecretStorage:
-// credentials one key per connection and interface, tokens one key per account (connections to one
-// account share its token). The lockout guard's counts live in the state directory the command line
+// credentials one key per connection and interface, with the sign-in origin they were entered for
+// (connection.ts asks before they go to another); tokens one key per account and exact origin
+// (connections to one account at one origin share its token). The lockout guard's counts live in the state directory the command line
 // shares (sharing.ts); earlier versions kept them in globalState, and migrateGuardCounts moves them.
 import * as vscode from 'vscode';
 import type { Credentials, InterfaceId, StoredToken } from '../../core/model';
@@ -34,7 +35,7 @@ export class CredentialStore implements vscode.Disposable {
   private readonly tokensChanged = new vscode.EventEmitter<void>();
   /** A token was written or deleted, possibly by another window. */
   readonly onDidChangeTokens = this.tokensChanged.event;
-  private readonly cache = new Map<string, Promise<Credentials | undefined>>();
+  private readonly cache = new Map<string, Promise<StoredCredentials | undefined>>();
   private readonly subscription: vscode.Disposable;
   private migrated: Promise<void> | undefined;
 
@@ -69,7 +70,8 @@ export class CredentialStore implements vscode.Disposable {
     return this.migrated;
   }
 
-  get(connection: string, id: InterfaceId): Promise<Credentials | undefined> {
+  /** The credentials and the sign-in origin they were entered for (undefined: stored by an earlier version). */
+  get(connection: string, id: InterfaceId): Promise<StoredCredentials | undefined> {
     const key = credentialKey(connection, id);
     let pending = this.cache.get(key);
     if (!pending) {
@@ -79,10 +81,11 @@ export class CredentialStore implements vscode.Disposable {
     return pending;
   }
 
-  async set(connection: string, credentials: Credentials): Promise<void> {
+  /** Stores the credentials with the origin they are entered for: their sign-in address's. */
+  async set(connection: string, credentials: Credentials, origin: string | undefined): Promise<void> {
     const key = credentialKey(connection, credentials.interfaceId);
-    this.cache.set(key, Promise.resolve(credentials));
-    await this.secrets.store(key, JSON.stringify(credentials));
+    this.cache.set(key, Promise.resolve({ credentials, origin }));
+    await this.secrets.store(key, JSON.stringify({ ...credentials, ...(origin !== undefined ? { origin } : {}) }));
   }
 
   async delete(connection: string, id: InterfaceId): Promise<void> {
@@ -98,15 +101,23 @@ export class CredentialStore implements vscode.Disposable {
   }
 }
 
-function parseCredentials(id: InterfaceId, raw: string | undefined): Credentials | undefined {
+/** A connection's credentials for one interface and the sign-in origin they were entered for. */
+export interface StoredCredentials {
+  readonly credentials: Credentials;
+  /** scheme://host[:port] of the sign-in address when they were entered; undefined when an earlier version stored them. */
+  readonly origin: string | undefined;
+}
+
+function parseCredentials(id: InterfaceId, raw: string | undefined): StoredCredentials | undefined {
   if (raw === undefined) return undefined;
   try {
     const v = JSON.parse(raw) as Partial<Record<string, unknown>>;
+    const origin = typeof v.origin === 'string' ? v.origin : undefined;
     if (id === 'a' && typeof v.consumerKey === 'string' && typeof v.consumerSecret === 'string') {
-      return { interfaceId: 'a', consumerKey: v.consumerKey, consumerSecret: v.consumerSecret };
+      return { credentials: { interfaceId: 'a', consumerKey: v.consumerKey, consumerSecret: v.consumerSecret }, origin };
     }
     if (id === 'b' && typeof v.user === 'string' && typeof v.password === 'string') {
-      return { interfaceId: 'b', user: v.user, password: v.password };
+      return { credentials: { interfaceId: 'b', user: v.user, password: v.password }, origin };
     }
   } catch {
     // A damaged entry counts as signed out; signing in again overwrites it.

@@ -1,6 +1,7 @@
 // Finds a `bizdata.connections` that a workspace's own settings try to set. VS Code already ignores it
 // (the setting is machine-scoped, so inspect() does not even show it), but the user should learn
-// why the repository's connections are not there: the files are read as text, once per change.
+// why the repository's connections are not there (one line in the log): the files are read as text,
+// once per change.
 import { parse } from 'jsonc-parser';
 import * as vscode from 'vscode';
 
@@ -22,6 +23,17 @@ export async function workspaceFilesDefining(key: string): Promise<string[]> {
     if (isRecord(settings) && Object.hasOwn(settings, key)) found.push(vscode.workspace.asRelativePath(uri));
   }
   return found;
+}
+
+const WORKSPACE_WARNING = 'workspace-connections';
+
+/** One line in the log per window (`warned`) that a workspace's own settings (`where`) try to define connections. */
+export function warnWorkspaceConnections(log: vscode.LogOutputChannel, warned: Set<string>, where: string): void {
+  if (warned.has(WORKSPACE_WARNING)) return;
+  warned.add(WORKSPACE_WARNING);
+  log.warn(
+    `connection: bizdata.connections is set in ${where}; it is ignored: only your user settings define connections, so a repository cannot point your credentials at another host. A workspace may name the connection it prefers with bizdata.preferredConnection.`,
+  );
 }
 
 /** Calls `changed` when a workspace settings file may have changed. */

@@ -9,6 +9,7 @@ import { answerOf, evaluateAssertions, requestPassed, type AssertionOutcome } fr
 import type { ParsedRequest } from '../../core/requests/requestFile';
 import type { ChainedResponse } from '../../core/requests/requestVariables';
 import { safeLine, safeText } from '../../core/sanitize';
+import { confirmProductionRun } from '../connection/consent';
 import { offerToGetReady } from '../connection/readinessOffer';
 import { connectionOfRequest } from '../shared/requestConnection';
 import { prepareToSend } from '../requestFiles/prepareToSend';
@@ -40,15 +41,19 @@ export class TestRunner {
     const abort = new AbortController();
     const cancelled = token.onCancellationRequested(() => abort.abort());
     try {
-      const chosen = await this.chosen(request);
-      let stopped = false;
-      for (const [uri, indexes] of chosen) {
+      const planned: Array<{ readonly file: ReadFile; readonly order: readonly ParsedRequest[] }> = [];
+      for (const [uri, indexes] of await this.chosen(request)) {
         const file = await this.tree.read(vscode.Uri.parse(uri));
         const order = runOrder(file.text, file.parsed, indexes === 'all' ? new Set(file.parsed.requests.map((r) => r.index)) : indexes);
+        planned.push({ file, order });
         for (const r of order) {
           const item = file.requests.get(r.index);
           if (item) for (const queued of [item, ...assertionItems(item, r)]) run.enqueued(queued);
         }
+      }
+      // One question for the run when it reaches a production connection; declined, nothing is sent.
+      let stopped = !(await this.productionConfirmed(planned));
+      for (const { file, order } of planned) {
         const responses = new Map<string, ChainedResponse>();
         for (const r of order) {
           const item = file.requests.get(r.index);
@@ -69,6 +74,20 @@ export class TestRunner {
       cancelled.dispose();
       run.end();
     }
+  }
+
+  /** True unless the run's requests reach a production connection and the user declines (in a trusted workspace: elsewhere nothing is sent anyway). */
+  private async productionConfirmed(planned: ReadonlyArray<{ readonly file: ReadFile; readonly order: readonly ParsedRequest[] }>): Promise<boolean> {
+    if (!vscode.workspace.isTrusted) return true;
+    const choice = this.services.connections.choice();
+    const reached = planned.flatMap(({ file, order }) =>
+      order.flatMap((r) => {
+        const c = r.settings.disabled ? undefined : connectionOfRequest(file.parsed, r, choice);
+        const connection = c?.ok ? this.services.connections.named(c.name) : undefined;
+        return connection ? [connection] : [];
+      }),
+    );
+    return confirmProductionRun(reached, 'Run these tests');
   }
 
   /** File URI → the request indexes chosen in it ('all' for a whole file), honouring `exclude`. */

@@ -38,6 +38,11 @@ function creds(betaUser = false): Record<string, string> {
   return { BIZDATA_CONSUMER_KEY: CANARY.consumerKey, BIZDATA_CONSUMER_SECRET: CANARY.consumerSecret, BIZDATA_USER: b.user, BIZDATA_PASSWORD: b.password };
 }
 
+/** The same credentials as `creds`, given for the connection `name` by name (BIZDATA_<NAME>_…): another connection takes no others. */
+function namedCreds(name: string, betaUser = false): Record<string, string> {
+  return Object.fromEntries(Object.entries(creds(betaUser)).map(([k, v]) => [k.replace(/^BIZDATA_/, `BIZDATA_${name.toUpperCase()}_`), v]));
+}
+
 const isToken = (r: Received): boolean => r.path.startsWith('/v1/token') || r.path.startsWith('/Authentication/');
 const authorizations = (l: Listener): string[] => l.received.filter((r) => !isToken(r)).map((r) => String(r.headers.authorization));
 
@@ -211,7 +216,7 @@ describe('bizdata with named connections (two sandboxes)', function () {
       http,
       ['# @name first', `GET {{baseUrl}}/v1/duns-search/ip/${IP}?view=standard`, '', '###', '# @connection beta', '# @name second', `GET {{baseUrl}}/v1/duns-search/ip/${IP}?view=standard`].join('\n'),
     );
-    let r = await run(['send', http, '--connections', file], creds());
+    let r = await run(['send', http, '--connections', file], { ...creds(), ...namedCreds('beta') });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /^\[alpha\] first: GET http:\/\/127\.0\.0\.1:\d+\/v1\/duns-search\/ip\/.* -> 200/m);
     assert.match(r.stderr, /^\[beta\] second: GET http:\/\/127\.0\.0\.1:\d+\/v1\/duns-search\/ip\/.* -> 200/m);
@@ -222,14 +227,14 @@ describe('bizdata with named connections (two sandboxes)', function () {
     alpha.received.length = 0;
     beta.received.length = 0;
     await writeFile(http, ['# @connection beta', '', `GET {{legacyUrl}}/V4.0/organizations?CountryISOAlpha2Code=US&SubjectName=Example&match=true`].join('\n'));
-    r = await run(['send', http, '--connections', file], creds(true));
+    r = await run(['send', http, '--connections', file], namedCreds('beta', true));
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(reached(), { alpha: { token: 0, data: 0 }, beta: { token: 1, data: 1 } });
 
     // A request of beta's written to alpha's host: beta's token goes only to beta's hosts, so the file is refused.
     beta.received.length = 0;
     await writeFile(http, ['# @connection beta', `GET ${alpha.url}/v1/duns-search/ip/${IP}`].join('\n'));
-    r = await run(['send', http, '--connections', file], creds());
+    r = await run(['send', http, '--connections', file], { ...creds(), ...namedCreds('beta') });
     assert.equal(r.code, 2);
     assert.match(r.stderr, new RegExp(`${http.replace(/\./g, '\\.')}:2: The request goes to ${alpha.url.replace(/\./g, '\\.')}, which is no configured service host`));
     assert.deepEqual(reached(), { alpha: { token: 0, data: 0 }, beta: { token: 0, data: 0 } });

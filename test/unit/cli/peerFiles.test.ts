@@ -137,8 +137,10 @@ describe('bizdata send: request files of REST Client and httpYac, byte for byte 
     await writeFile(connections, JSON.stringify({ active: 'elsewhere', connections: { elsewhere: { ...relayed, baseUrl: 'http://127.0.0.1:9' }, relayed } }));
     const file = join(work, 'conn.http');
     await writeFile(file, ['# @connection relayed', '# @prompt customer', 'POST {{baseUrl}}/v1/echo/conn', 'Content-Type: text/plain', '', '<@ ./template.txt', ''].join('\n'));
+    // The request goes through "relayed", not the run's connection: its credentials are given by its name.
     const { BIZDATA_CONSUMER_KEY, BIZDATA_CONSUMER_SECRET } = canaryEnv(at.relay.url);
-    const r = await runCli(['send', file, '--connections', connections, '--var', 'customer=7'], { BIZDATA_CONSUMER_KEY, BIZDATA_CONSUMER_SECRET }, at.dir, outputs, 30_000);
+    const named = { BIZDATA_RELAYED_CONSUMER_KEY: BIZDATA_CONSUMER_KEY, BIZDATA_RELAYED_CONSUMER_SECRET: BIZDATA_CONSUMER_SECRET };
+    const r = await runCli(['send', file, '--connections', connections, '--var', 'customer=7'], named, at.dir, outputs, 30_000);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(
       at.echoes().map((e) => e.body.toString('utf8')),

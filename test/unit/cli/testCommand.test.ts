@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { assertNoCanary, sandbox, type Sandbox } from '../core/harness';
+import { assertNoCanary, CANARY, sandbox, type Sandbox } from '../core/harness';
 import { canaryEnv, cliRuns } from './cliHarness';
 import { readJunit } from './junitSchema';
 
@@ -215,7 +215,9 @@ describe('bizdata test', () => {
       await writeFile(connections, JSON.stringify({ active: 'test', connections: { test: address(sb.url), other: address(other.url) } }));
       const f = await file('two.bizdata.http', [IP, '?? status == 200', '###', '# @connection other', IP, '?? status == 200']);
       const junit = join(dir, 'report.xml');
-      const r = await run(['test', f, '--connections', connections, '--json', '--junit', junit], canaryEnv(sb.url));
+      // "other" takes only its own credentials, given by name.
+      const otherCreds = { BIZDATA_OTHER_CONSUMER_KEY: CANARY.consumerKey, BIZDATA_OTHER_CONSUMER_SECRET: CANARY.consumerSecret };
+      const r = await run(['test', f, '--connections', connections, '--json', '--junit', junit], { ...canaryEnv(sb.url), ...otherCreds });
       assert.equal(r.code, 0, r.stderr);
       const doc = JSON.parse(r.stdout) as JsonRun;
       assert.deepEqual(doc.files[0].requests.map((q) => q.connection), ['test', 'other']);

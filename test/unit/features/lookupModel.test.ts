@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { accountKey } from '../../../src/core/accounts/session';
+import { tokenOwner } from '../../../src/core/accounts/session';
 import type { CallFailure, CallResult, CallSuccess, LookupQuery } from '../../../src/core/model';
 import { redact } from '../../../src/core/redact';
 import { SLICE_CHARS } from '../../../src/features/shared/codeScanner';
@@ -298,7 +298,7 @@ describe('lookup history storage', () => {
     it('an answer that echoes the credentials and the token leaves them out of every record and file', async () => {
       const model = new LookupModel(storage, { redact: (x) => t.client.redact(x) });
       ok(await t.client.lookupIp({ ip: '203.0.113.7' }));
-      const token = (await t.tokens.get({ key: accountKey(endpointsFor(sb.url), GOOD.a), secret: CANARY.consumerSecret }))?.value ?? '';
+      const token = (await t.tokens.get(tokenOwner(endpointsFor(sb.url), GOOD.a)))?.value ?? '';
       assert.ok(token.length > 8);
       const echo = { echoed: { key: CANARY.consumerKey, secret: CANARY.consumerSecret, header: `Bearer ${token}`, raw: token } };
       await sb.admin('POST', 'faults', { type: 'respond', path: '/v1/duns-search/ip/', status: 200, body: echo, count: 1 });
