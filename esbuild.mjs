@@ -1,4 +1,5 @@
-// Bundles the extension and the command line; `vscode` stays external (the host provides it).
+// Bundles the extension and the command line, each as a small entry and the bundles it loads on demand;
+// `vscode` stays external (the host provides it).
 import { readFileSync } from 'node:fs';
 import * as esbuild from 'esbuild';
 
@@ -27,17 +28,33 @@ const undiciTrim = {
   },
 };
 
-// The Redis client is needed only when a coordinator is configured (bizdata.coordination.redisUrl,
-// --coordinator): it goes into dist/coordinator.js, which both bundles load on demand, so neither the
-// extension nor a command line without a coordinator loads or carries it.
-const coordinatorApart = {
-  name: 'coordinator-apart',
+// Bundles apart: each rule turns an import into a require of another bundle in dist/, loaded the
+// first time it runs (the importing code uses `await import(…)` there), so that the moment that needs
+// little loads little. `from` limits a rule to one importing file.
+const APART = [
+  // The Redis client, only when a coordinator is configured (bizdata.coordination.redisUrl, --coordinator).
+  { filter: /^\.\/redisCoordinator(\.js)?$/, bundle: './coordinator.js' },
+  // The file lock (proper-lockfile and its graceful-fs), at the first sign-in.
+  { filter: /^proper-lockfile$/, bundle: './lockfile.js' },
+  // RE2 (re2js), when a `?? … matches /re/` assertion is compiled.
+  { filter: /^re2js$/, bundle: './re2.js' },
+  // The extension's activation holds what finds result codes and shows diagnostics, hovers and quick
+  // fixes; connections, the client and undici, commands, views, the status bar, request files, the
+  // Test Explorer and the sandbox come with the workbench, at their first use (src/extension.ts).
+  { from: 'src/extension.ts', filter: /^\.\/workbench(\.js)?$/, bundle: './workbench.js' },
+  // The command line loads the bundle of the command it runs (src/cli/main.ts).
+  { from: 'src/cli/main.ts', filter: /^\.\/codeCommands(\.js)?$/, bundle: './cliCodes.js' },
+  { from: 'src/cli/main.ts', filter: /^\.\/serviceCommands(\.js)?$/, bundle: './cliService.js' },
+  { from: 'src/cli/main.ts', filter: /^\.\/sandbox(\.js)?$/, bundle: './cliSandbox.js' },
+];
+const bundlesApart = {
+  name: 'bundles-apart',
   setup(build) {
-    build.onResolve({ filter: /^\.\/redisCoordinator(\.js)?$/ }, () => ({ path: './coordinator.js', external: true }));
-    // The file lock (proper-lockfile and its graceful-fs) is needed at the first sign-in, not at activation.
-    build.onResolve({ filter: /^proper-lockfile$/ }, () => ({ path: './lockfile.js', external: true }));
-    // RE2 (re2js) is needed when a `?? … matches /re/` assertion is compiled, not at activation.
-    build.onResolve({ filter: /^re2js$/ }, () => ({ path: './re2.js', external: true }));
+    for (const rule of APART) {
+      build.onResolve({ filter: rule.filter }, (args) =>
+        rule.from === undefined || args.importer.endsWith(rule.from) ? { path: rule.bundle, external: true } : undefined,
+      );
+    }
   },
 };
 
@@ -46,6 +63,9 @@ const common = {
   bundle: true,
   platform: 'node',
   target: 'node20',
+  // `await import('./x.js')` of a bundle apart becomes require(): Node's ESM loader, which a native
+  // import() goes through, costs more to start than the bundle it loads.
+  supported: { 'dynamic-import': false },
   format: 'cjs',
   minify: production,
   sourcemap: !production,
@@ -55,11 +75,13 @@ const common = {
   mainFields: ['module', 'main'],
 };
 
-const apart = { ...common, plugins: [...common.plugins, coordinatorApart] };
+const apart = { ...common, plugins: [...common.plugins, bundlesApart] };
 const builds = [
   { ...apart, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { ...apart, entryPoints: ['src/workbench.ts'], outfile: 'dist/workbench.js', external: ['vscode'] },
   // `bizdata --version` prints package.json's version, written in at build time.
   { ...apart, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, define: { BIZDATA_VERSION: JSON.stringify(version) } },
+  { ...apart, entryPoints: { cliCodes: 'src/cli/codeCommands.ts', cliService: 'src/cli/serviceCommands.ts', cliSandbox: 'src/cli/sandbox.ts' }, outdir: 'dist' },
   { ...common, entryPoints: ['src/core/coordination/redisCoordinator.ts'], outfile: 'dist/coordinator.js' },
   { ...common, entryPoints: { lockfile: 'node_modules/proper-lockfile/index.js' }, outdir: 'dist' },
   { ...common, entryPoints: { re2: 'node_modules/re2js/build/index.cjs' }, outdir: 'dist' },

@@ -1,6 +1,6 @@
 // Fails when the .vsix ships sources, tests, maps or node_modules, or lacks the bundles or what the
-// Marketplace shows (a 128x128 PNG icon, categories, keywords); reports the
-// production bundle sizes (goal for dist/extension.js: under 300 KB). Reads the package itself, as
+// Marketplace shows (a 128x128 PNG icon, categories, keywords); reports the production bundle sizes
+// and fails when dist/extension.js, what activation loads, is over 250 KB. Reads the package itself, as
 // `npm run package` (vsce, after its production build) wrote it: `npm run check:package` packages first.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -52,7 +52,21 @@ const inside = new Map([...entries].filter(([name]) => name.startsWith('extensio
 const files = new Map([...inside].map(([name, entry]) => [name, entry.size]));
 
 const problems = [];
-for (const required of ['dist/extension.js', 'dist/cli.js', 'dist/coordinator.js', 'dist/lockfile.js', 'dist/re2.js', 'dist/scanWorker.js', 'package.json', 'LICENSE.txt']) {
+// Every bundle, and when it loads (esbuild.mjs builds them; the entries load the others on demand).
+const BUNDLES = {
+  'dist/extension.js': 'at activation',
+  'dist/workbench.js': 'at the first command, view, result document or request file',
+  'dist/scanWorker.js': 'on a worker, for large answers',
+  'dist/cli.js': 'the command line',
+  'dist/cliCodes.js': 'bizdata check, explain',
+  'dist/cliService.js': 'the commands that call the service',
+  'dist/cliSandbox.js': 'bizdata sandbox',
+  'dist/coordinator.js': 'only with a coordinator',
+  'dist/lockfile.js': 'at the first sign-in',
+  'dist/re2.js': 'at the first ?? matches',
+};
+const ACTIVATION_GOAL_KB = 250;
+for (const required of [...Object.keys(BUNDLES), 'package.json', 'LICENSE.txt']) {
   if (!files.has(required)) problems.push(`missing ${required}`);
 }
 // What the Marketplace shows: a 128x128 PNG icon (it takes no SVG), categories beyond Other, keywords.
@@ -69,7 +83,10 @@ for (const f of files.keys()) {
   if (/^(src|test|out|bench|scripts|node_modules)\//.test(f) || /\.(ts|map)$/.test(f) || f.endsWith('.vsix')) problems.push(`must not ship ${f}`);
 }
 const kb = (name) => ((files.get(name) ?? 0) / 1024).toFixed(1);
-console.log(`package: ${files.size} files; dist/extension.js ${kb('dist/extension.js')} KB, dist/cli.js ${kb('dist/cli.js')} KB, dist/coordinator.js ${kb('dist/coordinator.js')} KB (only with a coordinator), dist/lockfile.js ${kb('dist/lockfile.js')} KB (at the first sign-in), dist/re2.js ${kb('dist/re2.js')} KB (at the first ?? matches) (production)`);
+if (Number(kb('dist/extension.js')) > ACTIVATION_GOAL_KB) problems.push(`dist/extension.js is ${kb('dist/extension.js')} KB: activation must load at most ${ACTIVATION_GOAL_KB} KB (move what it does not need into a bundle loaded on demand, see esbuild.mjs)`);
+console.log(`package: ${files.size} files; production bundles:`);
+for (const [name, when] of Object.entries(BUNDLES)) console.log(`  ${name.padEnd(20)} ${kb(name).padStart(7)} KB  ${when}`);
+console.log(`dist/extension.js: ${kb('dist/extension.js')} KB (goal <= ${ACTIVATION_GOAL_KB} KB)`);
 if (problems.length > 0) {
   console.error(`package check failed:\n- ${problems.join('\n- ')}`);
   process.exit(1);

@@ -1,31 +1,28 @@
-// Composition root: build the services, hand them to each register… function, nothing else.
+// Composition root: activation builds what finds result codes in JSON (diagnostics, hovers, quick
+// fixes) and registers every command, view and document scheme; the rest, the workbench
+// (workbench.ts, dist/workbench.js), loads at its first use.
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { registerCommands } from './commands/registerCommands';
-import { createConnections } from './features/connection/registerConnection';
+import { registerCommands } from './commands/registerCommand';
 import { registerDiagnostics } from './features/diagnostics/registerDiagnostics';
 import { registerExplorer } from './features/explorer/registerExplorer';
 import { registerHovers } from './features/hovers/registerHovers';
 import { createLog } from './features/log/log';
 import { registerQuickFixes } from './features/quickFixes/registerQuickFixes';
-import { registerRequestFiles } from './features/requestFiles/registerRequestFiles';
-import { registerResults, ResultDocuments } from './features/results/resultDocuments';
-import { createSandbox } from './features/sandbox/registerSandbox';
-import type { Services } from './features/services';
+import { loadWithRequestFiles } from './features/requestFiles/onRequestFiles';
+import { registerResults } from './features/results/registerResults';
 import { CodeScanner } from './features/shared/codeScanner';
-import { ChainedResponses } from './features/state/chainedResponses';
 import { CodeCatalog } from './features/state/codeCatalog';
 import { ContextKeys } from './features/state/contextKeys';
 import { FoundCodes } from './features/state/foundCodes';
-import { createLookups } from './features/state/lookupStorage';
-import { registerStatusBar } from './features/statusBar/statusBar';
-import { createTestingApi, type TestingApi } from './features/testingApi';
-import { registerTestExplorer } from './features/testing/registerTestExplorer';
-import { TestAnswers } from './features/state/testAnswers';
+import type { TestingApi } from './features/testingApi';
+import type { ActivationParts, Workbench } from './workbench';
+import { errorMessage } from './core/errors';
+import { safeLine } from './core/sanitize';
 
 /** What activate() returns in the integration tests (ExtensionMode.Test) only. */
 export interface ExtensionApi {
-  /** Milliseconds activate() took. */
+  /** Milliseconds activate() took, without the workbench. */
   readonly activationMs: number;
   /** Read-only views of UI state that VS Code's API cannot read back (status bar text, tree items). */
   readonly testing: TestingApi;
@@ -35,36 +32,46 @@ export interface ExtensionApi {
  * Exports nothing to users' other extensions: an API here would let any of them read the lookup
  * history and stored state. The integration tests get one, and only in ExtensionMode.Test.
  */
-export function activate(context: vscode.ExtensionContext): ExtensionApi | undefined {
+export async function activate(context: vscode.ExtensionContext): Promise<ExtensionApi | undefined> {
   const started = performance.now();
   const testMode = context.extensionMode === vscode.ExtensionMode.Test;
   const log = createLog(context);
   const contextKeys = new ContextKeys();
   const codes = new CodeCatalog(log);
   context.subscriptions.push(codes);
-  const connections = createConnections(context, { log, contextKeys, codes });
-  const sandbox = createSandbox(context, { log, contextKeys, connections });
-  const lookups = createLookups(context, { log, redact: (text) => connections.redact(text) });
-  const results = new ResultDocuments(lookups);
-  const responses = new ChainedResponses();
   // Large answers are scanned and pretty-printed on this worker, started on first use.
   const scanner = new CodeScanner(context.asAbsolutePath(join('dist', 'scanWorker.js')));
   context.subscriptions.push({ dispose: () => void scanner.dispose() });
   const found = new FoundCodes();
-  const services: Services = { context, testMode, log, contextKeys, connections, results, lookups, responses, scanner, sandbox, testAnswers: new TestAnswers() };
+  const parts: ActivationParts = { context, testMode, log, contextKeys, codes, scanner };
 
-  registerResults(context, results);
-  const statusBar = registerStatusBar(context, services);
-  const views = registerExplorer(context, services);
-  registerCommands(context, services);
+  let opening: Promise<Workbench> | undefined;
+  const workbench = (): Promise<Workbench> => {
+    // A separate bundle in the packaged extension (see esbuild.mjs).
+    opening ??= import('./workbench.js').then(({ openWorkbench }) => openWorkbench(parts));
+    return opening;
+  };
+  registerCommands(context, async (id, arg) => {
+    let opened: Workbench;
+    try {
+      opened = await workbench();
+    } catch (err) {
+      log.error(`loading the workbench for ${id}: ${errorMessage(err)}`);
+      void vscode.window.showErrorMessage(safeLine(`Business Data could not load this command: ${errorMessage(err)}. Reinstall the extension or reload the window.`));
+      return undefined;
+    }
+    return opened.runCommand(id, arg);
+  });
+  registerResults(context, async () => (await workbench()).results);
+  registerExplorer(context, async () => (await workbench()).views);
   registerDiagnostics(context, { log, codes, scanner, found });
   registerHovers(context, { contextKeys, codes, found });
   registerQuickFixes(context);
-  registerRequestFiles(context, { connections, responses });
-  const tests = registerTestExplorer(context, services);
+  loadWithRequestFiles(context, () => workbench().then(undefined, (err: unknown) => log.error(`loading the workbench for request files: ${errorMessage(err)}`)));
 
   if (!testMode) return undefined;
-  return { activationMs: performance.now() - started, testing: createTestingApi(context, services, statusBar, views, tests) };
+  const activationMs = performance.now() - started;
+  return { activationMs, testing: (await workbench()).testingApi() };
 }
 
 export function deactivate(): void {

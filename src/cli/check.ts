@@ -6,7 +6,7 @@ import type { CodeBook } from '../core/codes/codes';
 import { lineColumns, locateCodes, type CodeLocation } from '../core/codes/locateCodes';
 import { explainLine } from '../core/codes/recognise';
 import { safeJson, safeLine } from '../core/sanitize';
-import { codesFrom, parse } from './common';
+import { codesFrom, parse } from './args';
 import { EXIT, UsageError, type CliIo } from './io';
 
 export const CHECK_HELP = `Usage: bizdata check FILE... [--json] [--codes FILE]

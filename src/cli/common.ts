@@ -1,13 +1,12 @@
 // What every lookup command shares: connection options and environment, credentials (environment
 // or a hidden prompt, never flags), the client, and how results and failures are printed.
 import { readFile } from 'node:fs/promises';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { ParseArgsConfig } from 'node:util';
 import { BizDataClient } from '../core/client';
 import type { CredentialProvider } from '../core/ports';
 import { BUILT_IN, type CodeBook } from '../core/codes/codes';
-import { loadCodeBook } from '../core/codes/codesFile';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../core/http/http';
-import { safeJson, safeLine, safeText } from '../core/sanitize';
+import { safeJson, safeLine } from '../core/sanitize';
 import { AUTH_VERSION_B, ORG_VERSION_B, VERSION_A } from '../core/constants';
 import type { CallFailure, Endpoints, FailureKind, InterfaceId } from '../core/model';
 import type { LearnedLimits } from '../core/ports';
@@ -19,6 +18,9 @@ import { chooseConnection, CONNECTIONS_HELP, CONNECTIONS_OPTIONS, envForConnecti
 import type { Connection, Connections } from '../core/connections/connection';
 import { errorMessage } from '../core/errors';
 import { EXIT, UsageError, type CliIo } from './io';
+import { codesFrom } from './args';
+// Kept here too for the commands that import them from common (args.ts is their home).
+export { codesFrom, parse, refuseCredentialFlags } from './args';
 
 // ---- Real-world answers and hostile networks (issue 9): the request deadline, Interface A's version
 // segment and the user's codes file. Kept as one block so other additions to this file merge apart.
@@ -52,14 +54,6 @@ export function resilienceFrom(values: { timeout?: string; 'a-version'?: string;
   return { requestTimeoutMs: seconds === undefined ? undefined : Math.round(seconds * 1000), aVersion, codes: codesFrom(values.codes, env) };
 }
 
-/** The catalog with the codes file of --codes or BIZDATA_CODES_FILE; a bad file is a usage error naming it. */
-export function codesFrom(flag: string | undefined, env: NodeJS.ProcessEnv): CodeBook {
-  try {
-    return loadCodeBook(flag ?? (env.BIZDATA_CODES_FILE || undefined));
-  } catch (err) {
-    throw new UsageError(safeText(errorMessage(err)));
-  }
-}
 // ---- end of the issue-9 block
 
 export const CONNECTION_OPTIONS = {
@@ -102,33 +96,6 @@ ${CREDENTIALS_HELP}
 Exit status: 0 success, 2 bad usage or input, 3 authentication failure (or the lockout guard
 refused), 4 a limit or contract failure, 1 anything else.
 `;
-
-// Flags people reach for that would put a credential in shell history and the process list.
-const CREDENTIAL_FLAG = /^--?(password|passwd|pwd|pass|secret|consumer-?secret|client-?secret|consumer-?key|key|api-?key|user|username|token|access-?token)(=|$)/i;
-
-/** Refuses credential flags before parsing, naming only the flag: its value may be a secret. */
-export function refuseCredentialFlags(args: readonly string[]): void {
-  for (const a of args) {
-    const m = CREDENTIAL_FLAG.exec(a);
-    if (m) {
-      const flag = a.split('=')[0];
-      throw new UsageError(
-        `${flag} is not accepted: credentials are never taken from command-line flags, because flags are saved in shell history and visible to other users in the process list.\n` +
-          'Set BIZDATA_CONSUMER_KEY and BIZDATA_CONSUMER_SECRET (Interface A) or BIZDATA_USER and BIZDATA_PASSWORD (Interface B) in the environment, or run in a terminal to be asked for them without echo.',
-      );
-    }
-  }
-}
-
-export function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O, positionals: boolean) {
-  refuseCredentialFlags(args);
-  try {
-    return parseArgs({ args, options, allowPositionals: positionals, strict: true });
-  } catch (err) {
-    // parseArgs names the offending option; it never prints option values.
-    throw new UsageError(errorMessage(err));
-  }
-}
 
 export type ConnectionValues = { [K in keyof typeof CONNECTION_OPTIONS]?: (typeof CONNECTION_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
 

@@ -5,7 +5,7 @@ import type { CodeBook } from '../core/codes/codes';
 import { readFile } from 'node:fs/promises';
 import { safeJson, safeLine } from '../core/sanitize';
 import { codesInText, type FoundInFile } from './check';
-import { codesFrom, parse } from './common';
+import { codesFrom, parse } from './args';
 import { EXIT, UsageError, type CliIo } from './io';
 
 export const EXPLAIN_HELP = `Usage: bizdata explain CODE [--json] [--codes FILE]

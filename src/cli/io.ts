@@ -1,5 +1,6 @@
 // What every command is given and may end with: the process's streams, the exit statuses, and the
 // error that means the user's input is wrong (exit 2).
+import { safeText } from '../core/sanitize';
 
 /** The process's streams and environment, passed in so commands hold no global state. */
 export interface CliIo {
@@ -12,3 +13,15 @@ export interface CliIo {
 export const EXIT = { ok: 0, other: 1, usage: 2, auth: 3, limit: 4 } as const;
 
 export class UsageError extends Error {}
+
+/** Runs a command; its UsageError becomes one line on stderr (made safe for the terminal) and exit 2. */
+export async function withUsage(command: string, io: CliIo, run: () => Promise<number>): Promise<number> {
+  try {
+    return await run();
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    // Usage messages may quote file names and values from files.
+    io.stderr.write(`${safeText(`bizdata ${command}: ${err.message}`)}\n`);
+    return EXIT.usage;
+  }
+}

@@ -1,16 +1,11 @@
-// Entry point of the `bizdata` command line.
-import { runSandboxCommand } from './sandbox';
-import { runBatchCommand } from './batch';
-import { EXIT, UsageError, type CliIo } from './io';
-import { runLookupCommand } from './lookups';
-import { runSendCommand } from './send';
-import { runTestCommand } from './test';
-import { runToken } from './token';
+// Entry point of the `bizdata` command line: help, the version, and the command's own bundle, loaded
+// only when that command runs (esbuild.mjs builds each as dist/cli*.js), so that `bizdata explain`
+// or `--version` start without the client and undici.
+import type { CodeCommand } from './codeCommands';
+import type { CliIo } from './io';
+import type { ServiceCommand } from './serviceCommands';
 import { errorMessage } from '../core/errors';
 import { safeLine, safeText } from '../core/sanitize';
-import { runCheckCommand } from './check';
-import { runExplainCommand } from './explain';
-import { runConnectionsCommand } from './connectionsCommand';
 
 const USAGE = `Usage: bizdata <command> [options]
 
@@ -40,6 +35,31 @@ Credentials come only from the environment or a hidden prompt, never from flags.
 /** package.json's version, written in by the build (esbuild.mjs). */
 declare const BIZDATA_VERSION: string;
 
+type Run = (rest: string[], io: CliIo) => Promise<number>;
+
+const codes =
+  (command: CodeCommand): Run =>
+  async (rest, io) =>
+    (await import('./codeCommands.js')).runCodeCommand(command, rest, io);
+const service =
+  (command: ServiceCommand): Run =>
+  async (rest, io) =>
+    (await import('./serviceCommands.js')).runServiceCommand(command, rest, io);
+
+/** Each command and how to load and run it. */
+const COMMANDS: Readonly<Record<string, Run>> = {
+  ip: service('ip'),
+  org: service('org'),
+  batch: service('batch'),
+  token: service('token'),
+  send: service('send'),
+  test: service('test'),
+  connections: service('connections'),
+  check: codes('check'),
+  explain: codes('explain'),
+  sandbox: async (rest) => (await import('./sandbox.js')).runSandboxCommand(rest),
+};
+
 async function main(argv: string[], io: CliIo): Promise<number> {
   const [command] = argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
@@ -50,36 +70,8 @@ async function main(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(`${BIZDATA_VERSION}\n`);
     return 0;
   }
-  if (command === 'sandbox') return runSandboxCommand(argv.slice(1));
-  const rest = argv.slice(1);
-  try {
-    switch (command) {
-      case 'ip':
-      case 'org':
-        return await runLookupCommand(command, rest, io);
-      case 'batch':
-        return await runBatchCommand(rest, io);
-      case 'token':
-        return await runToken(rest, io);
-      case 'send':
-        return await runSendCommand(rest, io);
-      case 'test':
-        return await runTestCommand(rest, io);
-      case 'check':
-        return await runCheckCommand(rest, io);
-      case 'explain':
-        return await runExplainCommand(rest, io);
-      case 'connections':
-        return await runConnectionsCommand(rest, io);
-    }
-  } catch (err) {
-    if (err instanceof UsageError) {
-      // Usage messages may quote file names and values from files: made safe for the terminal.
-      io.stderr.write(`${safeText(`bizdata ${command}: ${err.message}`)}\n`);
-      return EXIT.usage;
-    }
-    throw err;
-  }
+  const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (run) return run(argv.slice(1), io);
   io.stderr.write(`Unknown command "${safeLine(command)}".\n\n${USAGE}`);
   return 2;
 }

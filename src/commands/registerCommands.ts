@@ -1,7 +1,7 @@
-// Every command of the extension, one line each; the handlers live one per file beside this one.
+// Every command's handler, one line each (in the workbench bundle: extension.ts registers the ids and
+// loads this on the first call); the handlers live one per file beside this one.
 // `satisfies` makes the compiler demand a handler for every id in features/shared/commandIds.ts,
 // and scripts/check-commands.mjs checks those ids against package.json.
-import type * as vscode from 'vscode';
 import type { Services } from '../features/services';
 import { Commands, type CommandId } from '../features/shared/commandIds';
 import { addConnection } from './addConnection';
@@ -16,7 +16,7 @@ import { openTestAnswer } from './openTestAnswer';
 import { openAsRequestFile } from './openAsRequestFile';
 import { pasteCurlAsRequest } from './pasteCurlAsRequest';
 import { refreshToken } from './refreshToken';
-import { registerCommand, type CommandHandler } from './registerCommand';
+import { guardedHandler, type CommandHandler, type CommandRunner } from './registerCommand';
 import { rerunLookup } from './rerunLookup';
 import { runBatchLookup } from './runBatchLookup';
 import { saveQuery } from './saveQuery';
@@ -30,7 +30,7 @@ import { startLocalSandbox } from './startSandbox';
 import { stopLocalSandbox } from './stopSandbox';
 import { switchConnection } from './switchConnection';
 
-export function registerCommands(context: vscode.ExtensionContext, services: Services): void {
+export function commandRunner(services: Services): CommandRunner {
   const handlers = {
     [Commands.signIn]: (arg) => signIn(services, arg),
     [Commands.signOut]: (arg) => signOut(services, arg),
@@ -58,5 +58,6 @@ export function registerCommands(context: vscode.ExtensionContext, services: Ser
     [Commands.pasteCurlAsRequest]: () => pasteCurlAsRequest(services),
     [Commands.openAsRequestFile]: (arg) => openAsRequestFile(services, arg),
   } satisfies Record<CommandId, CommandHandler>;
-  for (const id of Object.keys(handlers) as CommandId[]) registerCommand(context, services.log, id, handlers[id]);
+  const guarded = new Map((Object.keys(handlers) as CommandId[]).map((id) => [id, guardedHandler(services.log, id, handlers[id])]));
+  return async (id, arg) => guarded.get(id)?.(arg);
 }

@@ -2,7 +2,7 @@
 // activate() returns it only in ExtensionMode.Test (see extension.ts): stateDump() and the storage
 // locations must never reach a user's other extensions.
 import * as vscode from 'vscode';
-import type { ExplorerViews } from './explorer/registerExplorer';
+import type { ExplorerViews } from './explorer/explorerViews';
 import type { ConnectionInfo } from './connection/connectionTable';
 import { stateDirectory } from './connection/sharing';
 import type { Services } from './services';

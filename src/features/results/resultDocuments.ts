@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { EXTENSION_DOCUMENT_LIMIT_CHARS } from '../connection/settings';
 import { ANSWER_NOT_STORED, prettyJson, type LookupEntry, type LookupModel, type StoredAnswer } from '../state/lookupModel';
-import { fromResultUri, RESULT_SCHEME, resultExtension, toResultUri } from '../state/resultUri';
+import { fromResultUri, resultExtension, toResultUri } from '../state/resultUri';
 
 export class ResultDocuments implements vscode.TextDocumentContentProvider {
   constructor(private readonly lookups: LookupModel) {}
@@ -46,10 +46,6 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider {
     await vscode.window.showTextDocument(doc, options);
     return uri;
   }
-}
-
-export function registerResults(context: vscode.ExtensionContext, results: ResultDocuments): void {
-  context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, results));
 }
 
 /** The document text: the answer as the service sent it (JSON pretty-printed), or why there is none. */
