@@ -3,6 +3,7 @@
 // the run's connection's; any connection's own are BIZDATA_<NAME>_CONSUMER_KEY and so on (the name
 // upper-cased, every other character as "_"), so a request file that names another connection never
 // carries the run's credentials there.
+import { connectionKey } from '../core/connections/connection';
 import type { Credentials, InterfaceId } from '../core/model';
 import type { CredentialProvider } from '../core/ports';
 import { UsageError, type CliIo } from './io';
@@ -22,7 +23,7 @@ const SUFFIXES: Readonly<Record<InterfaceId, readonly [string, string]>> = { a: 
 
 /** The two variables of an interface's credentials: the plain ones, or a connection's own. */
 export function credentialVariables(id: InterfaceId, connection?: string): readonly [string, string] {
-  const prefix = connection === undefined ? 'BIZDATA_' : `BIZDATA_${connection.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_`;
+  const prefix = connection === undefined ? 'BIZDATA_' : `BIZDATA_${connectionKey(connection)}_`;
   const [name, secret] = SUFFIXES[id];
   return [prefix + name, prefix + secret];
 }

@@ -14,6 +14,15 @@ export const RESERVED_CONNECTION_NAMES: readonly string[] = [SANDBOX_CONNECTION]
 /** What a connection's name may be: it goes into status bars, history entries and file names. */
 export const CONNECTION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
+/**
+ * The one spelling of a connection's name in environment variable names (BIZDATA_<KEY>_USER …):
+ * upper case, every other character as "_". Two names with one key would share credentials, so a
+ * connections file may not hold both ("eu-prod" and "EU_prod" are one name).
+ */
+export function connectionKey(name: string): string {
+  return name.toUpperCase().replace(/[^A-Z0-9]/g, '_');
+}
+
 /** Today's defaults, for the fields a connection leaves out (package.json's bizdata.endpoints.* defaults). */
 export const CONNECTION_DEFAULTS = { authUrl: '', baseUrl: '', legacyUrl: '', origin: 'https://localhost', authVersion: AUTH_VERSION_B, orgVersion: ORG_VERSION_B, aVersion: VERSION_A } as const;
 

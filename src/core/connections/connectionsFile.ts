@@ -6,7 +6,7 @@
 import { findNodeAtLocation, getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { checkServiceUrl } from '../http/http';
 import { checkHeaderValue } from '../protocol/validate';
-import { CONNECTION_NAME, connectionFromFields, RESERVED_CONNECTION_NAMES, SANDBOX_CONNECTION, shownName, type ConnectionFields, type Connections } from './connection';
+import { CONNECTION_NAME, connectionFromFields, connectionKey, RESERVED_CONNECTION_NAMES, SANDBOX_CONNECTION, shownName, type ConnectionFields, type Connections } from './connection';
 
 export interface ConnectionsProblem {
   readonly message: string;
@@ -62,19 +62,24 @@ export function parseConnectionsText(text: string, source: string): Connections 
     return place(target.offset);
   };
   const duplicates = duplicateNames(root).map((n): ConnectionsProblem => ({
-    message: `connection "${shownName(n.name)}" is defined twice${n.first !== n.name ? ` (as "${shownName(n.first)}" too: names that differ only in case are one name)` : ''}; keep one of them or rename this one.`,
+    message: sameKey(n.name, n.first),
     path: ['connections', n.name],
     ...place(n.node.offset),
   }));
-  return checkDocument(getNodeValue(root), source, locate, duplicates);
+  return checkDocument(getNodeValue(root), source, locate, duplicates, false);
+}
+
+function sameKey(name: string, first: string): string {
+  const also = first !== name ? ` (as "${shownName(first)}" too: names that differ only in case or in ".", "-" and "_" are one name, with one set of credential variables)` : '';
+  return `connection "${shownName(name)}" is defined twice${also}; keep one of them or rename this one.`;
 }
 
 /** Connections from a value already parsed (the extension's setting); problems name their path inside it. */
 export function readConnectionsValue(value: unknown, source: string): Connections {
-  return checkDocument(value, source, () => undefined, []);
+  return checkDocument(value, source, () => undefined, [], true);
 }
 
-/** The names under "connections" written more than once (JSON.parse would keep the last silently), or differing only in case. */
+/** The names under "connections" written more than once (JSON.parse would keep the last silently), or with one `connectionKey`. */
 function duplicateNames(root: Node): Array<{ name: string; first: string; node: Node }> {
   const conns = root.type === 'object' ? root.children?.find((p) => p.children?.[0]?.value === 'connections')?.children?.[1] : undefined;
   if (conns?.type !== 'object') return [];
@@ -83,14 +88,14 @@ function duplicateNames(root: Node): Array<{ name: string; first: string; node: 
   for (const prop of conns.children ?? []) {
     const key = prop.children?.[0];
     if (typeof key?.value !== 'string') continue;
-    const first = seen.get(key.value.toLowerCase());
+    const first = seen.get(connectionKey(key.value));
     if (first !== undefined) out.push({ name: key.value, first, node: key });
-    else seen.set(key.value.toLowerCase(), key.value);
+    else seen.set(connectionKey(key.value), key.value);
   }
   return out;
 }
 
-function checkDocument(doc: unknown, source: string, locate: Locate, early: readonly ConnectionsProblem[]): Connections {
+function checkDocument(doc: unknown, source: string, locate: Locate, early: readonly ConnectionsProblem[], checkKeys: boolean): Connections {
   const problems: ConnectionsProblem[] = [...early];
   const add = (path: Path, message: string, key = false): void => void problems.push({ message, path, ...locate(path, key) });
   if (!isRecord(doc)) {
@@ -103,8 +108,12 @@ function checkDocument(doc: unknown, source: string, locate: Locate, early: read
   if (!isRecord(raw)) {
     add(raw === undefined ? [] : ['connections'], '"connections" must be an object of connections by name: {"NAME": {"baseUrl": "https://…", …}}.');
   } else {
+    const keys = new Map<string, string>();
     for (const [name, fields] of Object.entries(raw)) {
       const at = ['connections', name];
+      const first = keys.get(connectionKey(name));
+      if (checkKeys && first !== undefined) add(at, sameKey(name, first), true);
+      keys.set(connectionKey(name), first ?? name);
       if (RESERVED_CONNECTION_NAMES.includes(name)) add(at, `"${name}" is the name of the local sandbox, which is always a connection of its own; give this connection another name.`, true);
       else if (!CONNECTION_NAME.test(name)) add(at, `"${shownName(name)}" is not a connection name: use 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit.`, true);
       const checked = checkConnection(name, fields, (field, message, key) => add(field === undefined ? at : [...at, field], message, key));

@@ -124,6 +124,14 @@ describe('connections file', () => {
       says: /connection "test" is defined twice \(as "Test" too/,
       schema: true,
     },
+    {
+      // Their credential variables would be one: BIZDATA_EU_PROD_USER for both.
+      what: 'names that differ only in "-" and "_"',
+      text: '{"connections": {\n  "eu-prod": {"baseUrl": "https://a.example"},\n  "EU_prod": {"baseUrl": "https://b.example"}\n}}',
+      at: [3, 3],
+      says: /connection "EU_prod" is defined twice \(as "eu-prod" too: .*one set of credential variables/,
+      schema: true,
+    },
   ];
   for (const c of cases) {
     it(`refuses ${c.what}, naming it at its line and column`, () => {
@@ -144,6 +152,13 @@ describe('connections file', () => {
       [2, 5, 6, 10],
     );
     assert.match(e.message, /4 problems/);
+  });
+
+  it('refuses two names with one set of credential variables in a value (the extension setting) too', () => {
+    assert.throws(
+      () => readConnectionsValue({ connections: { 'eu.prod': { baseUrl: 'https://a.example' }, eu_prod: { baseUrl: 'https://b.example' } } }, 'bizdata.connections'),
+      (e: Error) => /connection "eu_prod" is defined twice \(as "eu\.prod" too/.test(e.message),
+    );
   });
 
   it('reads the same document as a value (the extension setting), naming the path of a problem', () => {
