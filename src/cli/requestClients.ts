@@ -6,6 +6,7 @@ import { credentialsFromEnvOrPrompt } from './credentials';
 import { findConnection } from '../core/connections/connection';
 import { requestConnectionMeta } from '../core/requests/requestConnections';
 import type { ParsedRequest, ParsedRequestFile } from '../core/requests/requestFile';
+import type { SecretRegistry } from '../core/redact';
 import type { CliIo } from './io';
 
 export interface RequestClients {
@@ -19,9 +20,10 @@ export interface RequestClients {
 /**
  * A client for each connection the selected requests use: the run's (flags override its fields) and
  * one per other `# @connection` name, which takes none of the flags a connection stands for. One
- * credential provider for all: one prompt at most. Names must be checked first (connectionProblems).
+ * credential provider for all: one prompt at most. One registry of the run's secrets for all, so one
+ * redaction knows every one of them. Names must be checked first (connectionProblems).
  */
-export async function requestClients(runs: ReadonlyArray<{ readonly file: ParsedRequestFile; readonly requests: readonly ParsedRequest[] }>, chosen: Chosen, values: ConnectionValues, io: CliIo): Promise<RequestClients> {
+export async function requestClients(runs: ReadonlyArray<{ readonly file: ParsedRequestFile; readonly requests: readonly ParsedRequest[] }>, chosen: Chosen, values: ConnectionValues, io: CliIo, secrets: SecretRegistry): Promise<RequestClients> {
   const credentials = credentialsFromEnvOrPrompt(io);
   const setups = new Map<string | undefined, Setup>();
   const close = async (): Promise<void> => {
@@ -40,7 +42,7 @@ export async function requestClients(runs: ReadonlyArray<{ readonly file: Parsed
     for (const key of new Set(keys.values())) {
       if (setups.has(key)) continue;
       const connection = key === undefined ? undefined : findConnection(chosen.connections, key, DEFAULT_SANDBOX_URL);
-      setups.set(key, await makeClient(key === undefined ? values : own, io, 'any', { chosen: connection ? { ...chosen, connection } : chosen, credentials }));
+      setups.set(key, await makeClient(key === undefined ? values : own, io, 'any', { chosen: connection ? { ...chosen, connection } : chosen, credentials, secrets }));
     }
   } catch (err) {
     await close();

@@ -1,7 +1,9 @@
-// The one redaction step for everything bound for a log line, an error message or an export.
-// Two layers: the exact secret values the caller knows (and the forms they take on the wire), and
-// patterns for credential-bearing fields, so a token the caller never saw is still hidden.
+// The one redaction step for everything bound for a person or a file: log lines, error messages,
+// answers printed, test reports, history, exports. Two layers: the exact secret values the run knows
+// (in every form a request file could give them, secretForms.ts), and patterns for credential-bearing
+// fields, so a token the caller never saw is still hidden.
 import { createHash } from 'node:crypto';
+import { secretForms } from './secretForms';
 
 export const REDACTED = '<redacted>';
 
@@ -26,23 +28,13 @@ const FIELD_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
 
 /**
  * Returns `text` with every known secret and every credential-bearing field replaced by a marker.
- * `secrets` are exact values (keys, secrets, passwords, tokens, a Basic credential); their
- * URL-encoded and JSON-escaped forms are hidden too.
+ * `secrets` are exact values (keys, secrets, passwords, tokens, a Basic credential), hidden in every
+ * form a request file or a report could give them (secretForms.ts).
  */
 export function redact(text: string, secrets: Iterable<string | undefined> = []): string {
-  return redactForms(text, secretForms(secrets));
-}
-
-/** Every form the secrets take in text, longest first, so a secret that contains another is hidden whole. */
-function secretForms(secrets: Iterable<string | undefined>): string[] {
-  const forms = new Set<string>();
-  for (const s of secrets) {
-    if (s === undefined || s === '') continue;
-    forms.add(s);
-    forms.add(encodeURIComponent(s));
-    forms.add(JSON.stringify(s).slice(1, -1));
-  }
-  return [...forms].sort((x, y) => y.length - x.length);
+  const registry = new SecretRegistry();
+  for (const s of secrets) registry.add(s);
+  return registry.redact(text);
 }
 
 function redactForms(text: string, forms: readonly string[]): string {
@@ -57,22 +49,43 @@ function redactForms(text: string, forms: readonly string[]): string {
   return out;
 }
 
-/** The secrets one client has seen (credentials, tokens), for redacting everything it writes. */
+/**
+ * The secrets of a run (credentials, tokens, the Basic form, secret prompt answers, tokens a sign-in
+ * answered), for redacting everything that leaves the core for a person or a file. A host shares one
+ * among the clients of a run, so each output is redacted once with all of them.
+ */
 export class SecretRegistry {
-  private readonly values = new Set<string>();
-  /** The values' forms, made again only when a value is added: a client redacts a log line per call. */
+  private readonly values = new Map<string, readonly string[]>();
+  /** Every value's forms, longest first (a secret that contains another is hidden whole); sorted again only when a value is added. */
   private forms: string[] | undefined;
 
   add(value: string | undefined): void {
     if (value === undefined || value === '' || this.values.has(value)) return;
-    this.values.add(value);
+    // The forms are made here, once: a client redacts a log line per call.
+    this.values.set(value, [...secretForms(value)]);
     this.forms = undefined;
   }
 
   redact(text: string): string {
-    this.forms ??= secretForms(this.values);
+    this.forms ??= [...new Set([...this.values.values()].flat())].sort((x, y) => y.length - x.length);
     return redactForms(text, this.forms);
   }
+}
+
+/**
+ * The credentials a sign-in answer holds (an OAuth `access_token`, Interface B's
+ * `AuthenticationDetail.Token` and its `Authorization` header), so a value a request file chains
+ * from one is known as a secret wherever it goes next.
+ */
+export function signInSecrets(body: unknown, headers: Readonly<Record<string, string>> = {}): string[] {
+  const out: string[] = [];
+  const auth = headers.authorization;
+  if (auth !== undefined && auth !== 'INVALID CREDENTIALS') out.push(auth.replace(/^(Bearer|Basic)\s+/i, ''));
+  if (body !== null && typeof body === 'object') {
+    const o = body as { access_token?: unknown; AuthenticationDetail?: { Token?: unknown } };
+    for (const v of [o.access_token, o.AuthenticationDetail?.Token]) if (typeof v === 'string') out.push(v);
+  }
+  return out.filter((v) => v.trim() !== '');
 }
 
 /** The value of an HTTP Basic credential, so it can be listed as a secret of its own. */

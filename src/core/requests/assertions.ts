@@ -155,9 +155,13 @@ export function answerOf(result: CallResult): Answer | undefined {
   return { status: result.status, headers: result.headers ?? {}, body: result.body, code: result.code, durationMs: result.durationMs };
 }
 
-/** Every assertion judged against an answer (undefined: none came, and every assertion fails). */
-export function evaluateAssertions(assertions: readonly Assertion[], answer: Answer | undefined): AssertionOutcome[] {
-  return assertions.map((a) => evaluateAssertion(a, answer));
+/**
+ * Every assertion judged against an answer (undefined: none came, and every assertion fails).
+ * `redact` is the run's redaction (core/redact.ts): an actual value it would change holds a secret,
+ * and is replaced by `WITHHELD` rather than shown in part.
+ */
+export function evaluateAssertions(assertions: readonly Assertion[], answer: Answer | undefined, redact?: (text: string) => string): AssertionOutcome[] {
+  return assertions.map((a) => evaluateAssertion(a, answer, redact));
 }
 
 /**
@@ -171,8 +175,17 @@ export function requestPassed(outcomes: readonly AssertionOutcome[], success: bo
 const MISSING = '(missing)';
 const MAX_ACTUAL_CHARS = 200;
 
-export function evaluateAssertion(a: Assertion, answer: Answer | undefined): AssertionOutcome {
-  const expected = [a.length ? 'length' : undefined, a.operator, a.expected].filter(Boolean).join(' ');
+/** What an assertion's actual value reads when it holds a secret of the run: said, never shown. */
+export const WITHHELD = '(withheld: the value holds a credential or token of this run)';
+
+export function evaluateAssertion(a: Assertion, answer: Answer | undefined, redact: (text: string) => string = (t) => t): AssertionOutcome {
+  const expected = redact([a.length ? 'length' : undefined, a.operator, a.expected].filter(Boolean).join(' '));
+  // Judged on the whole value, before it is shortened for display: no part of a secret is shown.
+  const display = (v: unknown): string => {
+    const text = JSON.stringify(v) ?? String(v);
+    if (redact(text) !== text) return WITHHELD;
+    return text.length > MAX_ACTUAL_CHARS ? `${text.slice(0, MAX_ACTUAL_CHARS)}…` : text;
+  };
   const what = [a.subject, a.header, a.path].filter(Boolean).join(' ');
   const outcome = (passed: boolean, actual: string): AssertionOutcome => ({
     assertion: a,
@@ -275,11 +288,6 @@ function isNumberText(s: string): boolean {
 function compare(op: '<' | '<=' | '>' | '>=', actual: number | undefined, expected: number): boolean {
   if (actual === undefined) return false;
   return op === '<' ? actual < expected : op === '<=' ? actual <= expected : op === '>' ? actual > expected : actual >= expected;
-}
-
-function display(v: unknown): string {
-  const text = JSON.stringify(v) ?? String(v);
-  return text.length > MAX_ACTUAL_CHARS ? `${text.slice(0, MAX_ACTUAL_CHARS)}…` : text;
 }
 
 /** Words of an assertion, a JSONPath as one word whatever spaces its brackets and quotes hold. */
