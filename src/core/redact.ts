@@ -19,8 +19,9 @@ function standingAlone(secret: string): RegExp {
 const FIELD_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
   // "Authorization: Bearer x", "authorization=Basic x": keep the scheme word, hide the credential.
   [/(\bauthorization["']?\s*[:=]\s*["']?)(Bearer|Basic)\s+(?!<)[^\s"',;]+/gi, `$1$2 ${REDACTED}`],
-  // Interface B sends the raw token with no scheme word; INVALID CREDENTIALS is a status, not a secret.
-  [/(\bauthorization["']?\s*[:=]\s*["']?)(?!Bearer\b|Basic\b|INVALID CREDENTIALS|<)[^\s"',;]+/gi, `$1${REDACTED}`],
+  // Interface B sends the raw token with no scheme word; INVALID CREDENTIALS is a status, not a secret;
+  // "authorization == x" is an assertion, not a header.
+  [/(\bauthorization["']?\s*[:=]\s*["']?)(?!Bearer\b|Basic\b|INVALID CREDENTIALS|<|=)[^\s"',;]+/gi, `$1${REDACTED}`],
   [/(\bx-svc-pwd["']?\s*[:=]\s*["']?)(?!<)[^\s"',;]+/gi, `$1${REDACTED}`],
   [/("(?:access_token|token|password|secret|consumer_?secret|client_secret)"\s*:\s*")(?!<)[^"]*/gi, `$1${REDACTED}`],
   [/\b(Bearer|Basic)\s+(?!<)[A-Za-z0-9._~+/=-]{8,}/g, `$1 ${REDACTED}`],

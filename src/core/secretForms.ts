@@ -23,7 +23,11 @@ export function secretForms(secret: string): Set<string> {
   return forms;
 }
 
-/** `value`, and each sequence of up to three percent-encodings of it, with upper and lower hex, and `+` for a space. */
+/**
+ * `value`, and each sequence of up to three percent-encodings of it; each also as a URL parser leaves
+ * it (a quote in a query becomes %27) and as RFC 3986 writes it (`!'()*` encoded too), with upper and
+ * lower hex, and with `+` for a space.
+ */
 function percentForms(value: string): Set<string> {
   const out = new Set([value]);
   let level = new Set([value]);
@@ -31,9 +35,11 @@ function percentForms(value: string): Set<string> {
     const next = new Set<string>();
     for (const v of level) for (const encode of PERCENT) next.add(encode(v));
     for (const v of next) {
-      out.add(v);
-      out.add(v.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()));
-      if (i === 0) out.add(v.replace(/%20/g, '+'));
+      for (const w of [v, v.replace(/'/g, '%27'), v.replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)]) {
+        out.add(w);
+        out.add(w.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()));
+        if (i === 0) out.add(w.replace(/%20/g, '+'));
+      }
     }
     level = next;
   }
