@@ -18,6 +18,17 @@ export function credentialsFromEnvOrPrompt(io: CliIo): CredentialProvider {
   };
 }
 
+/**
+ * The credentials the environment gives in full, without asking: a run registers them as secrets
+ * before anything is printed, also for an interface none of its requests signs in to.
+ */
+export function environmentCredentials(env: NodeJS.ProcessEnv): Credentials[] {
+  const out: Credentials[] = [];
+  if (env.BIZDATA_CONSUMER_KEY && env.BIZDATA_CONSUMER_SECRET) out.push({ interfaceId: 'a', consumerKey: env.BIZDATA_CONSUMER_KEY, consumerSecret: env.BIZDATA_CONSUMER_SECRET });
+  if (env.BIZDATA_USER && env.BIZDATA_PASSWORD) out.push({ interfaceId: 'b', user: env.BIZDATA_USER, password: env.BIZDATA_PASSWORD });
+  return out;
+}
+
 async function resolveCredentials(id: InterfaceId, io: CliIo): Promise<Credentials | undefined> {
   const env = io.env;
   const [nameVar, secretVar] = id === 'a' ? ['BIZDATA_CONSUMER_KEY', 'BIZDATA_CONSUMER_SECRET'] : ['BIZDATA_USER', 'BIZDATA_PASSWORD'];

@@ -2,7 +2,7 @@
 // per connection its requests use (`# @connection`), all made before anything is sent.
 import { makeClient, type ConnectionValues, type Setup } from './common';
 import { CONNECTION_FIELD_FLAGS, DEFAULT_SANDBOX_URL, type Chosen } from './connections';
-import { credentialsFromEnvOrPrompt } from './credentials';
+import { credentialsFromEnvOrPrompt, environmentCredentials } from './credentials';
 import { findConnection } from '../core/connections/connection';
 import { requestConnectionMeta } from '../core/requests/requestConnections';
 import type { ParsedRequest, ParsedRequestFile } from '../core/requests/requestFile';
@@ -25,6 +25,7 @@ export interface RequestClients {
  */
 export async function requestClients(runs: ReadonlyArray<{ readonly file: ParsedRequestFile; readonly requests: readonly ParsedRequest[] }>, chosen: Chosen, values: ConnectionValues, io: CliIo, secrets: SecretRegistry): Promise<RequestClients> {
   const credentials = credentialsFromEnvOrPrompt(io);
+  for (const c of environmentCredentials(io.env)) secrets.addCredentials(c);
   const setups = new Map<string | undefined, Setup>();
   const close = async (): Promise<void> => {
     for (const setup of setups.values()) await setup.close();

@@ -3,6 +3,7 @@
 // (in every form a request file could give them, secretForms.ts), and patterns for credential-bearing
 // fields, so a token the caller never saw is still hidden.
 import { createHash } from 'node:crypto';
+import type { Credentials } from './model';
 import { secretForms } from './secretForms';
 
 export const REDACTED = '<redacted>';
@@ -65,6 +66,21 @@ export class SecretRegistry {
     // The forms are made here, once: a client redacts a log line per call.
     this.values.set(value, [...secretForms(value)]);
     this.forms = undefined;
+  }
+
+  /**
+   * A set of credentials: the secret or password, the consumer key (as sensitive as a password, spec
+   * 1), a user name long enough not to garble ordinary words, and the Basic form.
+   */
+  addCredentials(c: Credentials): void {
+    if (c.interfaceId === 'a') {
+      this.add(c.consumerSecret);
+      this.add(c.consumerKey);
+      this.add(basicCredential(c.consumerKey, c.consumerSecret));
+      return;
+    }
+    this.add(c.password);
+    if (c.user.length >= 4) this.add(c.user);
   }
 
   redact(text: string): string {
