@@ -11,9 +11,10 @@ export const REDACTED = '<redacted>';
 /** Secrets shorter than this are matched only where no letter or digit touches them. */
 const WHOLE_WORD_BELOW = 8;
 
-function standingAlone(secret: string): RegExp {
-  const escaped = secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'gu');
+/** A form as a part of a pattern: a short one only where no letter or digit touches it. */
+function alternative(form: string): string {
+  const escaped = form.replace(/[\^$\\.*+?()[\]{}|/]/g, '\\$&');
+  return form.length >= WHOLE_WORD_BELOW ? escaped : `(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`;
 }
 
 // Header and JSON fields that carry credentials whatever their value.
@@ -39,14 +40,10 @@ export function redact(text: string, secrets: Iterable<string | undefined> = [])
   return registry.redact(text);
 }
 
-function redactForms(text: string, forms: readonly string[]): string {
-  let out = text;
-  for (const f of forms) {
-    if (!out.includes(f)) continue;
-    // A short secret ("s", "pass") also spells parts of ordinary words: hidden only where it stands
-    // alone, so "request" does not become "reque<redacted>t". A long one is hidden wherever it is.
-    out = f.length >= WHOLE_WORD_BELOW ? out.split(f).join(REDACTED) : out.replace(standingAlone(f), REDACTED);
-  }
+function redactForms(text: string, known: RegExp | undefined): string {
+  // A short secret ("s", "pass") also spells parts of ordinary words: hidden only where it stands
+  // alone, so "request" does not become "reque<redacted>t". A long one is hidden wherever it is.
+  let out = known ? text.replace(known, REDACTED) : text;
   for (const [pattern, replacement] of FIELD_PATTERNS) out = out.replace(pattern, replacement);
   return out;
 }
@@ -58,14 +55,18 @@ function redactForms(text: string, forms: readonly string[]): string {
  */
 export class SecretRegistry {
   private readonly values = new Map<string, readonly string[]>();
-  /** Every value's forms, longest first (a secret that contains another is hidden whole); sorted again only when a value is added. */
-  private forms: string[] | undefined;
+  /**
+   * Every value's forms as one pattern, longest first (a secret that contains another is hidden
+   * whole), made again only when a value is added: one pass over a line, however many forms.
+   */
+  private pattern: RegExp | undefined;
+  private stale = false;
 
   add(value: string | undefined): void {
     if (value === undefined || value === '' || this.values.has(value)) return;
     // The forms are made here, once: a client redacts a log line per call.
     this.values.set(value, [...secretForms(value)]);
-    this.forms = undefined;
+    this.stale = true;
   }
 
   /**
@@ -84,8 +85,12 @@ export class SecretRegistry {
   }
 
   redact(text: string): string {
-    this.forms ??= [...new Set([...this.values.values()].flat())].sort((x, y) => y.length - x.length);
-    return redactForms(text, this.forms);
+    if (this.stale) {
+      const forms = [...new Set([...this.values.values()].flat())].sort((x, y) => y.length - x.length);
+      this.pattern = new RegExp(forms.map(alternative).join('|'), 'gu');
+      this.stale = false;
+    }
+    return redactForms(text, this.pattern);
   }
 }
 
