@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import type { ParseArgsConfig } from 'node:util';
 import { BizDataClient } from '../core/client';
 import type { CredentialProvider } from '../core/ports';
+import type { SecretRegistry } from '../core/redact';
 import { BUILT_IN, type CodeBook } from '../core/codes/codes';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../core/http/http';
 import { safeJson, safeLine } from '../core/sanitize';
@@ -124,7 +125,7 @@ export function positiveNumber(label: string, value: string | undefined, fallbac
 }
 
 /** Builds the client from flags and environment ('any': one interface's addresses suffice); throws UsageError for what is missing or a coordinator that cannot be reached. */
-export async function makeClient(given: ConnectionValues, io: CliIo, needs: InterfaceId | 'any', use: { readonly chosen?: Chosen; readonly credentials?: CredentialProvider } = {}): Promise<Setup> {
+export async function makeClient(given: ConnectionValues, io: CliIo, needs: InterfaceId | 'any', use: { readonly chosen?: Chosen; readonly credentials?: CredentialProvider; readonly secrets?: SecretRegistry } = {}): Promise<Setup> {
   const chosen = use.chosen ?? (await chooseConnection(given, io.env));
   const connection = chosen.connection;
   const values = withConnectionFields(given, connection);
@@ -180,6 +181,7 @@ export async function makeClient(given: ConnectionValues, io: CliIo, needs: Inte
       http: { caFile: values['ca-file'] ?? (env.BIZDATA_CA_FILE || undefined), proxyUrl: values.proxy ?? (env.BIZDATA_PROXY || undefined), requestTimeoutMs: resilience.requestTimeoutMs },
       codes: resilience.codes,
       log,
+      secrets: use.secrets,
     });
   } catch (err) {
     await shared.close();

@@ -52,6 +52,23 @@ export function credentialsFromEnvOrPrompt(io: CliIo, owner: CredentialOwner = {
   };
 }
 
+/**
+ * Every pair of credentials the environment gives in full, the plain ones and every connection's own
+ * (BIZDATA_<NAME>_CONSUMER_KEY …), without asking: a run registers them all as secrets before anything
+ * is printed, also for an interface or a connection none of its requests reaches.
+ */
+export function environmentCredentials(env: NodeJS.ProcessEnv): Credentials[] {
+  const out: Credentials[] = [];
+  for (const [variable, name] of Object.entries(env)) {
+    const m = /^(BIZDATA_(?:\w+_)?)(CONSUMER_KEY|USER)$/.exec(variable);
+    if (!m || !name) continue;
+    const id: InterfaceId = m[2] === 'USER' ? 'b' : 'a';
+    const secret = env[m[1] + SUFFIXES[id][1]];
+    if (secret) out.push(asCredentials(id, name, secret));
+  }
+  return out;
+}
+
 /** The variables read for `owner`, first wins: its own, then (for the run's connection) the plain ones. */
 function candidates(id: InterfaceId, owner: CredentialOwner): Array<readonly [string, string]> {
   return [...(owner.connection !== undefined ? [credentialVariables(id, owner.connection)] : []), ...(owner.own ? [credentialVariables(id)] : [])];

@@ -3,10 +3,11 @@
 // credentials of its own connection only; a production connection among them is confirmed first.
 import { makeClient, type ConnectionValues, type Setup } from './common';
 import { CONNECTION_FIELD_FLAGS, confirmProduction, DEFAULT_SANDBOX_URL, type Chosen } from './connections';
-import { credentialsFromEnvOrPrompt, credentialVariables, hasNamedCredentials } from './credentials';
+import { credentialsFromEnvOrPrompt, credentialVariables, environmentCredentials, hasNamedCredentials } from './credentials';
 import { findConnection, type Connection } from '../core/connections/connection';
 import { requestConnectionMeta } from '../core/requests/requestConnections';
 import type { ParsedRequest, ParsedRequestFile } from '../core/requests/requestFile';
+import type { SecretRegistry } from '../core/redact';
 import { UsageError, type CliIo } from './io';
 
 export const PRODUCTION_OPTIONS = { yes: { type: 'boolean', short: 'y' } } as const;
@@ -49,6 +50,7 @@ export interface RunProblem {
  * its own credentials (credentials.ts). Names must be checked first (connectionProblems); a request
  * whose connection has no credentials it could use is given to `refuse` (nothing is made or sent);
  * a production connection is confirmed (`yes`, else a terminal question) before any client is made.
+ * One registry of the run's secrets for all, so one redaction knows every one of them.
  */
 export async function requestClients(
   runs: readonly RequestRun[],
@@ -56,7 +58,9 @@ export async function requestClients(
   values: ConnectionValues & { readonly yes?: boolean },
   io: CliIo,
   refuse: (problems: readonly RunProblem[]) => void,
+  secrets: SecretRegistry,
 ): Promise<RequestClients> {
+  for (const c of environmentCredentials(io.env)) secrets.addCredentials(c);
   const setups = new Map<string | undefined, Setup>();
   const close = async (): Promise<void> => {
     for (const setup of setups.values()) await setup.close();
@@ -87,7 +91,7 @@ export async function requestClients(
       if (setups.has(key)) continue;
       const connection = key === undefined ? undefined : others.get(key);
       const credentials = credentialsFromEnvOrPrompt(io, { connection: key ?? chosen.connection?.name, own: key === undefined });
-      setups.set(key, await makeClient(key === undefined ? values : own, io, 'any', { chosen: connection ? { ...chosen, connection } : chosen, credentials }));
+      setups.set(key, await makeClient(key === undefined ? values : own, io, 'any', { chosen: connection ? { ...chosen, connection } : chosen, credentials, secrets }));
     }
   } catch (err) {
     await close();

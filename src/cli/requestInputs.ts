@@ -9,6 +9,7 @@ import { dotenvBeside } from '../core/requests/fileSafety';
 import type { ParsedRequest } from '../core/requests/requestFile';
 import { promptsOf } from '../core/requests/requestSettings';
 import type { SystemContext } from '../core/requests/systemVariables';
+import type { SecretRegistry } from '../core/redact';
 import { safeLine } from '../core/sanitize';
 import { UsageError, type CliIo } from './io';
 import { promptHidden, promptVisible } from './prompt';
@@ -43,8 +44,11 @@ export async function requestFileContext(file: string, values: InputValues, io: 
   };
 }
 
-/** The answers to the prompts of the requests to send: from --var, else asked without echo on a terminal. */
-export async function promptAnswers(requests: readonly ParsedRequest[], values: InputValues, io: CliIo, file: string): Promise<Map<string, string>> {
+/**
+ * The answers to the prompts of the requests to send: from --var, else asked without echo on a
+ * terminal. The answer to a prompt whose name looks secret (requestSettings.ts) joins the run's secrets.
+ */
+export async function promptAnswers(requests: readonly ParsedRequest[], values: InputValues, io: CliIo, file: string, secrets: SecretRegistry): Promise<Map<string, string>> {
   const prompts = promptsOf(requests);
   const given = new Map<string, string>();
   for (const v of values.var ?? []) {
@@ -68,6 +72,7 @@ export async function promptAnswers(requests: readonly ParsedRequest[], values: 
     if (answer === undefined) throw new UsageError(`nothing was sent: no answer for ${p.name}.`);
     given.set(p.name, answer);
   }
+  for (const p of prompts) if (p.secret) secrets.add(given.get(p.name));
   return given;
 }
 

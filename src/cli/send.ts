@@ -1,14 +1,15 @@
 // `bizdata send FILE [--name NAME]...`: the requests of a request file (`.bizdata.http`), sent with the
 // managed token through the same client as every other command, each response printed as it comes.
 import { runRequestFile, sentUrl, unsendableAtStart } from '../core/requests/fileRun';
-import { safeLine, safeText } from '../core/sanitize';
+import { SecretRegistry } from '../core/redact';
+import { safeJson, safeLine, safeText } from '../core/sanitize';
 import { parseRequestFile, type ParsedRequest, type RequestFileProblem } from '../core/requests/requestFile';
 import { requestFileText } from '../core/requests/requestText';
 import { allDisabledLine } from '../core/requests/requestSettings';
 import { connectionVariables, unknownReferences } from '../core/requests/requestVariables';
 import { bodyFiles } from '../core/requests/fileSafety';
 import { checkNotes, confirmNote, promptAnswers, REQUEST_INPUT_HELP, REQUEST_INPUT_OPTIONS, requestFileContext } from './requestInputs';
-import { CONNECTION_HELP, CONNECTION_OPTIONS, parse, readInputBytes, printFailure, printJson } from './common';
+import { CONNECTION_HELP, CONNECTION_OPTIONS, parse, readInputBytes, printFailure } from './common';
 import { chooseConnection } from './connections';
 import { connectionNames } from '../core/connections/connection';
 import { connectionProblems } from '../core/requests/requestConnections';
@@ -90,12 +91,14 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
   for (const r of chosenRequests.filter((c) => c.settings.disabled)) io.stderr.write(`${safeLine(`${r.name ?? `request ${r.index + 1}`}: skipped (# @disabled)`)}\n`);
   checkNotes(selected, values, io, file);
   const { root, system } = await requestFileContext(file, values, io);
-  const prompts = await promptAnswers(selected, values, io, file);
+  // Every secret of the run, for the one redaction of all it prints (core/redact.ts).
+  const secrets = new SecretRegistry();
+  const prompts = await promptAnswers(selected, values, io, file, secrets);
   const files = bodyFiles(file, root);
   const chosen = await chooseConnection(values, io.env);
   // A `# @connection` that names no connection refuses the file at its line, before any client is made.
   refuseErrors(file, connectionProblems(parsed, connectionNames(chosen.connections)));
-  const clients = await requestClients([{ file: parsed, path: file, requests: selected }], chosen, values, io, refuseRunProblems);
+  const clients = await requestClients([{ file: parsed, path: file, requests: selected }], chosen, values, io, refuseRunProblems, secrets);
   const { main, setupOf } = clients;
   const { requestTimeoutMs } = main;
   const stop = requestFileStop(requestTimeoutMs, io);
@@ -103,6 +106,7 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
   let declined = 0;
   let failed: number | undefined;
   const inputs = { prompts, system, files };
+  const redact = (text: string): string => secrets.redact(text);
   try {
     refuseErrors(file, unknownReferences(text, parsed, connectionVariables(main.endpoints)));
     // Where each token goes, each body and each value from outside the file are checked before the
@@ -122,23 +126,23 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
       },
       send: (request, r) => setupOf(r).client.send(request, { confirmRisk: values['confirm-risk'] === true, stop: stop.stop, signal: stop.cut }),
       onUnsendable: (u) => {
-        throw new UsageError(`${file}:${u.line + 1}: ${u.message}`);
+        throw new UsageError(`${file}:${u.line + 1}: ${redact(u.message)}`);
       },
       onResult: (step) => {
         const { request: r, sent: request, result } = step;
         if (stop.received && !result.ok && result.kind === 'cancelled') return false;
         sent++;
-        const { client, codes, connection } = setupOf(r);
-        const label = `${connection ? `[${connection.name}] ` : ''}${r.name ?? `request ${r.index + 1}`}: ${request.method} ${client.redact(sentUrl(step))}`;
+        const { codes, connection } = setupOf(r);
+        const label = `${connection ? `[${connection.name}] ` : ''}${r.name ?? `request ${r.index + 1}`}: ${request.method} ${redact(sentUrl(step))}`;
         if (!result.ok) {
           io.stderr.write(`${safeLine(label)}\n`);
-          failed = printFailure(result, io, (s) => client.redact(s), codes);
+          failed = printFailure(result, io, redact, codes);
           return false;
         }
         io.stderr.write(`${safeLine(label)} -> ${result.status} (${Math.round(result.durationMs)} ms)\n`);
-        // A text answer, as sent, except characters that could drive the terminal.
-        if (result.text !== undefined) io.stdout.write(safeText(result.text.endsWith('\n') ? result.text : `${result.text}\n`));
-        else if (result.body !== undefined) printJson(result.body, io);
+        // The answer as sent, except characters that could drive the terminal and any secret of the run it echoes.
+        if (result.text !== undefined) io.stdout.write(safeText(redact(result.text.endsWith('\n') ? result.text : `${result.text}\n`)));
+        else if (result.body !== undefined) io.stdout.write(redact(`${safeJson(result.body, 2)}\n`));
         return true;
       },
     });

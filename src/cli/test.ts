@@ -17,6 +17,7 @@ import { connectionProblems } from '../core/requests/requestConnections';
 import { chooseConnection } from './connections';
 import { errorMessage } from '../core/errors';
 import type { CallFailure } from '../core/model';
+import { SecretRegistry } from '../core/redact';
 import { safeLine } from '../core/sanitize';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, parse, printFailure, printJson, readInputBytes, type Setup } from './common';
 import { EXIT, UsageError, type CliIo } from './io';
@@ -91,6 +92,9 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
   }
   if (positionals.length === 0) throw new UsageError('Give one or more request files or folders: bizdata test FILE|DIR... See "bizdata test --help".');
   const files = await requestFiles(positionals);
+  // Every secret of the run, for the one redaction of all it prints and writes (core/redact.ts).
+  const secrets = new SecretRegistry();
+  const redact = (text: string): string => secrets.redact(text);
   const loaded: Loaded[] = [];
   for (const file of files) {
     const text = requestFileText(await readInputBytes(file));
@@ -101,7 +105,7 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
     const requests = parsed.requests.filter((r) => !r.settings.disabled);
     checkNotes(requests, values, io, file);
     const { root, system } = await requestFileContext(file, values, io, 'test');
-    const prompts = await promptAnswers(requests, values, io, file);
+    const prompts = await promptAnswers(requests, values, io, file, secrets);
     loaded.push({ file, text, parsed, requests, inputs: { prompts, system, files: bodyFiles(file, root) } });
   }
   for (const { file, parsed } of loaded) for (const p of parsed.problems) io.stderr.write(`${safeLine(`${file}:${p.span.line + 1}: warning: ${p.message}`)}\n`);
@@ -120,6 +124,7 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
     values,
     io,
     refuseRunProblems,
+    secrets,
   );
   const { main } = clients;
   const { requestTimeoutMs } = main;
@@ -127,7 +132,7 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
   const nameOf = (setup: Setup): string => setup.connection?.name ?? 'default';
   const stop = requestFileStop(requestTimeoutMs, io);
   const say = (line: string): void => {
-    if (!values.json) io.stdout.write(`${safeLine(line)}\n`);
+    if (!values.json) io.stdout.write(`${safeLine(redact(line))}\n`);
   };
   const reports: FileReport[] = [];
   let stopped: CallFailure | undefined;
@@ -157,15 +162,15 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
         onDeclined: (r) => io.stderr.write(`${safeLine(`${file}: ${r.name ?? `request ${r.index + 1}`}: not sent (declined)`)}\n`),
         send: (request, r) => clients.setupOf(r).client.send(request, { confirmRisk: values['confirm-risk'] === true, stop: stop.stop, signal: stop.cut }),
         onUnsendable: (u) => {
-          report({ outcome: judgeUnsendable(u), connection: nameOf(clients.setupOf(u.request)) });
+          report({ outcome: judgeUnsendable(u, redact), connection: nameOf(clients.setupOf(u.request)) });
           return true;
         },
         onResult: (step) => {
-          const { outcome, stop: failure } = judgeStep(step);
+          const { outcome, stop: failure } = judgeStep(step, redact);
           // A call cut short by Ctrl-C is no test result.
           if (stop.received && failure?.kind === 'cancelled') return false;
           const setup = clients.setupOf(step.request);
-          report({ outcome, connection: nameOf(setup), url: setup.client.redact(outcome.url ?? step.sent.url) });
+          report({ outcome, connection: nameOf(setup), url: outcome.url });
           if (failure) stoppedBy = setup;
           stopped = failure;
           return failure === undefined;
@@ -179,12 +184,12 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
   const run = { files: reports, stopped, signal: stop.received };
   const counts = countsOf(reports);
   say(summaryLine(counts, (performance.now() - t0) / 1000));
-  if (values.junit !== undefined) await writeJunit(values.junit, junitReport(run, hostname()));
-  if (values.json) printJson(jsonReport(run), io);
+  if (values.junit !== undefined) await writeJunit(values.junit, junitReport(run, hostname(), redact));
+  if (values.json) printJson(jsonReport(run, redact), io);
   if (stop.received) return endBySignal(stop.received, io);
   if (stopped) {
     io.stderr.write('bizdata test: the run stopped: no other request was sent.\n');
-    return printFailure(stopped, io, (s) => stoppedBy.client.redact(s), stoppedBy.codes);
+    return printFailure(stopped, io, redact, stoppedBy.codes);
   }
   return counts.failed > 0 || counts.errors > 0 ? EXIT.other : EXIT.ok;
 }

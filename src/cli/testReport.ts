@@ -61,10 +61,10 @@ export function summaryLine(c: Counts, seconds: number): string {
   return `${files}, ${requests}: ${c.passed} passed, ${c.failed} failed, ${c.errors} ${c.errors === 1 ? 'error' : 'errors'} (${seconds.toFixed(1)} s)`;
 }
 
-/** The whole run as one JSON value; lines are 1-based, as in FILE:LINE. */
-export function jsonReport(run: RunReport): unknown {
+/** The whole run as one JSON value; lines are 1-based, as in FILE:LINE. Every string goes through `redact`. */
+export function jsonReport(run: RunReport, redact: (text: string) => string = (t) => t): unknown {
   const counts = countsOf(run.files);
-  return {
+  const report = {
     passed: run.stopped === undefined && run.signal === undefined && counts.failed === 0 && counts.errors === 0,
     summary: counts,
     ...(run.stopped ? { stopped: { kind: run.stopped.kind, code: run.stopped.code, status: run.stopped.status, text: run.stopped.text, advice: run.stopped.advice } } : {}),
@@ -87,6 +87,8 @@ export function jsonReport(run: RunReport): unknown {
       })),
     })),
   };
+  // The marker holds no quote or backslash: the redacted text is JSON still.
+  return JSON.parse(redact(JSON.stringify(report))) as unknown;
 }
 
 /**
@@ -94,9 +96,12 @@ export function jsonReport(run: RunReport): unknown {
  * message is `FILE:LINE: what: expected …, actual …`; a request that could not be judged is an <error>.
  * The schema allows properties only on a testsuite, so each request's name, connection and result code
  * are properties of its file's suite, named `request.N.name`, `request.N.connection`, `request.N.resultCode`
- * (N its place in the file, 1-based), beside the suite's own `file` and `connection`.
+ * (N its place in the file, 1-based), beside the suite's own `file` and `connection`. Every text and
+ * attribute goes through `redact` before it is escaped for XML.
  */
-export function junitReport(run: RunReport, hostname: string): string {
+export function junitReport(run: RunReport, hostname: string, redact: (text: string) => string = (t) => t): string {
+  const text = (s: string): string => xmlText(redact(s));
+  const attrs = (values: Readonly<Record<string, string | number>>): string => xmlAttributes(values, text);
   const counts = countsOf(run.files);
   const seconds = (ms: number | undefined): string => ((ms ?? 0) / 1000).toFixed(3);
   const total = run.files.reduce((sum, f) => sum + f.requests.reduce((s, r) => s + (r.outcome.durationMs ?? 0), 0), 0);
@@ -115,14 +120,14 @@ export function junitReport(run: RunReport, hostname: string): string {
       if (o.code !== undefined) out.push(`      <property ${attrs({ name: `request.${i + 1}.resultCode`, value: o.code })}/>`);
     });
     out.push('    </properties>');
-    for (const r of f.requests) out.push(...testcase(f.file, r, seconds(r.outcome.durationMs)));
+    for (const r of f.requests) out.push(...testcase(f.file, r, seconds(r.outcome.durationMs), text, attrs));
     out.push('  </testsuite>');
   });
   out.push('</testsuites>', '');
   return out.join('\n');
 }
 
-function testcase(file: string, r: ReportedRequest, time: string): string[] {
+function testcase(file: string, r: ReportedRequest, time: string, text: (s: string) => string, attrs: (values: Readonly<Record<string, string | number>>) => string): string[] {
   const o = r.outcome;
   const lines = [`    <testcase ${attrs({ name: o.name, classname: file, time })}>`];
   const failed = o.assertions.filter((a) => !a.passed);
@@ -140,7 +145,7 @@ function testcase(file: string, r: ReportedRequest, time: string): string[] {
   return lines;
 }
 
-function attrs(values: Readonly<Record<string, string | number>>): string {
+function xmlAttributes(values: Readonly<Record<string, string | number>>, text: (s: string) => string): string {
   return Object.entries(values)
     .map(([k, v]) => `${k}="${text(String(v)).replace(/"/g, '&quot;').replace(/\n/g, '&#10;')}"`)
     .join(' ');
@@ -151,7 +156,7 @@ function attrs(values: Readonly<Record<string, string | number>>): string {
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
-function text(s: string): string {
+function xmlText(s: string): string {
   return s
     .replace(NOT_XML, (ch) => `\\u${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`)
     .replace(/&/g, '&amp;')

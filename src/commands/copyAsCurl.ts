@@ -18,13 +18,16 @@ export async function copyAsCurl(services: Services, arg?: unknown): Promise<str
   const connection = target.connection === undefined ? services.connections.active : services.connections.require(target.connection, 'No curl command for this lookup');
   const foreign = credentialRefusal(request.url, connection.settings().endpoints, interfaceOf(target.query));
   if (foreign) throw new UserError(`No curl command for this lookup: ${foreign}`);
-  return copyCurl(request, connection.name);
+  return copyCurl(services, request, connection.name);
 }
 
-/** Copies a recorded request (placeholders, never a credential) as a curl command naming its connection, and returns it. */
-export async function copyCurl(request: RequestRecord, connection: string): Promise<string> {
+/**
+ * Copies a recorded request (placeholders, never a credential) as a curl command naming its
+ * connection, and returns it. A value chained from an answer that echoed a secret is redacted too.
+ */
+export async function copyCurl(services: Pick<Services, 'connections'>, request: RequestRecord, connection: string): Promise<string> {
   // A shell comment: the command still runs as pasted, and says whose account the token must be of.
-  const command = `# Business Data connection: ${connection}\n${toCurl(request)}`;
+  const command = `# Business Data connection: ${connection}\n${services.connections.redact(toCurl(request))}`;
   await vscode.env.clipboard.writeText(command);
   void vscode.window.showInformationMessage('Business Data: curl command copied. Replace <TOKEN> (or the other <…> placeholders) with your own values before running it.');
   return command;

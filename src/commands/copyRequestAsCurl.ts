@@ -21,5 +21,5 @@ export async function copyRequestAsCurl(services: Services, arg?: unknown): Prom
   if (!prepared.ok) throw new UserError(`${placeOf(target, prepared.line)}: ${prepared.message}`);
   const problem = checkOperation(prepared.request, endpoints);
   if (problem) throw new UserError(`${placeOf(target, target.request.requestLine)}: ${problem}`);
-  return copyCurl(operationRequest(endpoints, prepared.request, PLACEHOLDER.token).record, connection.name);
+  return copyCurl(services, operationRequest(endpoints, prepared.request, PLACEHOLDER.token).record, connection.name);
 }

@@ -14,7 +14,7 @@ import type { CallFailure, CallResult, Credentials, Endpoints, InterfaceId, IpQu
 import { CoordinatorUnavailableError, type AccountLocks, type CredentialProvider, type GuardStore, type Limiter, type TokenOwner, type TokenStore } from './ports';
 import { ipRequest, operationRequest, orgRequest, type Built } from './protocol/protocol';
 import { checkCredentials, checkLookup, checkOperation } from './requests/queries';
-import { SecretRegistry } from './redact';
+import { SecretRegistry, signInSecrets } from './redact';
 import { checkEndpoints, Sessions, type Session } from './accounts/session';
 import { StatusTracker } from './statusTracker';
 import { DEFAULT_RETRY_POLICY, type RetryOptions } from './http/retry';
@@ -41,6 +41,8 @@ export interface ClientOptions {
   readonly retry?: RetryOptions;
   /** The catalog of result codes: the built-in one unless a host adds the user's codes file. */
   readonly codes?: CodeBook;
+  /** Where this client keeps the secrets it sees; a host shares one among a run's clients, so one redaction knows them all. */
+  readonly secrets?: SecretRegistry;
 }
 
 export interface CallOptions {
@@ -60,7 +62,7 @@ export class BizDataClient {
   private readonly http: HttpTransport;
   private readonly limiter: Limiter;
   private readonly ownsLimiter: boolean;
-  private readonly secrets = new SecretRegistry();
+  private readonly secrets: SecretRegistry;
   private readonly sessions: Sessions;
   private readonly tracker = new StatusTracker();
   private readonly guard: LockoutGuard;
@@ -87,6 +89,7 @@ export class BizDataClient {
     this.ownsLimiter = options.limiter === undefined;
     this.limiter = options.limiter ?? new RateLimiter(options.limits ?? DEFAULT_LIMITS, undefined, undefined, retry);
     this.now = options.now ?? Date.now;
+    this.secrets = options.secrets ?? new SecretRegistry();
     this.sessions = new Sessions(options.endpoints, this.secrets);
     this.guard = new LockoutGuard(options.guardStore);
     const log = (line: string): void => this.log(line);
@@ -253,12 +256,14 @@ export class BizDataClient {
     if (!('res' in ex)) return { result: withoutReach(ex), reauth: false };
     this.tracker.countCall(s.id);
     const { res, service, comeBackAt } = ex;
+    // A request file may post to a sign-in itself and chain the token it gets: that token is a secret too.
+    const headers = flatHeaders(res.headers);
+    for (const value of signInSecrets(res.json, headers)) this.secrets.add(value);
     const redact = (t: string): string => this.redact(t);
     if (isSuccess(res, service)) {
       // A lookup's answer is a JSON object; any other operation may answer in text.
       const wrong = expectObject ? notTheAnswer(res, built.record, t0, redact) : undefined;
       if (wrong) return { result: wrong, reauth: false };
-      const headers = flatHeaders(res.headers);
       const success = { ok: true, status: res.status, body: res.json, code: service?.code, durationMs: performance.now() - t0, request: built.record, headers } as const;
       return { result: res.text === '' ? success : { ...success, text: res.text }, reauth: false };
     }

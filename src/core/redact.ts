@@ -1,24 +1,29 @@
-// The one redaction step for everything bound for a log line, an error message or an export.
-// Two layers: the exact secret values the caller knows (and the forms they take on the wire), and
-// patterns for credential-bearing fields, so a token the caller never saw is still hidden.
+// The one redaction step for everything bound for a person or a file: log lines, error messages,
+// answers printed, test reports, history, exports. Two layers: the exact secret values the run knows
+// (in every form a request file could give them, secretForms.ts), and patterns for credential-bearing
+// fields, so a token the caller never saw is still hidden.
 import { createHash } from 'node:crypto';
+import type { Credentials } from './model';
+import { secretForms } from './secretForms';
 
 export const REDACTED = '<redacted>';
 
 /** Secrets shorter than this are matched only where no letter or digit touches them. */
 const WHOLE_WORD_BELOW = 8;
 
-function standingAlone(secret: string): RegExp {
-  const escaped = secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'gu');
+/** A form as a part of a pattern: a short one only where no letter or digit touches it. */
+function alternative(form: string): string {
+  const escaped = form.replace(/[\^$\\.*+?()[\]{}|/]/g, '\\$&');
+  return form.length >= WHOLE_WORD_BELOW ? escaped : `(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`;
 }
 
 // Header and JSON fields that carry credentials whatever their value.
 const FIELD_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
   // "Authorization: Bearer x", "authorization=Basic x": keep the scheme word, hide the credential.
   [/(\bauthorization["']?\s*[:=]\s*["']?)(Bearer|Basic)\s+(?!<)[^\s"',;]+/gi, `$1$2 ${REDACTED}`],
-  // Interface B sends the raw token with no scheme word; INVALID CREDENTIALS is a status, not a secret.
-  [/(\bauthorization["']?\s*[:=]\s*["']?)(?!Bearer\b|Basic\b|INVALID CREDENTIALS|<)[^\s"',;]+/gi, `$1${REDACTED}`],
+  // Interface B sends the raw token with no scheme word; INVALID CREDENTIALS is a status, not a secret;
+  // "authorization == x" is an assertion, not a header.
+  [/(\bauthorization["']?\s*[:=]\s*["']?)(?!Bearer\b|Basic\b|INVALID CREDENTIALS|<|=)[^\s"',;]+/gi, `$1${REDACTED}`],
   [/(\bx-svc-pwd["']?\s*[:=]\s*["']?)(?!<)[^\s"',;]+/gi, `$1${REDACTED}`],
   [/("(?:access_token|token|password|secret|consumer_?secret|client_secret)"\s*:\s*")(?!<)[^"]*/gi, `$1${REDACTED}`],
   [/\b(Bearer|Basic)\s+(?!<)[A-Za-z0-9._~+/=-]{8,}/g, `$1 ${REDACTED}`],
@@ -26,53 +31,83 @@ const FIELD_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
 
 /**
  * Returns `text` with every known secret and every credential-bearing field replaced by a marker.
- * `secrets` are exact values (keys, secrets, passwords, tokens, a Basic credential); their
- * URL-encoded and JSON-escaped forms are hidden too.
+ * `secrets` are exact values (keys, secrets, passwords, tokens, a Basic credential), hidden in every
+ * form a request file or a report could give them (secretForms.ts).
  */
 export function redact(text: string, secrets: Iterable<string | undefined> = []): string {
-  return redactForms(text, secretForms(secrets));
+  const registry = new SecretRegistry();
+  for (const s of secrets) registry.add(s);
+  return registry.redact(text);
 }
 
-/** Every form the secrets take in text, longest first, so a secret that contains another is hidden whole. */
-function secretForms(secrets: Iterable<string | undefined>): string[] {
-  const forms = new Set<string>();
-  for (const s of secrets) {
-    if (s === undefined || s === '') continue;
-    forms.add(s);
-    forms.add(encodeURIComponent(s));
-    forms.add(JSON.stringify(s).slice(1, -1));
-  }
-  return [...forms].sort((x, y) => y.length - x.length);
-}
-
-function redactForms(text: string, forms: readonly string[]): string {
-  let out = text;
-  for (const f of forms) {
-    if (!out.includes(f)) continue;
-    // A short secret ("s", "pass") also spells parts of ordinary words: hidden only where it stands
-    // alone, so "request" does not become "reque<redacted>t". A long one is hidden wherever it is.
-    out = f.length >= WHOLE_WORD_BELOW ? out.split(f).join(REDACTED) : out.replace(standingAlone(f), REDACTED);
-  }
+function redactForms(text: string, known: RegExp | undefined): string {
+  // A short secret ("s", "pass") also spells parts of ordinary words: hidden only where it stands
+  // alone, so "request" does not become "reque<redacted>t". A long one is hidden wherever it is.
+  let out = known ? text.replace(known, REDACTED) : text;
   for (const [pattern, replacement] of FIELD_PATTERNS) out = out.replace(pattern, replacement);
   return out;
 }
 
-/** The secrets one client has seen (credentials, tokens), for redacting everything it writes. */
+/**
+ * The secrets of a run (credentials, tokens, the Basic form, secret prompt answers, tokens a sign-in
+ * answered), for redacting everything that leaves the core for a person or a file. A host shares one
+ * among the clients of a run, so each output is redacted once with all of them.
+ */
 export class SecretRegistry {
-  private readonly values = new Set<string>();
-  /** The values' forms, made again only when a value is added: a client redacts a log line per call. */
-  private forms: string[] | undefined;
+  private readonly values = new Map<string, readonly string[]>();
+  /**
+   * Every value's forms as one pattern, longest first (a secret that contains another is hidden
+   * whole), made again only when a value is added: one pass over a line, however many forms.
+   */
+  private pattern: RegExp | undefined;
+  private stale = false;
 
   add(value: string | undefined): void {
     if (value === undefined || value === '' || this.values.has(value)) return;
-    this.values.add(value);
-    this.forms = undefined;
+    // The forms are made here, once: a client redacts a log line per call.
+    this.values.set(value, [...secretForms(value)]);
+    this.stale = true;
+  }
+
+  /**
+   * A set of credentials: the secret or password, the consumer key (as sensitive as a password, spec
+   * 1), a user name long enough not to garble ordinary words, and the Basic form.
+   */
+  addCredentials(c: Credentials): void {
+    if (c.interfaceId === 'a') {
+      this.add(c.consumerSecret);
+      this.add(c.consumerKey);
+      this.add(basicCredential(c.consumerKey, c.consumerSecret));
+      return;
+    }
+    this.add(c.password);
+    if (c.user.length >= 4) this.add(c.user);
   }
 
   redact(text: string): string {
-    this.forms ??= secretForms(this.values);
-    return redactForms(text, this.forms);
+    if (this.stale) {
+      const forms = [...new Set([...this.values.values()].flat())].sort((x, y) => y.length - x.length);
+      this.pattern = new RegExp(forms.map(alternative).join('|'), 'gu');
+      this.stale = false;
+    }
+    return redactForms(text, this.pattern);
   }
+}
+
+/**
+ * The credentials a sign-in answer holds (an OAuth `access_token`, Interface B's
+ * `AuthenticationDetail.Token` and its `Authorization` header), so a value a request file chains
+ * from one is known as a secret wherever it goes next.
+ */
+export function signInSecrets(body: unknown, headers: Readonly<Record<string, string>> = {}): string[] {
+  const out: string[] = [];
+  const auth = headers.authorization;
+  if (auth !== undefined && auth !== 'INVALID CREDENTIALS') out.push(auth.replace(/^(Bearer|Basic)\s+/i, ''));
+  if (body !== null && typeof body === 'object') {
+    const o = body as { access_token?: unknown; AuthenticationDetail?: { Token?: unknown } };
+    for (const v of [o.access_token, o.AuthenticationDetail?.Token]) if (typeof v === 'string') out.push(v);
+  }
+  return out.filter((v) => v.trim() !== '');
 }
 
 /** The value of an HTTP Basic credential, so it can be listed as a secret of its own. */

@@ -84,9 +84,7 @@ export class Sessions {
     if (known) return known;
     const c = credentials;
     const name = c.interfaceId === 'a' ? c.consumerKey : c.user;
-    this.secrets.add(c.interfaceId === 'a' ? c.consumerSecret : c.password);
-    // The consumer key is as sensitive as a password (spec 1); short user names would garble logs.
-    if (c.interfaceId === 'a' || name.length >= 4) this.secrets.add(name);
+    this.secrets.addCredentials(c);
     const account = c.interfaceId === 'a' ? keyFingerprint(name) : maskAccount(name);
     const key = accountKey(this.endpoints, c);
     const session: Session = { id: c.interfaceId, credentials: c, key, account, owner: tokenOwner(this.endpoints, c) };

@@ -5,9 +5,10 @@
 // one is run as JavaScript (`?? js …` is refused at its line), and JSON paths are RFC 9535's
 // (jsonPath.ts). Pure: the parser gives assertions and problems at lines, the evaluator an outcome per
 // assertion from a plain answer, so the command line and the Test Explorer judge alike.
-import { isDeepStrictEqual } from 'node:util';
 import type { CallResult } from '../model';
 import { compilePattern } from './assertionPattern';
+import { compare, equals, isNumberText, literal, numberOf } from './assertionValues';
+import { Words } from './assertionWords';
 import { jsonPath, jsonPathProblem } from './jsonPath';
 import type { LineSpan } from './requestText';
 
@@ -157,9 +158,13 @@ export function answerOf(result: CallResult): Answer | undefined {
   return { status: result.status, headers: result.headers ?? {}, body: result.body, code: result.code, durationMs: result.durationMs };
 }
 
-/** Every assertion judged against an answer (undefined: none came, and every assertion fails). */
-export function evaluateAssertions(assertions: readonly Assertion[], answer: Answer | undefined): AssertionOutcome[] {
-  return assertions.map((a) => evaluateAssertion(a, answer));
+/**
+ * Every assertion judged against an answer (undefined: none came, and every assertion fails).
+ * `redact` is the run's redaction (core/redact.ts): an actual value it would change holds a secret,
+ * and is replaced by `WITHHELD` rather than shown in part.
+ */
+export function evaluateAssertions(assertions: readonly Assertion[], answer: Answer | undefined, redact?: (text: string) => string): AssertionOutcome[] {
+  return assertions.map((a) => evaluateAssertion(a, answer, redact));
 }
 
 /**
@@ -173,8 +178,17 @@ export function requestPassed(outcomes: readonly AssertionOutcome[], success: bo
 const MISSING = '(missing)';
 const MAX_ACTUAL_CHARS = 200;
 
-export function evaluateAssertion(a: Assertion, answer: Answer | undefined): AssertionOutcome {
-  const expected = [a.length ? 'length' : undefined, a.operator, a.expected].filter(Boolean).join(' ');
+/** What an assertion's actual value reads when it holds a secret of the run: said, never shown. */
+export const WITHHELD = '(withheld: the value holds a credential or token of this run)';
+
+export function evaluateAssertion(a: Assertion, answer: Answer | undefined, redact: (text: string) => string = (t) => t): AssertionOutcome {
+  const expected = redact([a.length ? 'length' : undefined, a.operator, a.expected].filter(Boolean).join(' '));
+  // Judged on the whole value, before it is shortened for display: no part of a secret is shown.
+  const display = (v: unknown): string => {
+    const text = JSON.stringify(v) ?? String(v);
+    if (redact(text) !== text) return WITHHELD;
+    return text.length > MAX_ACTUAL_CHARS ? `${text.slice(0, MAX_ACTUAL_CHARS)}…` : text;
+  };
   const what = [a.subject, a.header, a.path].filter(Boolean).join(' ');
   const outcome = (passed: boolean, actual: string): AssertionOutcome => ({
     assertion: a,
@@ -242,93 +256,6 @@ function judge(a: Assertion, actual: unknown): boolean {
       const subject = typeof actual === 'string' ? actual : typeof actual === 'number' || typeof actual === 'boolean' ? String(actual) : undefined;
       return 'regex' in pattern && subject !== undefined && pattern.regex.test(subject);
     }
-  }
-}
-
-/**
- * A value written after an operator: JSON when it reads as JSON (`3`, `true`, `null`, `"a b"`, `[1]`),
- * else the text itself; `text` is the string a text is compared with (a JSON string's content).
- */
-function literal(written: string): { value: unknown; text: string } {
-  try {
-    const value: unknown = JSON.parse(written);
-    return { value, text: typeof value === 'string' ? value : written };
-  } catch {
-    return { value: written, text: written };
-  }
-}
-
-/** A text is compared as text (`?? code == 10002` and `?? body $.duns == 804735132` both hold for strings); other values as JSON. */
-function equals(actual: unknown, written: string): boolean {
-  const { value, text } = literal(written);
-  if (typeof actual === 'string') return actual === text;
-  return isDeepStrictEqual(actual, value);
-}
-
-function numberOf(v: unknown): number | undefined {
-  if (typeof v === 'number') return v;
-  return typeof v === 'string' && isNumberText(v) ? Number(v) : undefined;
-}
-
-function isNumberText(s: string): boolean {
-  return s.trim() !== '' && Number.isFinite(Number(s));
-}
-
-function compare(op: '<' | '<=' | '>' | '>=', actual: number | undefined, expected: number): boolean {
-  if (actual === undefined) return false;
-  return op === '<' ? actual < expected : op === '<=' ? actual <= expected : op === '>' ? actual > expected : actual >= expected;
-}
-
-function display(v: unknown): string {
-  const text = JSON.stringify(v) ?? String(v);
-  return text.length > MAX_ACTUAL_CHARS ? `${text.slice(0, MAX_ACTUAL_CHARS)}…` : text;
-}
-
-/** Words of an assertion, a JSONPath as one word whatever spaces its brackets and quotes hold. */
-class Words {
-  private pos = 0;
-  constructor(private readonly text: string) {}
-
-  peek(): string | undefined {
-    const at = this.pos;
-    const word = this.next();
-    this.pos = at;
-    return word;
-  }
-
-  next(): string | undefined {
-    this.skipSpace();
-    if (this.pos >= this.text.length) return undefined;
-    const start = this.pos;
-    while (this.pos < this.text.length && !/\s/.test(this.text[this.pos])) this.pos++;
-    return this.text.slice(start, this.pos);
-  }
-
-  /** A path ends at the first space outside brackets and quotes (`$['a b'][?@.n > 1]` is one path). */
-  nextPath(): string {
-    this.skipSpace();
-    const start = this.pos;
-    let depth = 0;
-    let quote: string | undefined;
-    for (; this.pos < this.text.length; this.pos++) {
-      const ch = this.text[this.pos];
-      if (quote !== undefined) {
-        if (ch === '\\') this.pos++;
-        else if (ch === quote) quote = undefined;
-      } else if (ch === "'" || ch === '"') quote = ch;
-      else if (ch === '[' || ch === '(') depth++;
-      else if (ch === ']' || ch === ')') depth--;
-      else if (depth <= 0 && /\s/.test(ch)) break;
-    }
-    return this.text.slice(start, this.pos);
-  }
-
-  rest(): string {
-    return this.text.slice(this.pos).trim();
-  }
-
-  private skipSpace(): void {
-    while (this.pos < this.text.length && /\s/.test(this.text[this.pos])) this.pos++;
   }
 }
 

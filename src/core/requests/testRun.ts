@@ -16,7 +16,7 @@ export interface RequestOutcome {
   readonly name: string;
   readonly verdict: Verdict;
   readonly method: string;
-  /** The URL of the request (fileRun.ts's sentUrl; the caller redacts it for display). */
+  /** The URL of the request as sent (fileRun.ts's sentUrl), redacted. */
   readonly url?: string;
   readonly status?: number;
   /** The result code the client recognised in the answer (or in the failed sign-in's, which is no answer). */
@@ -43,15 +43,19 @@ export function requestName(r: ParsedRequest): string {
   return r.name ?? `request ${r.index + 1}`;
 }
 
-/** What a sent request's result means; `stop` when it ends the run (the failure to report). */
-export function judgeStep(step: RunStep): { readonly outcome: RequestOutcome; readonly stop?: CallFailure } {
+/**
+ * What a sent request's result means; `stop` when it ends the run (the failure to report). `redact`
+ * is the run's redaction (core/redact.ts): the outcome holds no secret it knows, and an assertion's
+ * actual value that holds one is withheld.
+ */
+export function judgeStep(step: RunStep, redact: (text: string) => string = (t) => t): { readonly outcome: RequestOutcome; readonly stop?: CallFailure } {
   const { request: r, sent, result } = step;
   const answer = answerOf(result);
-  const assertions = evaluateAssertions(r.assertions, answer);
-  const base = { request: r, name: requestName(r), method: sent.method, url: sentUrl(step), status: answer?.status, code: answer?.code ?? (result.ok ? undefined : result.code), durationMs: result.durationMs, assertions, line: r.requestLine };
+  const assertions = evaluateAssertions(r.assertions, answer, redact);
+  const base = { request: r, name: requestName(r), method: sent.method, url: redact(sentUrl(step)), status: answer?.status, code: answer?.code ?? (result.ok ? undefined : result.code), durationMs: result.durationMs, assertions, line: r.requestLine };
   if (result.ok) return { outcome: { ...base, verdict: requestPassed(assertions, true) ? 'passed' : 'failed' } };
   // A failed sign-in is an error of the request, never a verdict on an answer: the request was not sent.
-  const message = result.signIn ? `The sign-in failed, so the request was not sent: ${failureLine(result)}` : failureLine(result);
+  const message = redact(result.signIn ? `The sign-in failed, so the request was not sent: ${failureLine(result)}` : failureLine(result));
   if (STOPS.has(result.kind)) return { outcome: { ...base, verdict: 'error', message }, stop: result };
   // No answer (the network failed): nothing to judge, an error of this request only.
   if (answer === undefined) return { outcome: { ...base, verdict: 'error', message } };
@@ -61,6 +65,6 @@ export function judgeStep(step: RunStep): { readonly outcome: RequestOutcome; re
 }
 
 /** A request that could not be sent at its turn (a chained value its predecessor did not give): an error at its line. */
-export function judgeUnsendable(u: Unsendable): RequestOutcome {
-  return { request: u.request, name: requestName(u.request), verdict: 'error', method: u.request.method, assertions: [], message: u.message, line: u.line };
+export function judgeUnsendable(u: Unsendable, redact: (text: string) => string = (t) => t): RequestOutcome {
+  return { request: u.request, name: requestName(u.request), verdict: 'error', method: u.request.method, assertions: [], message: redact(u.message), line: u.line };
 }

@@ -95,10 +95,11 @@ export async function callAndShow(services: Services, query: HistoryQuery, optio
  * cleaned of any secret it echoes (the history never keeps one) and, when large, pretty-printed on
  * the worker. `onAnswer` runs when the answer is in and that work starts. The Test Explorer sends so too.
  */
-export async function sendForAnswer(connection: Connection, services: Pick<Services, 'scanner'>, request: OperationRequest, options: CallOptions, onAnswer?: () => void): Promise<ReadyAnswer> {
+export async function sendForAnswer(connection: Connection, services: Pick<Services, 'scanner' | 'connections'>, request: OperationRequest, options: CallOptions, onAnswer?: () => void): Promise<ReadyAnswer> {
   const result = await connection.send(request, options);
   onAnswer?.();
-  return readyAnswer(result, { scanner: services.scanner, redact: (t) => connection.getClient().redact(t) });
+  // Every connection's secrets: a request file may send one connection's answer on to another.
+  return readyAnswer(result, { scanner: services.scanner, redact: (t) => services.connections.redact(t) });
 }
 
 /** Keeps a call in the history when it has an answer to show; undefined when nothing came back (or it was cancelled). */

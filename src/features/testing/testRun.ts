@@ -171,7 +171,7 @@ export class TestRunner {
     const entry = await keepInHistory(this.services, { kind: 'request', request: prepared.request, name: r.name }, answer, connection.name);
     if (entry) this.services.testAnswers.set(item.id, toResultUri(entry).toString());
     else this.services.testAnswers.forget(item.id);
-    run.appendOutput(`${safeLine(item.label)}: ${safeLine(answerLine(result))}\r\n`, new vscode.Location(file.uri, new vscode.Position(r.requestLine, 0)), item);
+    run.appendOutput(`${safeLine(item.label)}: ${safeLine(this.redact(answerLine(result)))}\r\n`, new vscode.Location(file.uri, new vscode.Position(r.requestLine, 0)), item);
     const verdict = verdictOf(result);
     if (verdict.kind === 'stop') {
       skipChecks();
@@ -190,7 +190,8 @@ export class TestRunner {
       // An open editor's Send chains on what the run got, as on its own sends.
       if (isOpen(file.uri)) this.services.responses.remember(file.uri.toString(), r.name, chained);
     }
-    const outcomes = evaluateAssertions(r.assertions, answerOf(result));
+    // Judged with the redaction of every connection's secrets: an actual value that holds one is withheld.
+    const outcomes = evaluateAssertions(r.assertions, answerOf(result), (t) => this.redact(t));
     outcomes.forEach((o, i) => {
       const check = checks[i];
       if (o.passed) run.passed(check);
@@ -204,16 +205,21 @@ export class TestRunner {
     const message = this.message(file, check, o.line, o.message);
     const diff = diffOf(o);
     if (diff) {
-      message.expectedOutput = diff.expected;
-      message.actualOutput = diff.actual;
+      message.expectedOutput = this.redact(diff.expected);
+      message.actualOutput = this.redact(diff.actual);
     }
     return message;
+  }
+
+  /** The one redaction (core/redact.ts) with the secrets of every connection: nothing the run shows holds one. */
+  private redact(text: string): string {
+    return this.services.connections.redact(text);
   }
 
   /** A message at a line of the file, with a link that opens the test's answer when there is one. */
   private message(file: ReadFile, item: vscode.TestItem, line: number, text: string): vscode.TestMessage {
     const markdown = new vscode.MarkdownString(undefined, true);
-    markdown.appendText(safeText(text));
+    markdown.appendText(safeText(this.redact(text)));
     const answered = this.services.testAnswers.of(item.id) !== undefined;
     if (answered) {
       markdown.isTrusted = { enabledCommands: [Commands.openTestAnswer] };

@@ -1,7 +1,8 @@
 // Assertions of request files (`?? …`, httpYac's syntax): the parser with each refusal at its line,
 // and the evaluator with every operator, paths into arrays, missing paths and bodies that are not JSON.
 import * as assert from 'node:assert/strict';
-import { answerOf, evaluateAssertion, evaluateAssertions, parseAssertion, requestPassed, type Answer, type Assertion } from '../../../src/core/requests/assertions';
+import { answerOf, evaluateAssertion, evaluateAssertions, parseAssertion, requestPassed, WITHHELD, type Answer, type Assertion } from '../../../src/core/requests/assertions';
+import { SecretRegistry } from '../../../src/core/redact';
 import { jsonPath, jsonPathProblem } from '../../../src/core/requests/jsonPath';
 import { parseRequestFile } from '../../../src/core/requests/requestFile';
 
@@ -89,6 +90,22 @@ describe('request file assertions', () => {
     assert.match(refusal('?? body $.items length includes 3'), /"length" is a number: compare it with ==/);
     assert.match(refusal('?? body $.items length exists'), /"length" is a number/);
     assert.match(refusal('?? body $.id == {{login.response.body.$.id}}'), /variables \(\{\{…\}\}\) are not replaced in them/);
+  });
+
+  it("withholds an actual value that holds a secret of the run, judged whole before it is shortened (issue 25)", () => {
+    const secrets = new SecretRegistry();
+    secrets.add('sbx.secret-token-value');
+    const redact = (t: string): string => secrets.redact(t);
+    // The secret starts past the 200 characters an actual value is cut to: the cut would show a piece of it.
+    const long = `${'x'.repeat(190)} Bearer%2520sbx.secret-token-value`;
+    const answer: Answer = { status: 200, headers: { 'x-echo': 'sbx.secret-token-value' }, body: { echo: long, other: 'plain' }, durationMs: 1 };
+    const [body, header, plain, whole] = evaluateAssertions(['?? body $.echo == x', '?? header x-echo == x', '?? body $.other == x', '?? body == x'].map((t) => parsed(t)), answer, redact);
+    assert.equal(body.actual, WITHHELD);
+    assert.equal(body.message, `body $.echo: expected == x, actual ${WITHHELD}`);
+    assert.equal(header.actual, WITHHELD);
+    assert.equal(plain.actual, '"plain"', 'a value without a secret is shown');
+    assert.equal(whole.actual, WITHHELD);
+    assert.ok(!body.passed && !header.passed);
   });
 
   it('judges ==, != and the numeric comparisons', () => {

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { PLACEHOLDER } from '../../../src/core/http/curl';
-import { keyFingerprint, maskAccount, redact, REDACTED, SecretRegistry } from '../../../src/core/redact';
+import { keyFingerprint, maskAccount, redact, REDACTED, SecretRegistry, signInSecrets } from '../../../src/core/redact';
+import { encodingsOf } from '../../secretEncodings';
 
 describe('redaction', () => {
   it('hides known secrets in raw, URL-encoded and JSON-escaped forms', () => {
@@ -42,6 +43,31 @@ describe('redaction', () => {
     assert.equal(secrets.redact('a%20b'), 'a%20b');
     secrets.add('a b');
     assert.equal(secrets.redact('a%20b'), REDACTED, 'its URL-encoded form too');
+  });
+
+  it('hides a secret in every form a request file or a report could give it: percent-encoded up to three times, base64, JSON and XML (issue 25)', () => {
+    const secret = 'pw/+=&% "<\'>?#é-77aa';
+    const secrets = new SecretRegistry();
+    secrets.add(secret);
+    for (const { form, text } of encodingsOf(secret)) {
+      const out = secrets.redact(`before ${text} after`);
+      assert.equal(out, `before ${REDACTED} after`, form);
+    }
+    // Inside a longer base64 text, such as the Basic form of a user and this password, at each of the three places a base64 group may start.
+    for (const user of ['u', 'us', 'usr']) {
+      const basic = Buffer.from(`${user}:${secret}`).toString('base64');
+      assert.ok(!secrets.redact(`Basic ${basic}`).includes(basic.slice(8, 20)), user);
+    }
+  });
+
+  it('an assertion line is not a header: "authorization == x" keeps its operator', () => {
+    assert.equal(redact('body $.echo.authorization == x'), 'body $.echo.authorization == x');
+  });
+
+  it("knows the tokens a sign-in answer holds, whichever interface's", () => {
+    assert.deepEqual(signInSecrets({ access_token: 'tok-a', expiresIn: 1 }), ['tok-a']);
+    assert.deepEqual(signInSecrets({ AuthenticationDetail: { Token: 'tok-b' } }, { authorization: 'tok-b' }), ['tok-b', 'tok-b']);
+    assert.deepEqual(signInSecrets({}, { authorization: 'INVALID CREDENTIALS' }), []);
   });
 
   it('shows a consumer key as a fingerprint, never a character of it', () => {
