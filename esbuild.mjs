@@ -38,6 +38,21 @@ const coordinatorApart = {
     build.onResolve({ filter: /^proper-lockfile$/ }, () => ({ path: './lockfile.js', external: true }));
     // RE2 (re2js) is needed when a `?? … matches /re/` assertion is compiled, not at activation.
     build.onResolve({ filter: /^re2js$/ }, () => ({ path: './re2.js', external: true }));
+    // A run's report (and its charts library) is needed when a report is written or opened (core/report/loadReport.ts).
+    build.onResolve({ filter: /^\.\/runReport(\.js)?$/ }, () => ({ path: './report.js', external: true }));
+  },
+};
+
+// The report inlines its charts library, uPlot: this puts the library's text into the bundle in
+// place of core/report/chartLibrary.ts, which reads it from node_modules when run unbundled.
+const chartInline = {
+  name: 'chart-inline',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]core[\\/]report[\\/]chartLibrary\.ts$/ }, () => {
+      const read = (name) => readFileSync(new URL(`./node_modules/uplot/dist/${name}`, import.meta.url), 'utf8');
+      const library = { script: read('uPlot.iife.min.js'), style: read('uPlot.min.css') };
+      return { contents: `export function chartLibrary() { return ${JSON.stringify(library)}; }`, loader: 'js' };
+    });
   },
 };
 
@@ -63,6 +78,7 @@ const builds = [
   { ...common, entryPoints: ['src/core/coordination/redisCoordinator.ts'], outfile: 'dist/coordinator.js' },
   { ...common, entryPoints: { lockfile: 'node_modules/proper-lockfile/index.js' }, outdir: 'dist' },
   { ...common, entryPoints: { re2: 'node_modules/re2js/build/index.cjs' }, outdir: 'dist' },
+  { ...common, plugins: [...common.plugins, chartInline], entryPoints: { report: 'src/core/report/runReport.ts' }, outdir: 'dist' },
   // The extension's code scanner runs this on a worker thread (src/features/shared/codeScanner.ts).
   { ...common, entryPoints: ['src/features/shared/scanWorker.ts'], outfile: 'dist/scanWorker.js' },
   // For the .mjs scripts (scripts/built.mjs), which cannot import TypeScript; not shipped in the .vsix.

@@ -52,7 +52,7 @@ const inside = new Map([...entries].filter(([name]) => name.startsWith('extensio
 const files = new Map([...inside].map(([name, entry]) => [name, entry.size]));
 
 const problems = [];
-for (const required of ['dist/extension.js', 'dist/cli.js', 'dist/coordinator.js', 'dist/lockfile.js', 'dist/re2.js', 'dist/scanWorker.js', 'package.json', 'LICENSE.txt']) {
+for (const required of ['dist/extension.js', 'dist/cli.js', 'dist/coordinator.js', 'dist/lockfile.js', 'dist/re2.js', 'dist/scanWorker.js', 'dist/report.js', 'package.json', 'LICENSE.txt']) {
   if (!files.has(required)) problems.push(`missing ${required}`);
 }
 // What the Marketplace shows: a 128x128 PNG icon (it takes no SVG), categories beyond Other, keywords.
@@ -69,7 +69,7 @@ for (const f of files.keys()) {
   if (/^(src|test|out|bench|scripts|node_modules)\//.test(f) || /\.(ts|map)$/.test(f) || f.endsWith('.vsix')) problems.push(`must not ship ${f}`);
 }
 const kb = (name) => ((files.get(name) ?? 0) / 1024).toFixed(1);
-console.log(`package: ${files.size} files; dist/extension.js ${kb('dist/extension.js')} KB, dist/cli.js ${kb('dist/cli.js')} KB, dist/coordinator.js ${kb('dist/coordinator.js')} KB (only with a coordinator), dist/lockfile.js ${kb('dist/lockfile.js')} KB (at the first sign-in), dist/re2.js ${kb('dist/re2.js')} KB (at the first ?? matches) (production)`);
+console.log(`package: ${files.size} files; dist/extension.js ${kb('dist/extension.js')} KB, dist/cli.js ${kb('dist/cli.js')} KB, dist/coordinator.js ${kb('dist/coordinator.js')} KB (only with a coordinator), dist/lockfile.js ${kb('dist/lockfile.js')} KB (at the first sign-in), dist/re2.js ${kb('dist/re2.js')} KB (at the first ?? matches), dist/report.js ${kb('dist/report.js')} KB (when a report is written or opened) (production)`);
 if (problems.length > 0) {
   console.error(`package check failed:\n- ${problems.join('\n- ')}`);
   process.exit(1);

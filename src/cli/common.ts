@@ -9,7 +9,7 @@ import { loadCodeBook } from '../core/codes/codesFile';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../core/http/http';
 import { safeJson, safeLine, safeText } from '../core/sanitize';
 import { AUTH_VERSION_B, ORG_VERSION_B, VERSION_A } from '../core/constants';
-import type { CallFailure, Endpoints, FailureKind, InterfaceId } from '../core/model';
+import type { CallFailure, Endpoints, FailureKind, InterfaceId, WireEvent } from '../core/model';
 import type { LearnedLimits } from '../core/ports';
 import { DEMO_CREDENTIALS } from '../sandbox/defaults';
 import { userInfoProblem } from './addresses';
@@ -159,7 +159,7 @@ export function positiveNumber(label: string, value: string | undefined, fallbac
 }
 
 /** Builds the client from flags and environment ('any': one interface's addresses suffice); throws UsageError for what is missing or a coordinator that cannot be reached. */
-export async function makeClient(given: ConnectionValues, io: CliIo, needs: InterfaceId | 'any', use: { readonly chosen?: Chosen; readonly credentials?: CredentialProvider } = {}): Promise<Setup> {
+export async function makeClient(given: ConnectionValues, io: CliIo, needs: InterfaceId | 'any', use: { readonly chosen?: Chosen; readonly credentials?: CredentialProvider; readonly observe?: (e: WireEvent) => void } = {}): Promise<Setup> {
   const chosen = use.chosen ?? (await chooseConnection(given, io.env));
   const connection = chosen.connection;
   const values = withConnectionFields(given, connection);
@@ -215,6 +215,7 @@ export async function makeClient(given: ConnectionValues, io: CliIo, needs: Inte
       http: { caFile: values['ca-file'] ?? (env.BIZDATA_CA_FILE || undefined), proxyUrl: values.proxy ?? (env.BIZDATA_PROXY || undefined), requestTimeoutMs: resilience.requestTimeoutMs },
       codes: resilience.codes,
       log,
+      observe: use.observe,
     });
   } catch (err) {
     await shared.close();

@@ -7,12 +7,15 @@ import { findConnection } from '../core/connections/connection';
 import { requestConnectionMeta } from '../core/requests/requestConnections';
 import type { ParsedRequest, ParsedRequestFile } from '../core/requests/requestFile';
 import type { CliIo } from './io';
+import type { WireEvent } from '../core/model';
 
 export interface RequestClients {
   /** The run's own connection's client (or the first one made, when every request names another). */
   readonly main: Setup;
   /** The client of a request's connection. */
   setupOf(r: ParsedRequest): Setup;
+  /** Redacts with every client's secrets (a report covers them all). */
+  redact(text: string): string;
   close(): Promise<void>;
 }
 
@@ -20,8 +23,9 @@ export interface RequestClients {
  * A client for each connection the selected requests use: the run's (flags override its fields) and
  * one per other `# @connection` name, which takes none of the flags a connection stands for. One
  * credential provider for all: one prompt at most. Names must be checked first (connectionProblems).
+ * `observe` hears every client's calls (a run's report).
  */
-export async function requestClients(runs: ReadonlyArray<{ readonly file: ParsedRequestFile; readonly requests: readonly ParsedRequest[] }>, chosen: Chosen, values: ConnectionValues, io: CliIo): Promise<RequestClients> {
+export async function requestClients(runs: ReadonlyArray<{ readonly file: ParsedRequestFile; readonly requests: readonly ParsedRequest[] }>, chosen: Chosen, values: ConnectionValues, io: CliIo, observe?: (e: WireEvent) => void): Promise<RequestClients> {
   const credentials = credentialsFromEnvOrPrompt(io);
   const setups = new Map<string | undefined, Setup>();
   const close = async (): Promise<void> => {
@@ -40,12 +44,13 @@ export async function requestClients(runs: ReadonlyArray<{ readonly file: Parsed
     for (const key of new Set(keys.values())) {
       if (setups.has(key)) continue;
       const connection = key === undefined ? undefined : findConnection(chosen.connections, key, DEFAULT_SANDBOX_URL);
-      setups.set(key, await makeClient(key === undefined ? values : own, io, 'any', { chosen: connection ? { ...chosen, connection } : chosen, credentials }));
+      setups.set(key, await makeClient(key === undefined ? values : own, io, 'any', { chosen: connection ? { ...chosen, connection } : chosen, credentials, observe }));
     }
   } catch (err) {
     await close();
     throw err;
   }
   const main = setups.get(undefined) ?? [...setups.values()][0];
-  return { main, setupOf: (r) => setups.get(keys.get(r)) ?? main, close };
+  const redact = (text: string): string => [...setups.values()].reduce((t, setup) => setup.client.redact(t), text);
+  return { main, setupOf: (r) => setups.get(keys.get(r)) ?? main, redact, close };
 }

@@ -10,12 +10,15 @@ import { bodyFiles } from '../core/requests/fileSafety';
 import { parseRequestFile, type ParsedRequest, type ParsedRequestFile } from '../core/requests/requestFile';
 import { requestFileText } from '../core/requests/requestText';
 import { connectionVariables, unknownReferences } from '../core/requests/requestVariables';
-import { judgeStep, judgeUnsendable } from '../core/requests/testRun';
+import { judgeStep, judgeUnsendable, requestName } from '../core/requests/testRun';
 import { connectionNames } from '../core/connections/connection';
 import { connectionProblems } from '../core/requests/requestConnections';
 import { chooseConnection } from './connections';
 import { errorMessage } from '../core/errors';
-import type { CallFailure } from '../core/model';
+import type { CallFailure, CallResult } from '../core/model';
+import { failureLine } from '../core/exchange/failures';
+import type { ReportTest } from '../core/report/reportModel';
+import { limitOf, recorderFor, REPORT_HELP, REPORT_OPTIONS, reportTest, writeRunReport } from './runReportFile';
 import { safeLine } from '../core/sanitize';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, parse, printFailure, printJson, readInputBytes, type Setup } from './common';
 import { EXIT, UsageError, type CliIo } from './io';
@@ -25,7 +28,7 @@ import { refuseAll, refuseErrors } from './send';
 import { againToStop, endBySignal, StopRequests } from './signals';
 import { countsOf, jsonReport, junitReport, requestLines, summaryLine, type FileReport, type ReportedRequest } from './testReport';
 
-export const TEST_HELP = `Usage: bizdata test FILE|DIR... [--junit FILE] [--json] [connection options]
+export const TEST_HELP = `Usage: bizdata test FILE|DIR... [--junit FILE] [--json] [--report FILE.html] [connection options]
 
 Runs request files as tests: every request of each file, in order, with chaining ({{login.response.body.$.id}}),
 through the same client as "bizdata send" (the managed token, the limiter, the lockout guard). A folder
@@ -56,6 +59,7 @@ Output: one line per request and one per failed assertion (FILE:LINE: expected, 
 summary.
   --junit FILE   also write JUnit XML: a testsuite per file, a testcase per request
   --json         print one JSON document with every file, request and assertion instead of lines
+${REPORT_HELP}
 
 Exit status: 0 all passed, 1 a test failed or could not be judged, 2 bad usage or a bad file (nothing
 sent), 3 authentication failure or the lockout guard refused (the run stops), 4 a limit or contract
@@ -64,7 +68,7 @@ other, writes the reports of what ran, and ends the process by that signal.
 
 ${CONNECTION_HELP}`;
 
-const TEST_OPTIONS = { ...CONNECTION_OPTIONS, ...REQUEST_INPUT_OPTIONS, junit: { type: 'string' }, json: { type: 'boolean' } } as const;
+const TEST_OPTIONS = { ...CONNECTION_OPTIONS, ...REQUEST_INPUT_OPTIONS, ...REPORT_OPTIONS, junit: { type: 'string' }, json: { type: 'boolean' } } as const;
 const REQUEST_FILE = '.bizdata.http';
 
 interface Loaded {
@@ -85,6 +89,8 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
   }
   if (positionals.length === 0) throw new UsageError('Give one or more request files or folders: bizdata test FILE|DIR... See "bizdata test --help".');
   const files = await requestFiles(positionals);
+  const recorder = await recorderFor(values.report, files);
+  const skipped: ReportTest[] = [];
   const loaded: Loaded[] = [];
   for (const file of files) {
     const text = requestFileText(await readInputBytes(file));
@@ -92,7 +98,10 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
     // A file with an error, a malformed assertion among them, refuses the run before anything is sent.
     refuseErrors(file, parsed.problems);
     // "# @disabled" requests are never sent; a "# @note" no one can confirm refuses the run; prompts are answered now.
-    for (const r of parsed.requests.filter((c) => c.settings.disabled)) io.stderr.write(`${safeLine(`${file}: ${r.name ?? `request ${r.index + 1}`}: skipped (# @disabled)`)}\n`);
+    for (const r of parsed.requests.filter((c) => c.settings.disabled)) {
+      io.stderr.write(`${safeLine(`${file}: ${requestName(r)}: skipped (# @disabled)`)}\n`);
+      skipped.push({ name: requestName(r), file, line: r.requestLine + 1, verdict: 'skipped', method: r.method, url: r.url, failedAssertions: [] });
+    }
     const requests = parsed.requests.filter((r) => !r.settings.disabled);
     checkNotes(requests, values, io, file);
     const { root, system } = await requestFileContext(file, values, io, 'test');
@@ -110,6 +119,7 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
     chosen,
     values,
     io,
+    recorder?.observe,
   );
   const { main } = clients;
   const { requestTimeoutMs } = main;
@@ -122,6 +132,7 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
     if (!values.json) io.stdout.write(`${safeLine(line)}\n`);
   };
   const reports: FileReport[] = [];
+  const answers = new Map<ReportedRequest, CallResult>();
   let stopped: CallFailure | undefined;
   let stoppedBy = main;
   const t0 = performance.now();
@@ -157,7 +168,9 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
           // A call cut short by Ctrl-C is no test result.
           if (stop.received && failure?.kind === 'cancelled') return false;
           const setup = clients.setupOf(step.request);
-          report({ outcome, connection: nameOf(setup), url: setup.client.redact(step.result.request?.url ?? step.sent.url) });
+          const reported = { outcome, connection: nameOf(setup), url: setup.client.redact(step.result.request?.url ?? step.sent.url) };
+          if (recorder) answers.set(reported, step.result);
+          report(reported);
           if (failure) stoppedBy = setup;
           stopped = failure;
           return failure === undefined;
@@ -170,7 +183,15 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
   }
   const run = { files: reports, stopped, signal: stop.received };
   const counts = countsOf(reports);
-  say(summaryLine(counts, (performance.now() - t0) / 1000));
+  const durationMs = performance.now() - t0;
+  say(summaryLine(counts, durationMs / 1000));
+  if (recorder && values.report !== undefined) {
+    const tests = [...reports.flatMap((f) => f.requests.map((r) => reportTest(f.file, r, answers.get(r)))), ...skipped];
+    const why = stopped ? failureLine(stopped) : stop.received ? `stopped by ${stop.received}` : undefined;
+    const connections = [...new Set(reports.flatMap((f) => f.requests.map((r) => r.connection)))];
+    const title = `bizdata test ${positionals.join(' ')}`;
+    await writeRunReport(values.report, { title, kind: 'test', startedAt: recorder.startedAt, durationMs, connections, wire: recorder.wire, limit: limitOf(main.client.limiterState()), tests, ...(why !== undefined ? { stopped: why } : {}) }, clients.redact);
+  }
   if (values.junit !== undefined) await writeJunit(values.junit, junitReport(run, hostname()));
   if (values.json) printJson(jsonReport(run), io);
   if (stop.received) return endBySignal(stop.received, io);

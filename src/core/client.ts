@@ -10,7 +10,7 @@ import { LockoutGuard } from './accounts/guard';
 import { flatHeaders, HttpTransport, type HttpOptions } from './http/http';
 import type { Limits } from './limits/budget';
 import { RateLimiter } from './limits/limiter';
-import type { CallFailure, CallResult, Credentials, Endpoints, InterfaceId, IpQuery, LimiterState, LookupQuery, OperationRequest, OrgQuery, TokenStatus } from './model';
+import type { CallFailure, CallResult, Credentials, Endpoints, InterfaceId, IpQuery, LimiterState, LookupQuery, OperationRequest, OrgQuery, TokenStatus, WireEvent } from './model';
 import { CoordinatorUnavailableError, type AccountLocks, type CredentialProvider, type GuardStore, type Limiter, type TokenOwner, type TokenStore } from './ports';
 import { ipRequest, operationRequest, orgRequest, type Built } from './protocol/protocol';
 import { checkCredentials, checkLookup, checkOperation } from './requests/queries';
@@ -41,6 +41,8 @@ export interface ClientOptions {
   readonly retry?: RetryOptions;
   /** The catalog of result codes: the built-in one unless a host adds the user's codes file. */
   readonly codes?: CodeBook;
+  /** Told of each request sent and each wait before a retry (a run's report); changes nothing the client does. */
+  readonly observe?: (event: WireEvent) => void;
 }
 
 export interface CallOptions {
@@ -90,7 +92,7 @@ export class BizDataClient {
     this.sessions = new Sessions(options.endpoints, this.secrets);
     this.guard = new LockoutGuard(options.guardStore);
     const log = (line: string): void => this.log(line);
-    this.exchange = new Exchange({ http: this.http, endpoints: options.endpoints, limiter: this.limiter, policy, codes: options.codes, lifetime: this.lifetime.signal, log: options.log, redact: (t) => this.redact(t) });
+    this.exchange = new Exchange({ http: this.http, endpoints: options.endpoints, limiter: this.limiter, policy, codes: options.codes, lifetime: this.lifetime.signal, log: options.log, observe: options.observe, redact: (t) => this.redact(t) });
     this.tokens = new TokenCache({
       store: options.tokenStore,
       locks: options.locks ?? new MemoryLocks(),
