@@ -7,6 +7,9 @@ import { errorMessage } from '../core/errors';
 import type { CallResult, LimiterState, WireEvent } from '../core/model';
 import { runReportHtml } from '../core/report/loadReport';
 import type { ReportRun, ReportTest } from '../core/report/reportModel';
+import { failureLine } from '../core/exchange/failures';
+import type { ParsedRequest } from '../core/requests/requestFile';
+import { requestName } from '../core/requests/testRun';
 import { UsageError } from './io';
 import type { ReportedRequest } from './testReport';
 
@@ -75,6 +78,26 @@ export function reportTest(file: string, r: ReportedRequest, result: CallResult 
     failedAssertions: o.assertions.filter((a) => !a.passed).map((a) => ({ line: a.line + 1, text: a.assertion.text, expected: a.expected, actual: a.actual })),
     ...(o.message !== undefined ? { message: o.message, messageLine: o.line + 1 } : {}),
     ...(failing && result?.request ? { request: result.request } : {}),
+    ...(answer !== undefined ? { answer } : {}),
+  };
+}
+
+/** A request `bizdata send` sent, as the report shows it: passed when its answer is a success. */
+export function sentRequest(file: string, r: ParsedRequest, sent: { readonly method: string; readonly url: string }, result: CallResult, connection: string | undefined): ReportTest {
+  const answer = result.ok ? undefined : answerText(result);
+  return {
+    name: requestName(r),
+    file,
+    line: r.requestLine + 1,
+    verdict: result.ok ? 'passed' : 'failed',
+    method: sent.method,
+    url: result.request?.url ?? sent.url,
+    ...(connection !== undefined ? { connection } : {}),
+    status: result.status,
+    code: result.code,
+    durationMs: result.durationMs,
+    failedAssertions: [],
+    ...(result.ok ? {} : { message: failureLine(result), messageLine: r.requestLine + 1, ...(result.request ? { request: result.request } : {}) }),
     ...(answer !== undefined ? { answer } : {}),
   };
 }
