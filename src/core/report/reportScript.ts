@@ -45,7 +45,7 @@ export const REPORT_SCRIPT = `(function () {
     if (!el || xs.length === 0 || typeof uPlot !== 'function') return;
     var plot = new uPlot({
       width: width(el), height: 240,
-      scales: { x: { time: false, auto: false, range: [-0.5, xs.length - 0.5] } },
+      scales: { x: { time: false, auto: false, range: [-0.5, xs.length - 0.5] }, y: { range: function (u, min, max) { return [0, max > 0 ? max * 1.1 : 1]; } } },
       axes: [axis('seconds since the first call', SECONDS), axis(yLabel)],
       series: [{ label: 'second' }].concat(series),
       hooks: hooks || {}
