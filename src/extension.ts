@@ -22,6 +22,8 @@ import { registerStatusBar } from './features/statusBar/statusBar';
 import { createTestingApi, type TestingApi } from './features/testingApi';
 import { registerTestExplorer } from './features/testing/registerTestExplorer';
 import { TestAnswers } from './features/state/testAnswers';
+import { RunReports } from './features/state/runReports';
+import { ReportPanel } from './features/reports/reportPanel';
 
 /** What activate() returns in the integration tests (ExtensionMode.Test) only. */
 export interface ExtensionApi {
@@ -51,7 +53,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi | undef
   const scanner = new CodeScanner(context.asAbsolutePath(join('dist', 'scanWorker.js')));
   context.subscriptions.push({ dispose: () => void scanner.dispose() });
   const found = new FoundCodes();
-  const services: Services = { context, testMode, log, contextKeys, connections, results, lookups, responses, scanner, sandbox, testAnswers: new TestAnswers() };
+  const reportPanel = new ReportPanel();
+  context.subscriptions.push(reportPanel);
+  const services: Services = { context, testMode, log, contextKeys, connections, results, lookups, responses, scanner, sandbox, testAnswers: new TestAnswers(), reports: new RunReports(), reportPanel };
 
   registerResults(context, results);
   const statusBar = registerStatusBar(context, services);

@@ -2,9 +2,8 @@
 import { parseBatchInput, runBatch, type BatchSummary } from '../core/batch';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
-import { batchRows } from '../core/batchRows';
-import { failureLine } from '../core/exchange/failures';
-import { limitOf, recorderFor, REPORT_HELP, REPORT_OPTIONS, writeRunReport } from './runReportFile';
+import { batchReportRun } from '../core/batchRows';
+import { recorderFor, REPORT_HELP, REPORT_OPTIONS, writeRunReport } from './runReportFile';
 import { safeLine } from '../core/sanitize';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, exitCodeFor, makeClient, parse, printJson, readInputFile } from './common';
 import { EXIT, UsageError, type CliIo } from './io';
@@ -102,10 +101,10 @@ export async function runBatchCommand(args: string[], io: CliIo): Promise<number
     const shownStop = stopped?.comeBackAt !== undefined ? { ...stopped, comeBackAt: new Date(stopped.comeBackAt).toISOString() } : stopped;
     printJson({ ...summary, stoppedBy: shownStop, ...(connection ? { connection: connection.name } : {}), learnedQps: learned?.qps, learnedConcurrency: learned?.concurrency }, io);
     if (recorder && values.report !== undefined) {
-      const during = (await readFile(values.out, 'utf8')).slice(before.length);
-      const batch = { resultsFile: relative(dirname(resolve(values.report)), resolve(values.out)), rows: batchRows(parsed.inputs, before, during, connection?.name) };
-      const run = { title: `bizdata batch ${file}`, kind: 'batch', startedAt: recorder.startedAt, durationMs: summary.durationMs, connections: [connection?.name ?? 'default'], wire: recorder.wire, limit: limitOf(client.limiterState()), batch } as const;
-      await writeRunReport(values.report, { ...run, ...(stopped ? { stopped: failureLine(stopped) } : {}) }, (s) => client.redact(s));
+      const after = await readFile(values.out, 'utf8');
+      const resultsFile = relative(dirname(resolve(values.report)), resolve(values.out));
+      const run = batchReportRun({ title: `bizdata batch ${file}`, inputs: parsed.inputs, before, after, resultsFile, connection: connection?.name, startedAt: recorder.startedAt, summary, wire: recorder.wire, limiter: client.limiterState() });
+      await writeRunReport(values.report, run, (s) => client.redact(s));
     }
     // Stopped by a signal before the end: the process ends by that signal once everything is closed.
     endBy = summary.cancelled && !summary.stoppedBy ? stop.received : undefined;

@@ -4,7 +4,8 @@
 import { stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { errorMessage } from '../core/errors';
-import type { CallResult, LimiterState, WireEvent } from '../core/model';
+import type { CallResult, WireEvent } from '../core/model';
+import { answerText } from '../core/report/runRecords';
 import { runReportHtml } from '../core/report/loadReport';
 import type { ReportRun, ReportTest } from '../core/report/reportModel';
 import { failureLine } from '../core/exchange/failures';
@@ -50,15 +51,6 @@ export async function writeRunReport(path: string, run: ReportRun, redact: (text
   }
 }
 
-/** The limit the run ended with: what the adaptive limiter learned, else the rate it held calls to. */
-export function limitOf(state: LimiterState): ReportRun['limit'] {
-  if (state.learned) return { qps: state.learned.qps, learned: true };
-  return state.qps > 0 ? { qps: state.qps, learned: false } : undefined;
-}
-
-/** Characters of an answer kept in a report's failure: enough to read, not a copy of a large download. */
-const ANSWER_CHARS = 20_000;
-
 /** A reported request as the report shows it: with what was sent and the answer when it failed. */
 export function reportTest(file: string, r: ReportedRequest, result: CallResult | undefined): ReportTest {
   const o = r.outcome;
@@ -100,10 +92,4 @@ export function sentRequest(file: string, r: ParsedRequest, sent: { readonly met
     ...(result.ok ? {} : { message: failureLine(result), messageLine: r.requestLine + 1, ...(result.request ? { request: result.request } : {}) }),
     ...(answer !== undefined ? { answer } : {}),
   };
-}
-
-function answerText(result: CallResult): string | undefined {
-  const text = result.ok && result.text !== undefined ? result.text : result.body !== undefined ? JSON.stringify(result.body, null, 2) : undefined;
-  if (text === undefined) return undefined;
-  return text.length > ANSWER_CHARS ? `${text.slice(0, ANSWER_CHARS)}\n… (${text.length - ANSWER_CHARS} more characters)` : text;
 }

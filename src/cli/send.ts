@@ -12,10 +12,11 @@ import { chooseConnection } from './connections';
 import { connectionNames } from '../core/connections/connection';
 import { connectionProblems } from '../core/requests/requestConnections';
 import { requestClients } from './requestClients';
+import { runLimit } from '../core/report/runRecords';
 import { EXIT, UsageError, type CliIo } from './io';
 import { againToStop, endBySignal, StopRequests } from './signals';
 import type { ReportTest } from '../core/report/reportModel';
-import { limitOf, recorderFor, REPORT_HELP, REPORT_OPTIONS, sentRequest, writeRunReport } from './runReportFile';
+import { recorderFor, REPORT_HELP, REPORT_OPTIONS, sentRequest, writeRunReport } from './runReportFile';
 
 export const SEND_HELP = `Usage: bizdata send FILE [--name NAME]... [--report FILE.html] [connection options]
 
@@ -149,7 +150,7 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
   }
   if (recorder && values.report !== undefined) {
     const connections = [...new Set(reported.map((t) => t.connection ?? 'default'))];
-    const run = { title: `bizdata send ${file}`, kind: 'send', startedAt: recorder.startedAt, durationMs: Date.now() - recorder.startedAt, connections, wire: recorder.wire, limit: limitOf(main.client.limiterState()), tests: reported } as const;
+    const run = { title: `bizdata send ${file}`, kind: 'send', startedAt: recorder.startedAt, durationMs: Date.now() - recorder.startedAt, connections, wire: recorder.wire, limit: runLimit(main.client.limiterState()), tests: reported } as const;
     await writeRunReport(values.report, run, clients.redact);
   }
   if (failed !== undefined) return failed;

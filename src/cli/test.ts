@@ -14,11 +14,12 @@ import { judgeStep, judgeUnsendable, requestName } from '../core/requests/testRu
 import { connectionNames } from '../core/connections/connection';
 import { connectionProblems } from '../core/requests/requestConnections';
 import { chooseConnection } from './connections';
+import { runLimit } from '../core/report/runRecords';
 import { errorMessage } from '../core/errors';
 import type { CallFailure, CallResult } from '../core/model';
 import { failureLine } from '../core/exchange/failures';
 import type { ReportTest } from '../core/report/reportModel';
-import { limitOf, recorderFor, REPORT_HELP, REPORT_OPTIONS, reportTest, writeRunReport } from './runReportFile';
+import { recorderFor, REPORT_HELP, REPORT_OPTIONS, reportTest, writeRunReport } from './runReportFile';
 import { safeLine } from '../core/sanitize';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, parse, printFailure, printJson, readInputBytes, type Setup } from './common';
 import { EXIT, UsageError, type CliIo } from './io';
@@ -190,7 +191,7 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
     const why = stopped ? failureLine(stopped) : stop.received ? `stopped by ${stop.received}` : undefined;
     const connections = [...new Set(reports.flatMap((f) => f.requests.map((r) => r.connection)))];
     const title = `bizdata test ${positionals.join(' ')}`;
-    await writeRunReport(values.report, { title, kind: 'test', startedAt: recorder.startedAt, durationMs, connections, wire: recorder.wire, limit: limitOf(main.client.limiterState()), tests, ...(why !== undefined ? { stopped: why } : {}) }, clients.redact);
+    await writeRunReport(values.report, { title, kind: 'test', startedAt: recorder.startedAt, durationMs, connections, wire: recorder.wire, limit: runLimit(main.client.limiterState()), tests, ...(why !== undefined ? { stopped: why } : {}) }, clients.redact);
   }
   if (values.junit !== undefined) await writeJunit(values.junit, junitReport(run, hostname()));
   if (values.json) printJson(jsonReport(run), io);

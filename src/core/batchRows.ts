@@ -1,9 +1,42 @@
 // A batch's rows as its report shows them (pure): each input's outcome in this run, read from the
 // results file the run appended to, with the batch's own rules of what an earlier run finished.
-import { countsFor, inputKey, isFinalLine, type BatchLine } from './batch';
+import { countsFor, inputKey, isFinalLine, type BatchLine, type BatchSummary } from './batch';
 import { failureLine } from './exchange/failures';
-import type { LookupQuery } from './model';
-import type { ReportRow } from './report/reportModel';
+import type { LimiterState, LookupQuery, WireEvent } from './model';
+import type { ReportRow, ReportRun } from './report/reportModel';
+import { runLimit } from './report/runRecords';
+
+/** What a host knows of a batch it ran, for its report. */
+export interface BatchRecords {
+  readonly title: string;
+  readonly inputs: readonly LookupQuery[];
+  /** The results file's text before the run and after it, and how the report names it. */
+  readonly before: string;
+  readonly after: string;
+  readonly resultsFile: string;
+  readonly connection: string | undefined;
+  readonly startedAt: number;
+  readonly summary: BatchSummary;
+  readonly wire: readonly WireEvent[];
+  readonly limiter: LimiterState;
+}
+
+/** A batch as its report shows it (core/report). */
+export function batchReportRun(b: BatchRecords): ReportRun {
+  const rows = batchRows(b.inputs, b.before, b.after.slice(b.before.length), b.connection);
+  const stopped = b.summary.stoppedBy;
+  return {
+    title: b.title,
+    kind: 'batch',
+    startedAt: b.startedAt,
+    durationMs: b.summary.durationMs,
+    connections: [b.connection ?? 'default'],
+    wire: b.wire,
+    limit: runLimit(b.limiter),
+    batch: { resultsFile: b.resultsFile, rows },
+    ...(stopped ? { stopped: failureLine(stopped) } : {}),
+  };
+}
 
 /**
  * `before`: the results file's text before the run; `during`: what the run appended. An input with a
