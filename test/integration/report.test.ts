@@ -50,6 +50,7 @@ describe('the run report in a webview', function () {
       assert.equal(shown(html, 'failed'), states.filter((s) => s === 'failed').length);
       assert.equal(shown(html, 'errors'), 0);
       assert.ok(shown(html, 'calls') >= requests.length, 'every request went on the wire');
+      assert.match(html, /<th>Connection<\/th><td>default<\/td>/, 'the connection the run used');
       assert.match(html, /\$\.candidatesMatchedQuantity == 5/, 'the failed assertion');
 
       const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)?.[1] ?? '';

@@ -120,7 +120,7 @@ export function reportModel(run: ReportRun, redact: (text: string) => string): R
     calls: sent.length,
     signIns: sent.filter((e) => e.signIn).length,
     waits: run.wire.length - sent.length,
-    ...(run.limit ? { limit: run.limit } : {}),
+    ...limitOf(run, sent),
     timeline: timeline(run.wire, sent),
     codes: codeCounts(sent.filter((e) => !e.signIn), redact),
     slowest: slowest(run, sent, redact),
@@ -129,6 +129,13 @@ export function reportModel(run: ReportRun, redact: (text: string) => string): R
     ...(run.batch ? { batch: { resultsFile: run.batch.resultsFile, cells: rows.map((r) => r.outcome[0]).join(''), perCode: rowCodes(rows, redact) } } : {}),
     ...(run.stopped !== undefined ? { stopped: redact(run.stopped) } : {}),
   };
+}
+
+/** The limit the run ended with; else the last one the limiter held calls to while they were sent. */
+function limitOf(run: ReportRun, sent: readonly Extract<WireEvent, { kind: 'sent' }>[]): { limit?: ReportRun['limit'] } {
+  if (run.limit) return { limit: run.limit };
+  const held = [...sent].reverse().find((e) => e.limitQps > 0 && Number.isFinite(e.limitQps))?.limitQps;
+  return held !== undefined ? { limit: { qps: held, learned: false } } : {};
 }
 
 function timeline(wire: readonly WireEvent[], sent: readonly Extract<WireEvent, { kind: 'sent' }>[]): Timeline {

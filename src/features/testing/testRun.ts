@@ -70,8 +70,8 @@ export class TestRunner {
       }
     } finally {
       cancelled.dispose();
-      recording.dispose();
       this.services.reports.keep(recording.report());
+      recording.dispose();
       // The testing API has no link in a run's output; the command is in each test's context menu too.
       run.appendOutput('The report of this run: "Business Data: Open Report" (Command Palette, or a test\'s context menu).\r\n');
       run.end();

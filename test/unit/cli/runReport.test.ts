@@ -1,5 +1,6 @@
 // `--report FILE.html` against a real sandbox: a passing run, a failing run and a 10,000-row batch,
-// each report's numbers read back from its static HTML and checked against the same run's --json;
+// each report's numbers read back from its static HTML and checked against the same run's --json
+// (and a 429 the client waits out, marked);
 // the page's CSP allows exactly its inline script and style (by hash), it names no remote address,
 // and no canary credential or token is in it.
 import * as assert from 'node:assert/strict';
@@ -84,6 +85,8 @@ describe('run reports (--report)', function () {
   it('a failing test run: every failure at FILE:LINE with expected, actual, the request and the answer, redacted', async () => {
     sb = await sandbox();
     const fail = await file('fail.bizdata.http', ['# @name wrong', IP, '?? body $.candidatesMatchedQuantity == 5', '###', '# @name refused', ORG.replace('=US', '=ZZ'), '###', '# @name fine', IP]);
+    // The first lookup is throttled once (429, Retry-After 1 s): the client waits and retries; the report marks the wait.
+    await sb.admin('POST', 'faults', { type: 'respond', count: 1, status: 429, path: '/v1/duns-search', headers: { 'retry-after': '1' }, body: { error: { errorCode: '429', errorMessage: 'Too many requests' } } });
     const report = join(dir, 'report.html');
     const r = await run(['test', fail, '--json', '--report', report], canaryEnv(sb.url));
     assert.equal(r.code, 1, r.stderr);
@@ -98,6 +101,9 @@ describe('run reports (--report)', function () {
     assert.match(html, /authorization: &lt;TOKEN&gt;/i, 'the request as sent, its token a placeholder');
     assert.match(html, /<h4>Answer<\/h4><pre>\{/);
     assert.equal(codeCounts(html, 'codes').get('invalid_request'), 1);
+    assert.equal(shown(html, 'waits'), 1, 'the wait for the 429');
+    assert.match(html, /"waits":\[\{"second":\d+,"ms":\d+,"what":"HTTP 429[^"]*"\}\]/, 'marked on the timeline');
+    assert.equal(codeCounts(html, 'codes').get('HTTP 429') ?? codeCounts(html, 'codes').get('429'), 1, 'the throttled answer among the codes');
     assertSelfContained(html);
   });
 
