@@ -107,6 +107,21 @@ describe('run reports (--report)', function () {
     assertSelfContained(html);
   });
 
+  it('bizdata send: each request sent, passed by a successful answer, and the failure that stopped it', async () => {
+    sb = await sandbox();
+    const calls = await file('calls.bizdata.http', ['# @name lookup', IP, '###', '# @name refused', ORG.replace('=US', '=ZZ'), '###', '# @name never', IP]);
+    const report = join(dir, 'send.html');
+    const r = await run(['send', calls, '--report', report], canaryEnv(sb.url));
+    assert.notEqual(r.code, 0, 'the refused request stops the run');
+    const html = await readFile(report, 'utf8');
+    assert.equal(shown(html, 'total'), 2, 'the two requests sent; the third never was');
+    assert.equal(shown(html, 'passed'), 1);
+    assert.equal(shown(html, 'failed'), 1);
+    assert.equal(shown(html, 'calls'), (await sb.stats()).requests);
+    assert.ok(html.includes(`${calls}:5`), 'the failure at FILE:LINE');
+    assertSelfContained(html);
+  });
+
   it('a 10,000-row batch: rows by outcome and per code as --json and the results file say, in a small file', async () => {
     sb = await sandbox({ qps: 100_000, concurrency: 64 });
     const rows = Array.from({ length: 10_000 }, (_, i) => (i % 1000 === 999 ? `999.0.${Math.floor(i / 1000)}.1` : `198.51.${Math.floor(i / 250)}.${i % 250}`));
