@@ -38,6 +38,8 @@ const APART = [
   { filter: /^proper-lockfile$/, bundle: './lockfile.js' },
   // RE2 (re2js), when a `?? … matches /re/` assertion is compiled.
   { filter: /^re2js$/, bundle: './re2.js' },
+  // A run's report and its charts library, when a report is written or opened (core/report/loadReport.ts).
+  { filter: /^\.\/runReport(\.js)?$/, bundle: './report.js' },
   // The extension's activation holds what finds result codes and shows diagnostics, hovers and quick
   // fixes; connections, the client and undici, commands, views, the status bar, request files, the
   // Test Explorer and the sandbox come with the workbench, at their first use (src/extension.ts).
@@ -55,6 +57,19 @@ const bundlesApart = {
         rule.from === undefined || args.importer.endsWith(rule.from) ? { path: rule.bundle, external: true } : undefined,
       );
     }
+  },
+};
+
+// The report inlines its charts library, uPlot: this puts the library's text into the bundle in
+// place of core/report/chartLibrary.ts, which reads it from node_modules when run unbundled.
+const chartInline = {
+  name: 'chart-inline',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]core[\\/]report[\\/]chartLibrary\.ts$/ }, () => {
+      const read = (name) => readFileSync(new URL(`./node_modules/uplot/dist/${name}`, import.meta.url), 'utf8');
+      const library = { script: read('uPlot.iife.min.js'), style: read('uPlot.min.css') };
+      return { contents: `export function chartLibrary() { return ${JSON.stringify(library)}; }`, loader: 'js' };
+    });
   },
 };
 
@@ -85,6 +100,7 @@ const builds = [
   { ...common, entryPoints: ['src/core/coordination/redisCoordinator.ts'], outfile: 'dist/coordinator.js' },
   { ...common, entryPoints: { lockfile: 'node_modules/proper-lockfile/index.js' }, outdir: 'dist' },
   { ...common, entryPoints: { re2: 'node_modules/re2js/build/index.cjs' }, outdir: 'dist' },
+  { ...common, plugins: [...common.plugins, chartInline], entryPoints: { report: 'src/core/report/runReport.ts' }, outdir: 'dist' },
   // The extension's code scanner runs this on a worker thread (src/features/shared/codeScanner.ts).
   { ...common, entryPoints: ['src/features/shared/scanWorker.ts'], outfile: 'dist/scanWorker.js' },
   // For the .mjs scripts (scripts/built.mjs), which cannot import TypeScript; not shipped in the .vsix.

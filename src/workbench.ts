@@ -18,6 +18,8 @@ import type { CodeCatalog } from './features/state/codeCatalog';
 import type { ContextKeys } from './features/state/contextKeys';
 import { createLookups } from './features/state/lookupStorage';
 import { TestAnswers } from './features/state/testAnswers';
+import { RunReports } from './features/state/runReports';
+import { ReportPanel } from './features/reports/reportPanel';
 import { registerStatusBar } from './features/statusBar/statusBar';
 import { registerTestExplorer } from './features/testing/registerTestExplorer';
 import { createTestingApi, type TestingApi } from './features/testingApi';
@@ -47,7 +49,9 @@ export function openWorkbench(parts: ActivationParts): Workbench {
   const lookups = createLookups(context, { log, redact: (text) => connections.redact(text) });
   const results = new ResultDocuments(lookups);
   const responses = new ChainedResponses();
-  const services: Services = { ...parts, connections, results, lookups, responses, sandbox, testAnswers: new TestAnswers() };
+  const reportPanel = new ReportPanel();
+  context.subscriptions.push(reportPanel);
+  const services: Services = { ...parts, connections, results, lookups, responses, sandbox, testAnswers: new TestAnswers(), reports: new RunReports(), reportPanel };
 
   const statusBar = registerStatusBar(context, services);
   const views = createExplorerViews(context, services);

@@ -1,6 +1,9 @@
 // `bizdata batch`: many lookups from a file, one JSON line per input, resumable.
 import { parseBatchInput, runBatch, type BatchSummary } from '../core/batch';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { dirname, relative, resolve } from 'node:path';
+import { batchReportRun } from '../core/batchRows';
+import { recorderFor, REPORT_HELP, REPORT_OPTIONS, writeRunReport } from './runReportFile';
 import { safeLine } from '../core/sanitize';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, exitCodeFor, makeClient, parse, printJson, readInputFile } from './common';
 import { EXIT, UsageError, type CliIo } from './io';
@@ -8,7 +11,7 @@ import { batchWorkers } from './coordination';
 import { chooseConnection, confirmProduction, withConnectionFields } from './connections';
 import { againToStop, endBySignal, signalStatus, StopRequests, type StopSignal } from './signals';
 
-export const BATCH_HELP = `Usage: bizdata batch FILE --out RESULTS.jsonl [--yes] [--qps N] [--concurrency N] [connection options]
+export const BATCH_HELP = `Usage: bizdata batch FILE --out RESULTS.jsonl [--yes] [--report FILE.html] [--qps N] [--concurrency N] [connection options]
 
 Runs one lookup per input of FILE and appends one JSON line per input to RESULTS.jsonl as it goes:
 {"input", "ok", "code", "status", "body" | "error", "final", "at"}, and "connection" with a named
@@ -25,6 +28,8 @@ FILE is either
   --concurrency N|auto lookups in flight at once (also caps the account's limiter)
   -y, --yes            run against a connection marked "production": true without asking; without it
                        a terminal asks, and a script (no terminal) is refused with exit status 2
+${REPORT_HELP};
+                       for a batch also the outcome of every row and the rows per code
 
 The summary shows learnedQps and learnedConcurrency: the limits the adaptive limiter found (and
 remembers for the next run). A coordinator that stops answering stops the batch: calls in flight
@@ -46,7 +51,7 @@ Exit status: 0 when every input succeeded, the failure's status when the run was
 ${CONNECTION_HELP}`;
 
 export async function runBatchCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(args, { ...CONNECTION_OPTIONS, out: { type: 'string', short: 'o' }, yes: { type: 'boolean', short: 'y' } }, true);
+  const { values, positionals } = parse(args, { ...CONNECTION_OPTIONS, ...REPORT_OPTIONS, out: { type: 'string', short: 'o' }, yes: { type: 'boolean', short: 'y' } }, true);
   if (values.help) {
     io.stdout.write(BATCH_HELP);
     return EXIT.ok;
@@ -63,9 +68,10 @@ export async function runBatchCommand(args: string[], io: CliIo): Promise<number
     throw new UsageError(`${file} has rows that cannot be read; nothing was sent:\n${parsed.problems.map((p) => `  line ${p.line}: ${p.message}`).join('\n')}`);
   }
   if (parsed.inputs.length === 0) throw new UsageError(`${file} holds no inputs.`);
+  const recorder = await recorderFor(values.report, [file, values.out]);
   const chosen = await chooseConnection(values, io.env);
   await confirmProduction(chosen.connection, values.yes === true, `${parsed.inputs.length} lookups from ${file}`, io);
-  const { client, close, requestTimeoutMs, connection } = await makeClient(values, io, parsed.format === 'csv' ? 'b' : 'a', { chosen });
+  const { client, close, requestTimeoutMs, connection } = await makeClient(values, io, parsed.format === 'csv' ? 'b' : 'a', { chosen, observe: recorder?.observe });
   const concurrency = batchWorkers(withConnectionFields(values, connection), io.env);
   const stop = new StopRequests(requestTimeoutMs, (sig) =>
     io.stderr.write(
@@ -74,6 +80,8 @@ export async function runBatchCommand(args: string[], io: CliIo): Promise<number
   );
   let status: number;
   let endBy: StopSignal | undefined;
+  // What the results file held before: the report tells this run's rows from those an earlier run finished.
+  const before = recorder ? await readFile(values.out, 'utf8').catch(() => '') : '';
   try {
     const summary = await runBatch({
       client,
@@ -92,6 +100,12 @@ export async function runBatchCommand(args: string[], io: CliIo): Promise<number
     const stopped = summary.stoppedBy;
     const shownStop = stopped?.comeBackAt !== undefined ? { ...stopped, comeBackAt: new Date(stopped.comeBackAt).toISOString() } : stopped;
     printJson({ ...summary, stoppedBy: shownStop, ...(connection ? { connection: connection.name } : {}), learnedQps: learned?.qps, learnedConcurrency: learned?.concurrency }, io);
+    if (recorder && values.report !== undefined) {
+      const after = await readFile(values.out, 'utf8');
+      const resultsFile = relative(dirname(resolve(values.report)), resolve(values.out));
+      const run = batchReportRun({ title: `bizdata batch ${file}`, inputs: parsed.inputs, before, after, resultsFile, connection: connection?.name, startedAt: recorder.startedAt, summary, wire: recorder.wire, limiter: client.limiterState() });
+      await writeRunReport(values.report, run, (s) => client.redact(s));
+    }
     // Stopped by a signal before the end: the process ends by that signal once everything is closed.
     endBy = summary.cancelled && !summary.stoppedBy ? stop.received : undefined;
     status = batchStatus(summary, endBy, (s) => client.redact(s), io);

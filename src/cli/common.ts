@@ -9,7 +9,7 @@ import { BUILT_IN, type CodeBook } from '../core/codes/codes';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../core/http/http';
 import { safeJson, safeLine } from '../core/sanitize';
 import { AUTH_VERSION_B, ORG_VERSION_B, VERSION_A } from '../core/constants';
-import type { CallFailure, Endpoints, FailureKind, InterfaceId } from '../core/model';
+import type { CallFailure, Endpoints, FailureKind, InterfaceId, WireEvent } from '../core/model';
 import type { LearnedLimits } from '../core/ports';
 import { DEMO_CREDENTIALS } from '../sandbox/defaults';
 import { userInfoProblem } from './addresses';
@@ -125,7 +125,12 @@ export function positiveNumber(label: string, value: string | undefined, fallbac
 }
 
 /** Builds the client from flags and environment ('any': one interface's addresses suffice); throws UsageError for what is missing or a coordinator that cannot be reached. */
-export async function makeClient(given: ConnectionValues, io: CliIo, needs: InterfaceId | 'any', use: { readonly chosen?: Chosen; readonly credentials?: CredentialProvider; readonly secrets?: SecretRegistry } = {}): Promise<Setup> {
+export async function makeClient(
+  given: ConnectionValues,
+  io: CliIo,
+  needs: InterfaceId | 'any',
+  use: { readonly chosen?: Chosen; readonly credentials?: CredentialProvider; readonly secrets?: SecretRegistry; readonly observe?: (e: WireEvent) => void } = {},
+): Promise<Setup> {
   const chosen = use.chosen ?? (await chooseConnection(given, io.env));
   const connection = chosen.connection;
   const values = withConnectionFields(given, connection);
@@ -182,6 +187,7 @@ export async function makeClient(given: ConnectionValues, io: CliIo, needs: Inte
       codes: resilience.codes,
       log,
       secrets: use.secrets,
+      observe: use.observe,
     });
   } catch (err) {
     await shared.close();

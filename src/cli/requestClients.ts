@@ -9,6 +9,7 @@ import { requestConnectionMeta } from '../core/requests/requestConnections';
 import type { ParsedRequest, ParsedRequestFile } from '../core/requests/requestFile';
 import type { SecretRegistry } from '../core/redact';
 import { UsageError, type CliIo } from './io';
+import type { WireEvent } from '../core/model';
 
 export const PRODUCTION_OPTIONS = { yes: { type: 'boolean', short: 'y' } } as const;
 
@@ -27,6 +28,8 @@ export interface RequestClients {
   readonly main: Setup;
   /** The client of a request's connection. */
   setupOf(r: ParsedRequest): Setup;
+  /** Redacts with every client's secrets (a report covers them all). */
+  redact(text: string): string;
   close(): Promise<void>;
 }
 
@@ -50,7 +53,8 @@ export interface RunProblem {
  * its own credentials (credentials.ts). Names must be checked first (connectionProblems); a request
  * whose connection has no credentials it could use is given to `refuse` (nothing is made or sent);
  * a production connection is confirmed (`yes`, else a terminal question) before any client is made.
- * One registry of the run's secrets for all, so one redaction knows every one of them.
+ * One registry of the run's secrets for all, so one redaction knows every one of them. `observe`
+ * hears every client's calls (a run's report).
  */
 export async function requestClients(
   runs: readonly RequestRun[],
@@ -59,6 +63,7 @@ export async function requestClients(
   io: CliIo,
   refuse: (problems: readonly RunProblem[]) => void,
   secrets: SecretRegistry,
+  observe?: (e: WireEvent) => void,
 ): Promise<RequestClients> {
   for (const c of environmentCredentials(io.env)) secrets.addCredentials(c);
   const setups = new Map<string | undefined, Setup>();
@@ -91,14 +96,14 @@ export async function requestClients(
       if (setups.has(key)) continue;
       const connection = key === undefined ? undefined : others.get(key);
       const credentials = credentialsFromEnvOrPrompt(io, { connection: key ?? chosen.connection?.name, own: key === undefined });
-      setups.set(key, await makeClient(key === undefined ? values : own, io, 'any', { chosen: connection ? { ...chosen, connection } : chosen, credentials, secrets }));
+      setups.set(key, await makeClient(key === undefined ? values : own, io, 'any', { chosen: connection ? { ...chosen, connection } : chosen, credentials, secrets, observe }));
     }
   } catch (err) {
     await close();
     throw err;
   }
   const main = setups.get(undefined) ?? [...setups.values()][0];
-  return { main, setupOf: (r) => setups.get(keys.get(r)) ?? main, close };
+  return { main, setupOf: (r) => setups.get(keys.get(r)) ?? main, redact: (text) => secrets.redact(text), close };
 }
 
 /**

@@ -14,10 +14,13 @@ import { chooseConnection } from './connections';
 import { connectionNames } from '../core/connections/connection';
 import { connectionProblems } from '../core/requests/requestConnections';
 import { PRODUCTION_HELP, PRODUCTION_OPTIONS, refuseRunProblems, requestClients } from './requestClients';
+import { runLimit } from '../core/report/runRecords';
 import { EXIT, UsageError, type CliIo } from './io';
 import { endBySignal, requestFileStop } from './signals';
+import type { ReportTest } from '../core/report/reportModel';
+import { recorderFor, REPORT_HELP, REPORT_OPTIONS, sentRequest, writeRunReport } from './runReportFile';
 
-export const SEND_HELP = `Usage: bizdata send FILE [--name NAME]... [connection options]
+export const SEND_HELP = `Usage: bizdata send FILE [--name NAME]... [--report FILE.html] [connection options]
 
 Sends the requests of a request file (the .http syntax of REST Client and httpYac; we suggest the
 name *.bizdata.http) with the signed-in account's token, in file order, or only the requests named
@@ -64,9 +67,12 @@ no other, and ends the process by that signal (exit status 130 or 143 in a shell
 
 ${REQUEST_INPUT_HELP}
 
+Report:
+${REPORT_HELP}
+
 ${CONNECTION_HELP}`;
 
-const SEND_OPTIONS = { ...CONNECTION_OPTIONS, ...REQUEST_INPUT_OPTIONS, ...PRODUCTION_OPTIONS, name: { type: 'string', multiple: true } } as const;
+const SEND_OPTIONS = { ...CONNECTION_OPTIONS, ...REQUEST_INPUT_OPTIONS, ...PRODUCTION_OPTIONS, ...REPORT_OPTIONS, name: { type: 'string', multiple: true } } as const;
 
 export async function runSendCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(args, SEND_OPTIONS, true);
@@ -95,10 +101,12 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
   const secrets = new SecretRegistry();
   const prompts = await promptAnswers(selected, values, io, file, secrets);
   const files = bodyFiles(file, root);
+  const recorder = await recorderFor(values.report, [file]);
+  const reported: ReportTest[] = [];
   const chosen = await chooseConnection(values, io.env);
   // A `# @connection` that names no connection refuses the file at its line, before any client is made.
   refuseErrors(file, connectionProblems(parsed, connectionNames(chosen.connections)));
-  const clients = await requestClients([{ file: parsed, path: file, requests: selected }], chosen, values, io, refuseRunProblems, secrets);
+  const clients = await requestClients([{ file: parsed, path: file, requests: selected }], chosen, values, io, refuseRunProblems, secrets, recorder?.observe);
   const { main, setupOf } = clients;
   const { requestTimeoutMs } = main;
   const stop = requestFileStop(requestTimeoutMs, io);
@@ -133,6 +141,7 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
         if (stop.received && !result.ok && result.kind === 'cancelled') return false;
         sent++;
         const { codes, connection } = setupOf(r);
+        if (recorder) reported.push(sentRequest(file, r, request, result, connection?.name));
         const label = `${connection ? `[${connection.name}] ` : ''}${r.name ?? `request ${r.index + 1}`}: ${request.method} ${redact(sentUrl(step))}`;
         if (!result.ok) {
           io.stderr.write(`${safeLine(label)}\n`);
@@ -149,6 +158,11 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
   } finally {
     await clients.close();
     stop.dispose();
+  }
+  if (recorder && values.report !== undefined) {
+    const connections = [...new Set(reported.map((t) => t.connection ?? 'default'))];
+    const run = { title: `bizdata send ${file}`, kind: 'send', startedAt: recorder.startedAt, durationMs: Date.now() - recorder.startedAt, connections, wire: recorder.wire, limit: runLimit(main.client.limiterState()), tests: reported } as const;
+    await writeRunReport(values.report, run, clients.redact);
   }
   if (failed !== undefined) return failed;
   if (!stop.received || sent + declined === selected.length) return EXIT.ok;

@@ -11,13 +11,17 @@ import { parseRequestFile, type ParsedRequest, type ParsedRequestFile } from '..
 import { requestFileText } from '../core/requests/requestText';
 import { allDisabledLine } from '../core/requests/requestSettings';
 import { connectionVariables, unknownReferences } from '../core/requests/requestVariables';
-import { judgeStep, judgeUnsendable } from '../core/requests/testRun';
+import { judgeStep, judgeUnsendable, requestName } from '../core/requests/testRun';
 import { connectionNames } from '../core/connections/connection';
 import { connectionProblems } from '../core/requests/requestConnections';
 import { chooseConnection } from './connections';
+import { runLimit } from '../core/report/runRecords';
 import { errorMessage } from '../core/errors';
-import type { CallFailure } from '../core/model';
+import type { CallFailure, CallResult } from '../core/model';
 import { SecretRegistry } from '../core/redact';
+import { failureLine } from '../core/exchange/failures';
+import type { ReportTest } from '../core/report/reportModel';
+import { recorderFor, REPORT_HELP, REPORT_OPTIONS, reportTest, writeRunReport } from './runReportFile';
 import { safeLine } from '../core/sanitize';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, parse, printFailure, printJson, readInputBytes, type Setup } from './common';
 import { EXIT, UsageError, type CliIo } from './io';
@@ -27,7 +31,7 @@ import { refuseAll, refuseErrors } from './send';
 import { endBySignal, requestFileStop } from './signals';
 import { countsOf, jsonReport, junitReport, requestLines, summaryLine, type FileReport, type ReportedRequest } from './testReport';
 
-export const TEST_HELP = `Usage: bizdata test FILE|DIR... [--junit FILE] [--json] [connection options]
+export const TEST_HELP = `Usage: bizdata test FILE|DIR... [--junit FILE] [--json] [--report FILE.html] [connection options]
 
 Runs request files as tests: every request of each file, in order, with chaining ({{login.response.body.$.id}}),
 through the same client as "bizdata send" (the managed token, the limiter, the lockout guard). A folder
@@ -62,6 +66,7 @@ Output: one line per request and one per failed assertion (FILE:LINE: expected, 
 summary.
   --junit FILE   also write JUnit XML: a testsuite per file, a testcase per request
   --json         print one JSON document with every file, request and assertion instead of lines
+${REPORT_HELP}
 
 Exit status: 0 all passed, 1 a test failed or could not be judged, 2 bad usage or a bad file (nothing
 sent), 3 authentication failure or the lockout guard refused (the run stops), 4 a limit or contract
@@ -71,7 +76,7 @@ signal.
 
 ${CONNECTION_HELP}`;
 
-const TEST_OPTIONS = { ...CONNECTION_OPTIONS, ...REQUEST_INPUT_OPTIONS, ...PRODUCTION_OPTIONS, junit: { type: 'string' }, json: { type: 'boolean' } } as const;
+const TEST_OPTIONS = { ...CONNECTION_OPTIONS, ...REQUEST_INPUT_OPTIONS, ...PRODUCTION_OPTIONS, ...REPORT_OPTIONS, junit: { type: 'string' }, json: { type: 'boolean' } } as const;
 const REQUEST_FILE = '.bizdata.http';
 
 interface Loaded {
@@ -95,6 +100,8 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
   // Every secret of the run, for the one redaction of all it prints and writes (core/redact.ts).
   const secrets = new SecretRegistry();
   const redact = (text: string): string => secrets.redact(text);
+  const recorder = await recorderFor(values.report, files);
+  const skipped: ReportTest[] = [];
   const loaded: Loaded[] = [];
   for (const file of files) {
     const text = requestFileText(await readInputBytes(file));
@@ -115,7 +122,10 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
   // Requests that are all "# @disabled": nothing to send, and no failure; one line says so.
   const disabled = loaded.flatMap((l) => l.parsed.requests.filter((r) => r.settings.disabled).map((r) => ({ file: l.file, r })));
   if (loaded.every((l) => l.requests.length === 0) && disabled.length > 0) return nothingEnabled(files, disabled.length, values, io);
-  for (const { file, r } of disabled) io.stderr.write(`${safeLine(`${file}: ${r.name ?? `request ${r.index + 1}`}: skipped (# @disabled)`)}\n`);
+  for (const { file, r } of disabled) {
+    io.stderr.write(`${safeLine(`${file}: ${requestName(r)}: skipped (# @disabled)`)}\n`);
+    skipped.push({ name: requestName(r), file, line: r.requestLine + 1, verdict: 'skipped', method: r.method, url: r.url, failedAssertions: [] });
+  }
   if (loaded.every((l) => l.requests.length === 0)) throw new UsageError(`${files.join(', ')} ${files.length === 1 ? 'holds' : 'hold'} no request. Write one as "GET {{baseUrl}}/v1/…", with "?? status == 200" below it.`);
   // A client per connection used, shared by every file: one token, one limiter and one guard per account.
   const clients = await requestClients(
@@ -125,6 +135,7 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
     io,
     refuseRunProblems,
     secrets,
+    recorder?.observe,
   );
   const { main } = clients;
   const { requestTimeoutMs } = main;
@@ -135,6 +146,7 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
     if (!values.json) io.stdout.write(`${safeLine(redact(line))}\n`);
   };
   const reports: FileReport[] = [];
+  const answers = new Map<ReportedRequest, CallResult>();
   let stopped: CallFailure | undefined;
   let stoppedBy = main;
   const t0 = performance.now();
@@ -170,7 +182,9 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
           // A call cut short by Ctrl-C is no test result.
           if (stop.received && failure?.kind === 'cancelled') return false;
           const setup = clients.setupOf(step.request);
-          report({ outcome, connection: nameOf(setup), url: outcome.url });
+          const reported = { outcome, connection: nameOf(setup), url: outcome.url };
+          if (recorder) answers.set(reported, step.result);
+          report(reported);
           if (failure) stoppedBy = setup;
           stopped = failure;
           return failure === undefined;
@@ -183,7 +197,15 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
   }
   const run = { files: reports, stopped, signal: stop.received };
   const counts = countsOf(reports);
-  say(summaryLine(counts, (performance.now() - t0) / 1000));
+  const durationMs = performance.now() - t0;
+  say(summaryLine(counts, durationMs / 1000));
+  if (recorder && values.report !== undefined) {
+    const tests = [...reports.flatMap((f) => f.requests.map((r) => reportTest(f.file, r, answers.get(r)))), ...skipped];
+    const why = stopped ? failureLine(stopped) : stop.received ? `stopped by ${stop.received}` : undefined;
+    const connections = [...new Set(reports.flatMap((f) => f.requests.map((r) => r.connection)))];
+    const title = `bizdata test ${positionals.join(' ')}`;
+    await writeRunReport(values.report, { title, kind: 'test', startedAt: recorder.startedAt, durationMs, connections, wire: recorder.wire, limit: runLimit(main.client.limiterState()), tests, ...(why !== undefined ? { stopped: why } : {}) }, redact);
+  }
   if (values.junit !== undefined) await writeJunit(values.junit, junitReport(run, hostname(), redact));
   if (values.json) printJson(jsonReport(run, redact), io);
   if (stop.received) return endBySignal(stop.received, io);

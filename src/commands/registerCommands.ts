@@ -13,6 +13,7 @@ import { copyRequestAsCurl } from './copyRequestAsCurl';
 import { lookUpOrganization } from './lookUpOrganization';
 import { newRequestFile } from './newRequestFile';
 import { openTestAnswer } from './openTestAnswer';
+import { openReport } from './openReport';
 import { openAsRequestFile } from './openAsRequestFile';
 import { pasteCurlAsRequest } from './pasteCurlAsRequest';
 import { refreshToken } from './refreshToken';
@@ -55,6 +56,7 @@ export function commandRunner(services: Services): CommandRunner {
     [Commands.addConnection]: (arg) => addConnection(services, arg),
     [Commands.editConnections]: () => editConnections(),
     [Commands.openTestAnswer]: (arg) => openTestAnswer(services, arg),
+    [Commands.openReport]: () => openReport(services),
     [Commands.pasteCurlAsRequest]: () => pasteCurlAsRequest(services),
     [Commands.openAsRequestFile]: (arg) => openAsRequestFile(services, arg),
   } satisfies Record<CommandId, CommandHandler>;

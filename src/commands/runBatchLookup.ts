@@ -1,12 +1,17 @@
 // "Business Data: Run Batch Lookup": a file of IP addresses or a CSV of organization queries, run with a
 // cancellable progress notification; results go beside it as `<file>.results.jsonl`, and running it
 // again on the same file resumes where it stopped. With { file } it skips the open dialog.
-// Returns the URI (string) of the results file, or undefined when nothing ran.
+// The run is kept for "Open Report" (a button of the closing message). Returns the URI (string) of the
+// results file, or undefined when nothing ran.
+import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { askProduction } from '../features/connection/consent';
 import { safeLine } from '../core/sanitize';
 import { parseBatchInput, runBatch, type BatchSummary } from '../core/batch';
+import { batchReportRun } from '../core/batchRows';
+import type { WireEvent } from '../core/model';
+import { Commands, executeCommand } from '../features/shared/commandIds';
 import { percentDone, progressMessage, resultsPathFor, summaryMessage } from '../features/batch/batchProgress';
 import { offerToGetReady } from '../features/connection/readinessOffer';
 import type { Services } from '../features/services';
@@ -45,6 +50,11 @@ export async function runBatchLookup(services: Services, arg?: unknown): Promise
 
   const outFile = resultsPathFor(input.fsPath);
   const concurrency = vscode.workspace.getConfiguration('bizdata.batch').get<number>('concurrency', 2);
+  // For the run's report: what the results file held before, and the connection's calls meanwhile.
+  const before = await readFile(outFile, 'utf8').catch(() => '');
+  const startedAt = Date.now();
+  const wire: WireEvent[] = [];
+  const tap = connection.tapWire((e) => wire.push(e));
   const summary = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Batch lookup of ${path.basename(input.fsPath)} (connection ${connection.name})`, cancellable: true },
     async (progress, token): Promise<BatchSummary> => {
@@ -70,14 +80,22 @@ export async function runBatchLookup(services: Services, arg?: unknown): Promise
         });
       } finally {
         subscription.dispose();
+        tap.dispose();
       }
     },
   );
+  const after = await readFile(outFile, 'utf8').catch(() => before);
+  const title = `Batch: ${path.basename(input.fsPath)}`;
+  const run = batchReportRun({ title, inputs: parsed.inputs, before, after, resultsFile: outFile, connection: connection.name, startedAt, summary, wire, limiter: connection.getClient().limiterState() });
+  services.reports.keep({ run, redact: (text) => connection.redact(text) });
   services.log.info(`batch: ${input.fsPath} on ${connection.name}: ${summary.done} run, ${summary.skipped} resumed, ${summary.ok} ok, ${summary.failed} failed${summary.cancelled ? ', cancelled' : ''}`);
   const outUri = vscode.Uri.file(outFile);
   const message = safeLine(`Business Data (${connection.name}): ${summaryMessage(summary, path.basename(outFile))}`);
   const show = summary.stoppedBy ? vscode.window.showErrorMessage : summary.cancelled ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-  void show(message, 'Open Results').then((choice) => (choice ? vscode.window.showTextDocument(outUri) : undefined));
+  void show(message, 'Open Results', 'Open Report').then((choice) => {
+    if (choice === 'Open Results') return vscode.window.showTextDocument(outUri);
+    return choice === 'Open Report' ? executeCommand(Commands.openReport) : undefined;
+  });
   return outUri.toString();
 }
 

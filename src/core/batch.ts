@@ -284,11 +284,17 @@ function toLine(input: LookupQuery, r: CallResult, final: boolean): BatchLine {
   return { input, ok: false, code: r.code, status: r.status, error, final, at };
 }
 
-/**
- * Keys of inputs whose latest line in the output file is a success or a final failure. A line of
- * another named connection is another account's answer: that input runs again (a line without a
- * connection, written before connections existed, counts for any).
- */
+/** A line of another named connection is another account's answer (a line without one, written before connections existed, counts for any). */
+export function countsFor(line: Partial<BatchLine>, connection: string | undefined): boolean {
+  return line.connection === undefined || line.connection === connection;
+}
+
+/** Whether a line finishes its input (lines written before `final` existed: a success does). */
+export function isFinalLine(line: Partial<BatchLine>): boolean {
+  return line.final ?? line.ok === true;
+}
+
+/** Keys of inputs whose latest line in the output file (of this connection) is a success or a final failure. */
 async function readDone(outFile: string, connection: string | undefined): Promise<{ done: Set<string>; endsMidLine: boolean }> {
   let text: string;
   try {
@@ -306,9 +312,8 @@ async function readDone(outFile: string, connection: string | undefined): Promis
     } catch {
       continue; // a line cut short by a crash: that input runs again
     }
-    if (!line.input || (line.connection !== undefined && line.connection !== connection)) continue;
-    const final = line.final ?? line.ok === true;
-    latest.set(inputKey(line.input), final);
+    if (!line.input || !countsFor(line, connection)) continue;
+    latest.set(inputKey(line.input), isFinalLine(line));
   }
   const done = new Set([...latest].filter(([, final]) => final).map(([key]) => key));
   return { done, endsMidLine: text !== '' && !text.endsWith('\n') };

@@ -10,7 +10,7 @@ import { LockoutGuard } from './accounts/guard';
 import { flatHeaders, HttpTransport, type HttpOptions } from './http/http';
 import type { Limits } from './limits/budget';
 import { RateLimiter } from './limits/limiter';
-import type { CallFailure, CallResult, Credentials, Endpoints, InterfaceId, IpQuery, LimiterState, LookupQuery, OperationRequest, OrgQuery, TokenStatus } from './model';
+import type { CallFailure, CallResult, Credentials, Endpoints, InterfaceId, IpQuery, LimiterState, LookupQuery, OperationRequest, OrgQuery, TokenStatus, WireEvent } from './model';
 import { CoordinatorUnavailableError, type AccountLocks, type CredentialProvider, type GuardStore, type Limiter, type TokenOwner, type TokenStore } from './ports';
 import { ipRequest, operationRequest, orgRequest, type Built } from './protocol/protocol';
 import { checkCredentials, checkLookup, checkOperation } from './requests/queries';
@@ -43,6 +43,8 @@ export interface ClientOptions {
   readonly codes?: CodeBook;
   /** Where this client keeps the secrets it sees; a host shares one among a run's clients, so one redaction knows them all. */
   readonly secrets?: SecretRegistry;
+  /** Told of each request sent and each wait before a retry (a run's report); changes nothing the client does. */
+  readonly observe?: (event: WireEvent) => void;
 }
 
 export interface CallOptions {
@@ -93,7 +95,7 @@ export class BizDataClient {
     this.sessions = new Sessions(options.endpoints, this.secrets);
     this.guard = new LockoutGuard(options.guardStore);
     const log = (line: string): void => this.log(line);
-    this.exchange = new Exchange({ http: this.http, endpoints: options.endpoints, limiter: this.limiter, policy, codes: options.codes, lifetime: this.lifetime.signal, log: options.log, redact: (t) => this.redact(t) });
+    this.exchange = new Exchange({ http: this.http, endpoints: options.endpoints, limiter: this.limiter, policy, codes: options.codes, lifetime: this.lifetime.signal, log: options.log, observe: options.observe, redact: (t) => this.redact(t) });
     this.tokens = new TokenCache({
       store: options.tokenStore,
       locks: options.locks ?? new MemoryLocks(),

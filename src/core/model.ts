@@ -183,3 +183,41 @@ export interface CallFailure {
 }
 
 export type CallResult = CallSuccess | CallFailure;
+
+/** How a code the service answered with reads: what `explainLine` (codes/recognise.ts) writes from. */
+export interface CodeWords {
+  readonly code: string;
+  readonly known: boolean;
+  readonly text: string;
+  readonly meaning?: string;
+  readonly action: string;
+}
+
+/**
+ * What happened on the wire, for a run's report: each request sent (sign-ins too) and each wait
+ * before a retry. Observed, never decided on: the client sends and waits the same with or without
+ * an observer. Times are epoch milliseconds.
+ */
+export type WireEvent =
+  | {
+      readonly kind: 'sent';
+      readonly at: number;
+      readonly ms: number;
+      readonly signIn: boolean;
+      readonly status?: number;
+      /** The code the answer carried, with its words as the recogniser read them. */
+      readonly code?: CodeWords;
+      /** The transport failure, redacted, when no answer came. */
+      readonly failed?: string;
+      /** The rate the limiter held calls to when this one was sent. */
+      readonly limitQps: number;
+    }
+  | {
+      readonly kind: 'wait';
+      readonly at: number;
+      readonly ms: number;
+      /** A throttle (SC006, HTTP 429, 00045/00046), a Retry-After the service asked for, or a retry after a transient failure. */
+      readonly why: 'throttle' | 'retry-after' | 'transient';
+      /** What the answer was: SC006, HTTP 429 … */
+      readonly what: string;
+    };

@@ -8,6 +8,8 @@ import type { ChainedResponses } from './state/chainedResponses';
 import type { ContextKeys } from './state/contextKeys';
 import type { LookupModel } from './state/lookupModel';
 import type { TestAnswers } from './state/testAnswers';
+import type { RunReports } from './state/runReports';
+import type { ReportPanel } from './reports/reportPanel';
 
 export interface Services {
   readonly context: vscode.ExtensionContext;
@@ -30,4 +32,8 @@ export interface Services {
   readonly sandbox: SandboxService;
   /** The answer of each test of the Test Explorer's latest runs, for "Open Answer". */
   readonly testAnswers: TestAnswers;
+  /** The latest Test Explorer run or batch, for "Open Report". */
+  readonly reports: RunReports;
+  /** The webview that shows a run's report. */
+  readonly reportPanel: ReportPanel;
 }

@@ -40,6 +40,8 @@ export interface TestingApi {
   reloadLookups(): Promise<void>;
   /** The Test Explorer's tree and runs, which VS Code's API does not let another extension read. */
   readonly tests: TestsView;
+  /** The page the report webview shows now, if it is open (no test can look into a webview). */
+  reportHtml(): string | undefined;
 }
 
 /** A test item as the Test Explorer holds it: the range's lines 0-based. */
@@ -142,6 +144,7 @@ export function createTestingApi(
     globalState: context.globalState,
     reloadLookups: () => services.lookups.load(),
     tests: testsView(tests),
+    reportHtml: () => services.reportPanel.shownHtml,
   };
 }
 

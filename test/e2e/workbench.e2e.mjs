@@ -1,6 +1,6 @@
 // End to end, as a person would: the browser workbench of the offline VS Code server with this
-// extension loaded, driven through the command palette, the editor and the mouse. Also takes the
-// README's screenshots: into test-results/ on every run, into media/screenshots/ (committed) only with
+// extension loaded, driven through the command palette, the editor and the mouse (the run report's
+// webview included). Also takes the README's screenshots: into test-results/ on every run, into media/screenshots/ (committed) only with
 // BIZDATA_UPDATE_SCREENSHOTS=1 (`npm run screenshots`), so a test run never changes tracked files.
 import * as assert from 'node:assert/strict';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -246,5 +246,19 @@ describe('Business Data in the browser workbench', function () {
     await page.locator('.part.panel', { hasText: 'A check that does not hold: the address looked up is another one: HTTP 200' }).first().waitFor({ timeout: UI_TIMEOUT });
     await page.waitForTimeout(600);
     await page.screenshot({ path: join(screenshots, 'test-explorer.png') });
+  });
+
+  it('opens the report of that run in a webview: its counts, and the charts drawn', async function () {
+    await runCommand(page, 'Business Data: Open Report');
+    // A webview is an iframe in an iframe: the page itself is in the inner one.
+    const report = page.frameLocator('iframe.webview').frameLocator('iframe#active-frame');
+    await report.locator('#timeline canvas').first().waitFor({ timeout: UI_TIMEOUT });
+    assert.equal(await report.locator('[data-count="passed"]').textContent(), '2');
+    assert.equal(await report.locator('[data-count="failed"]').textContent(), '1');
+    assert.equal(await report.locator('#timeline').getAttribute('data-drawn') !== null, true, 'the chart drew');
+    // The report takes the editor area's height: the panel below would hide its charts.
+    await runCommand(page, 'View: Hide Panel');
+    await page.waitForTimeout(600);
+    await page.screenshot({ path: join(screenshots, 'report-webview.png') });
   });
 });

@@ -10,7 +10,7 @@ import { BUILT_IN, type CodeBook } from '../codes/codes';
 import { failure } from './failures';
 import { TransportError, type HttpTransport, type WireResponse } from '../http/http';
 import { LimiterDisposedError } from '../limits/limiter';
-import type { CallFailure, Endpoints } from '../model';
+import type { CallFailure, Endpoints, WireEvent } from '../model';
 import { CoordinatorUnavailableError, type Limiter, type Permit } from '../ports';
 import { CredentialGate } from '../protocol/credentialOrigins';
 import type { Built } from '../protocol/protocol';
@@ -45,6 +45,8 @@ export interface ExchangeOptions {
   readonly lifetime: AbortSignal;
   readonly log?: (line: string) => void;
   readonly redact: (text: string) => string;
+  /** Told of each request sent and each wait (a run's report); changes nothing the exchange does. */
+  readonly observe?: (event: WireEvent) => void;
   /** For tests: the jitter's source. */
   readonly random?: () => number;
 }
@@ -91,6 +93,8 @@ export class Exchange {
         return { ...failure(t0, 'cancelled', text, 'Run it again when needed.', built.record), mayHaveReached: retried };
       }
       const started = performance.now();
+      const sentAt = Date.now();
+      const limitQps = this.o.observe ? this.o.limiter.state().qps : 0;
       let res: WireResponse;
       try {
         res = await this.o.http.send(built.wire, signal);
@@ -100,8 +104,11 @@ export class Exchange {
         const e = err instanceof TransportError ? err : new TransportError(String(err), 'network');
         const text = this.o.redact(e.message);
         this.log(`${built.record.method} ${built.record.url} failed: ${text}`);
+        this.o.observe?.({ kind: 'sent', at: sentAt, ms: performance.now() - started, signIn, failed: text, limitQps });
         if (idempotent && e.retryable && transients < this.policy.maxTransientRetries) {
-          if (!(await this.pause(backoffMs(transients, this.policy, this.o.random), `retry ${++transients} of ${this.policy.maxTransientRetries} after: ${text}`, waits))) return closed();
+          const ms = backoffMs(transients, this.policy, this.o.random);
+          this.o.observe?.({ kind: 'wait', at: Date.now(), ms, why: 'transient', what: e.kind });
+          if (!(await this.pause(ms, `retry ${++transients} of ${this.policy.maxTransientRetries} after: ${text}`, waits))) return closed();
           continue;
         }
         const advice = e.kind === 'cancelled' ? 'Run it again when needed.' : 'Check the network, proxy and service address, then try again.';
@@ -109,6 +116,7 @@ export class Exchange {
       }
       const service = recogniseBody(res.json, this.codes, res.status);
       const wait = retryAfterMs(res.headers);
+      this.o.observe?.({ kind: 'sent', at: sentAt, ms: performance.now() - started, signIn, status: res.status, code: service, limitQps });
       if (this.o.log) {
         const gzip = res.headers['content-encoding'] === 'gzip' ? ', gzip' : '';
         this.log(`${built.record.method} ${built.record.url} -> ${res.status}${service ? ` ${service.code}` : ''} (${Math.round(performance.now() - started)} ms${gzip})`);
@@ -126,12 +134,14 @@ export class Exchange {
         const held = permit.release({ retryAfterMs: wait }, signIn);
         if (throttles >= this.policy.maxThrottleRetries) return { res, service };
         const what = service?.code === 'SC006' ? 'SC006' : `HTTP ${res.status}${service ? ` (${service.code})` : ''}`;
+        this.o.observe?.({ kind: 'wait', at: Date.now(), ms: held, why: wait !== undefined ? 'retry-after' : 'throttle', what });
         this.log(`${what}: every call waits ${held} ms, then retry ${++throttles} of ${this.policy.maxThrottleRetries} with the same token`);
         continue;
       }
       permit.release(undefined, signIn);
       if (idempotent && isTransientStatus(res.status) && transients < this.policy.maxTransientRetries) {
         const ms = Math.max(wait ?? 0, backoffMs(transients, this.policy, this.o.random));
+        this.o.observe?.({ kind: 'wait', at: Date.now(), ms, why: wait !== undefined ? 'retry-after' : 'transient', what: `HTTP ${res.status}` });
         if (!(await this.pause(ms, `retry ${++transients} of ${this.policy.maxTransientRetries} after HTTP ${res.status}`, waits))) return closed();
         continue;
       }

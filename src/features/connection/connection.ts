@@ -4,7 +4,7 @@
 // connections.ts holds them all and knows which one is active.
 import * as vscode from 'vscode';
 import { BizDataClient, type CallOptions } from '../../core/client';
-import type { CallResult, Credentials, CredentialsA, CredentialsB, InterfaceId, LookupQuery, OperationRequest, TokenStatus } from '../../core/model';
+import type { CallResult, Credentials, CredentialsA, CredentialsB, InterfaceId, LookupQuery, OperationRequest, TokenStatus, WireEvent } from '../../core/model';
 import { errorMessage } from '../../core/errors';
 import { redact } from '../../core/redact';
 import { INTERFACE_IDS, interfaceOf } from '../shared/interfaces';
@@ -45,6 +45,8 @@ export class Connection implements vscode.Disposable {
   /** Sign-in state, token status or settings changed: re-render. */
   readonly onDidChange = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [];
+  /** Listeners of the client's calls and waits (tapWire); kept across client rebuilds. */
+  private readonly wireTaps = new Set<(event: WireEvent) => void>();
   private client: BizDataClient | undefined;
   private sharing: WindowSharing | undefined;
   private clientSubscription: { dispose(): void } | undefined;
@@ -88,6 +90,12 @@ export class Connection implements vscode.Disposable {
     return this.definition.settings;
   }
 
+  /** Hears every call and wait of this connection's client (a run's report) until disposed; changes nothing the client does. */
+  tapWire(listener: (event: WireEvent) => void): vscode.Disposable {
+    this.wireTaps.add(listener);
+    return new vscode.Disposable(() => this.wireTaps.delete(listener));
+  }
+
   /** The client for the current settings; built on first use so activation stays cheap. */
   getClient(): BizDataClient {
     if (this.client) return this.client;
@@ -119,6 +127,9 @@ export class Connection implements vscode.Disposable {
         http: settings.http,
         codes: this.deps.codes.current(),
         log,
+        observe: (event) => {
+          for (const tap of this.wireTaps) tap(event);
+        },
       });
     } catch (err) {
       sharing.dispose();

@@ -30,6 +30,7 @@ export const Commands = {
   addConnection: 'bizdata.addConnection',
   editConnections: 'bizdata.editConnections',
   openTestAnswer: 'bizdata.openTestAnswer',
+  openReport: 'bizdata.openReport',
   pasteCurlAsRequest: 'bizdata.pasteCurlAsRequest',
   openAsRequestFile: 'bizdata.openAsRequestFile',
 } as const satisfies Readonly<Record<string, `bizdata.${string}`>>;
@@ -140,6 +141,7 @@ export interface CommandArgs {
   'bizdata.addConnection': [arg?: AddConnectionArgs];
   'bizdata.editConnections': [];
   'bizdata.openTestAnswer': [arg?: OpenTestAnswerArgs];
+  'bizdata.openReport': [];
   'bizdata.pasteCurlAsRequest': [];
   /** The .http or .rest file; default: the active editor's. */
   'bizdata.openAsRequestFile': [arg?: vscode.Uri];

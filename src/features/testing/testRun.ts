@@ -23,8 +23,10 @@ import { toResultUri } from '../state/resultUri';
 import type { TestAnswers } from '../state/testAnswers';
 import { answerLine, diffOf, runOrder, verdictOf } from './requestTests';
 import type { ReadFile, RequestTestTree } from './testTree';
+import { RunRecording } from './testRunReport';
+import type { ReportVerdict } from '../../core/report/reportModel';
 
-export type RunServices = Pick<Services, 'connections' | 'scanner' | 'lookups' | 'responses'> & { readonly testAnswers: TestAnswers };
+export type RunServices = Pick<Services, 'connections' | 'scanner' | 'lookups' | 'responses' | 'reports'> & { readonly testAnswers: TestAnswers };
 
 /** Stops the whole run: the lockout guard refused, the user cancelled, or no interface is ready. */
 class StopRun extends Error {}
@@ -40,6 +42,7 @@ export class TestRunner {
     const run = this.controller.createTestRun(request);
     const abort = new AbortController();
     const cancelled = token.onCancellationRequested(() => abort.abort());
+    const recording = new RunRecording();
     try {
       const planned: Array<{ readonly file: ReadFile; readonly order: readonly ParsedRequest[] }> = [];
       for (const [uri, indexes] of await this.chosen(request)) {
@@ -63,7 +66,7 @@ export class TestRunner {
             continue;
           }
           try {
-            await this.runRequest(run, file, r, item, responses, abort.signal);
+            await this.runRequest(run, file, r, item, responses, abort.signal, recording);
           } catch (err) {
             if (!(err instanceof StopRun)) throw err;
             stopped = true;
@@ -72,6 +75,10 @@ export class TestRunner {
       }
     } finally {
       cancelled.dispose();
+      this.services.reports.keep(recording.report());
+      recording.dispose();
+      // The testing API has no link in a run's output; the command is in each test's context menu too.
+      run.appendOutput('The report of this run: "Business Data: Open Report" (Command Palette, or a test\'s context menu).\r\n');
       run.end();
     }
   }
@@ -117,7 +124,7 @@ export class TestRunner {
     return out;
   }
 
-  private async runRequest(run: vscode.TestRun, file: ReadFile, r: ParsedRequest, item: vscode.TestItem, responses: Map<string, ChainedResponse>, signal: AbortSignal): Promise<void> {
+  private async runRequest(run: vscode.TestRun, file: ReadFile, r: ParsedRequest, item: vscode.TestItem, responses: Map<string, ChainedResponse>, signal: AbortSignal, recording: RunRecording): Promise<void> {
     const checks = assertionItems(item, r);
     run.started(item);
     for (const c of checks) run.started(c);
@@ -166,8 +173,11 @@ export class TestRunner {
       skipChecks();
       throw new StopRun();
     }
+    recording.watch(connection);
     const answer = await sendForAnswer(connection, this.services, prepared.request, { signal });
     const result = answer.result;
+    const record = (verdict: ReportVerdict, more: { readonly assertions?: readonly AssertionOutcome[]; readonly message?: string } = {}): void =>
+      recording.add(vscode.workspace.asRelativePath(file.uri), r, { verdict, connection: connection.name, sent: prepared.request, result, ...more });
     const entry = await keepInHistory(this.services, { kind: 'request', request: prepared.request, name: r.name }, answer, connection.name);
     if (entry) this.services.testAnswers.set(item.id, toResultUri(entry).toString());
     else this.services.testAnswers.forget(item.id);
@@ -177,11 +187,13 @@ export class TestRunner {
       skipChecks();
       if (verdict.reason === 'cancelled') run.skipped(item);
       else run.errored(item, this.message(file, item, r.requestLine, `The lockout guard stopped the run: ${failureText(result)}`), result.durationMs);
+      record(verdict.reason === 'cancelled' ? 'skipped' : 'error', { message: failureText(result) });
       throw new StopRun();
     }
     if (verdict.kind === 'error') {
       skipChecks();
       run.errored(item, this.message(file, item, r.requestLine, failureText(result)), result.durationMs);
+      record('error', { message: failureText(result) });
       return;
     }
     if (result.ok && r.name !== undefined) {
@@ -197,8 +209,10 @@ export class TestRunner {
       if (o.passed) run.passed(check);
       else run.failed(check, this.assertionMessage(file, check, o));
     });
-    if (requestPassed(outcomes, result.ok)) run.passed(item, result.durationMs);
+    const passed = requestPassed(outcomes, result.ok);
+    if (passed) run.passed(item, result.durationMs);
     else run.failed(item, this.message(file, item, r.requestLine, requestFailure(file, result, outcomes)), result.durationMs);
+    record(passed ? 'passed' : 'failed', { assertions: outcomes, ...(outcomes.every((o) => o.passed) && !passed ? { message: failureText(result) } : {}) });
   }
 
   private assertionMessage(file: ReadFile, check: vscode.TestItem, o: AssertionOutcome): vscode.TestMessage {
