@@ -153,7 +153,11 @@ export class RateLimiter implements Limiter {
     await this.control.saved();
   }
 
-  /** The service's Retry-After, else a growing, jittered delay; every caller (every process, when shared) is held. */
+  /**
+   * One refusal ends sending for the service's window: every caller (every process, when shared) is
+   * held until that window has passed, and at least the service's Retry-After, else a growing,
+   * jittered delay. Returns how long this process holds (ms).
+   */
   private throttled(t: Throttle, startedAt: number): number {
     const now = this.now();
     if (startedAt >= this.pausedAt) {
@@ -165,8 +169,7 @@ export class RateLimiter implements Limiter {
       const ceiling = Math.min(this.backoff.maxDelayMs, this.backoff.baseDelayMs * 2 ** (Math.max(1, this.throttles) - 1));
       ms = Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
     }
-    this.pausedUntil = Math.max(this.pausedUntil, now + ms);
-    this.budget.hold(ms);
+    this.pausedUntil = Math.max(this.pausedUntil, now + ms, this.budget.closeWindow(ms) ?? 0);
     return this.pausedUntil - now;
   }
 
