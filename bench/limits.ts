@@ -136,10 +136,10 @@ async function main(): Promise<void> {
       rows.push(row);
       console.log(JSON.stringify(row));
     }
-    console.log('\nsetting                                              whole  during  SC006 sent (share)  to caller  tokens  busiest s  learned                                 goal met');
+    console.log('\nsetting                                              whole  during  SC006 sent (share)  to caller  tokens  busiest s  learned                                 met  goal');
     for (const r of rows) {
       console.log(
-        `${String(r.setting).padEnd(52)} ${String(r.wholeRun).padStart(5)}  ${String(r.duringRun).padStart(6)}  ${String(r.sc006Sent).padStart(5)} (${(Number(r.sc006Share) * 100).toFixed(2)} %)    ${String(r.sc006ToCaller).padStart(5)}  ${String(r.tokenRequests).padStart(6)}  ${String(r.busiestSecond).padStart(9)}  ${String(r.learned).padEnd(40)} ${r.met ? 'yes' : 'NO'}`,
+        `${String(r.setting).padEnd(52)} ${String(r.wholeRun).padStart(5)}  ${String(r.duringRun).padStart(6)}  ${String(r.sc006Sent).padStart(5)} (${(Number(r.sc006Share) * 100).toFixed(2)} %)    ${String(r.sc006ToCaller).padStart(5)}  ${String(r.tokenRequests).padStart(6)}  ${String(r.busiestSecond).padStart(9)}  ${String(r.learned).padEnd(40)} ${r.met ? 'yes' : 'NO '}  ${String(r.goal)}`,
       );
     }
     if (rows.some((r) => !r.met)) process.exitCode = 1;
