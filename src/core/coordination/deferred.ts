@@ -36,7 +36,7 @@ export function deferredCoordinator(name: string, connecting: Promise<Coordinato
         shared: true,
         tryStart: async (l: Limits): Promise<StartResult> => (await parts).budget.tryStart(l),
         end: (id, throttled) => void parts.then((p) => p.budget.end(id, throttled), () => undefined),
-        hold: (ms) => void parts.then((p) => p.budget.hold(ms), () => undefined),
+        closeWindow: (ms) => void parts.then((p) => p.budget.closeWindow(ms), () => undefined),
         dispose: () => void parts.then((p) => p.budget.dispose(), () => undefined),
       };
       const state = (a: string): SharedState => ({

@@ -1,7 +1,7 @@
 // One QPS window and one concurrency count per account for every process, kept in Redis and changed
 // only by Lua scripts (atomic: two processes never both take the last slot), with Redis's own clock
-// so machines whose clocks differ still share one window. A pause after SC006 or 429 is a key every
-// acquire checks. Calls in flight hold a lease, so a process that dies gives its slots back.
+// so machines whose clocks differ still share one window. After SC006 or 429 the window is closed
+// for every process until it has passed: a key every acquire checks. Calls in flight hold a lease, so a process that dies gives its slots back.
 import type Redis from 'ioredis';
 import type { AdaptiveState } from '../limits/adaptive';
 import { parseState } from '../limits/adaptive';
@@ -34,11 +34,11 @@ end
 if active >= tonumber(ARGV[6]) then return {0, 'concurrency', -1} end
 if ARGV[5] ~= 'inf' then
   local q = tonumber(ARGV[5])
-  -- Paced as budget.ts's Pacer: at the limit itself per service second, a tenth of a second's calls at most at once.
+  -- Paced as budget.ts's Pacer: at the limit itself per service second, a tenth of a second's calls at most at once, one at first.
   local rate = q / tonumber(ARGV[7])
   local cap = math.max(1, q / 10)
   local b = redis.call('HMGET', KEYS[5], 't', 'a')
-  local tokens = tonumber(b[1]) or cap
+  local tokens = tonumber(b[1]) or 1
   tokens = math.min(cap, tokens + (now - (tonumber(b[2]) or now)) * rate)
   if tokens < 1 then return {0, 'qps', math.max(1, math.ceil((1 - tokens) / rate))} end
   redis.call('HSET', KEYS[5], 't', tostring(tokens - 1), 'a', now)
@@ -56,9 +56,10 @@ redis.call('PEXPIRE', KEYS[3], lease * 2)
 return {1, recent, active + 1}`;
 
 /**
- * KEYS active, accepted, done; ARGV id, throttled (1/0), sureWindowMs. Returns the accepted calls of
- * every process whose answers were read by now and that started within the sure window: as
- * LocalBudget.end counts them, they were all at the service within one of its windows.
+ * KEYS active, accepted, done, ended; ARGV id, throttled (1/0), sureWindowMs, servicePeriodMs. Returns
+ * the accepted calls of every process whose answers were read by now and that started within the
+ * sure window: as LocalBudget.end counts them, they were all at the service within one of its
+ * windows. An accepted call is also kept by the time its answer was read, for CLOSE.
  */
 const END = `${NOW}
 redis.call('ZREM', KEYS[1], ARGV[1])
@@ -71,12 +72,31 @@ if ARGV[2] ~= '1' and started and tonumber(started) > now - w then
   redis.call('ZADD', KEYS[3], started, ARGV[1])
   redis.call('PEXPIRE', KEYS[3], w * 2)
 end
+if ARGV[2] ~= '1' and started then
+  local p = tonumber(ARGV[4])
+  redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now - p)
+  redis.call('ZADD', KEYS[4], now, ARGV[1])
+  redis.call('PEXPIRE', KEYS[4], p * 2)
+end
 return sure`;
 
-/** KEYS pause; ARGV ms: lengthens the hold, never shortens it. */
-const HOLD = `local left = redis.call('PTTL', KEYS[1])
-if left < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], '1', 'PX', ARGV[1]) end
-return 1`;
+/**
+ * KEYS pause, ended; ARGV servicePeriodMs, minMs. A call was refused: the account is closed until
+ * the service's window that refused it has passed, as LocalBudget.closeWindow: the first accepted
+ * call of any process to leave it has surely left (a window after its answer was read), else a
+ * window from now, and at least minMs. The pause key
+ * carries "closed until" (Redis's clock) for every process; it is lengthened, never shortened.
+ * Returns the hold in ms.
+ */
+const CLOSE = `${NOW}
+local p = tonumber(ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - p)
+local first = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
+local leaves = now
+if first[2] then leaves = tonumber(first[2]) end
+local ms = math.floor(math.max(tonumber(ARGV[2]), leaves + p - now))
+if ms > 0 and redis.call('PTTL', KEYS[1]) < ms then redis.call('SET', KEYS[1], tostring(now + ms), 'PX', ms) end
+return ms`;
 
 /** KEYS state; ARGV base JSON ('' for none), next JSON, ttl seconds: compare and set; returns the state now. */
 const SWAP = `local cur = redis.call('GET', KEYS[1])
@@ -88,15 +108,15 @@ return cur`;
 
 interface BudgetCommands {
   bizAcquire(w: string, a: string, act: string, p: string, bucket: string, id: string, windowMs: number, serviceMs: number, leaseMs: number, qps: string, conc: number, periodMs: number): Promise<[number, number | string, number]>;
-  bizEnd(act: string, acc: string, done: string, id: string, throttled: string, sureMs: number): Promise<number>;
-  bizHold(p: string, ms: number): Promise<number>;
+  bizEnd(act: string, acc: string, done: string, ended: string, id: string, throttled: string, sureMs: number, periodMs: number): Promise<number>;
+  bizClose(p: string, ended: string, periodMs: number, minMs: number): Promise<number>;
   bizSwap(k: string, base: string, next: string, ttl: number): Promise<string | null>;
 }
 
 export function defineBudgetScripts(redis: Redis): BudgetCommands {
   redis.defineCommand('bizAcquire', { numberOfKeys: 5, lua: ACQUIRE });
-  redis.defineCommand('bizEnd', { numberOfKeys: 3, lua: END });
-  redis.defineCommand('bizHold', { numberOfKeys: 1, lua: HOLD });
+  redis.defineCommand('bizEnd', { numberOfKeys: 4, lua: END });
+  redis.defineCommand('bizClose', { numberOfKeys: 2, lua: CLOSE });
   redis.defineCommand('bizSwap', { numberOfKeys: 1, lua: SWAP });
   return redis as unknown as BudgetCommands;
 }
@@ -135,12 +155,14 @@ export class RedisBudget implements Budget {
    */
   async end(id: string, throttled: boolean): Promise<SureCount | undefined> {
     // Best effort: when the coordinator is gone, the lease runs out by itself.
-    const sure = await this.keys?.then((k) => this.cmd.bizEnd(k.active, k.accepted, k.done, id, throttled ? '1' : '0', SURE_WINDOW_MS)).catch(() => undefined);
+    const sure = await this.keys?.then((k) => this.cmd.bizEnd(k.active, k.accepted, k.done, k.ended, id, throttled ? '1' : '0', SURE_WINDOW_MS, SERVICE_PERIOD_MS)).catch(() => undefined);
     return sure === undefined ? undefined : { recent: sure };
   }
 
-  hold(ms: number): void {
-    void this.keys?.then((k) => this.cmd.bizHold(k.pause, Math.max(1, Math.round(ms)))).catch(() => undefined);
+  /** Closes the window for every process (see CLOSE); this process learns the time at its next start. */
+  closeWindow(minMs: number): undefined {
+    void this.keys?.then((k) => this.cmd.bizClose(k.pause, k.ended, SERVICE_PERIOD_MS, Math.max(1, Math.round(minMs)))).catch(() => undefined);
+    return undefined;
   }
 
   dispose(): void {}

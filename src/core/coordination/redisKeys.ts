@@ -14,6 +14,8 @@ export interface RedisKeys {
   readonly accepted: string;
   /** Accepted calls whose answers were read, by start time: what a call shows as surely accepted with it. */
   readonly done: string;
+  /** Accepted calls by the time their answers were read: when each has surely left the service's window. */
+  readonly ended: string;
   readonly active: string;
   readonly pause: string;
   readonly bucket: string;
@@ -35,6 +37,7 @@ export function redisKeys(account: string): RedisKeys {
     window: k('window'),
     accepted: k('accepted'),
     done: k('done'),
+    ended: k('ended'),
     active: k('active'),
     pause: k('pause'),
     bucket: k('bucket'),

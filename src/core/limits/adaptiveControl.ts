@@ -1,7 +1,7 @@
 // The adaptive limiter: a RateLimiter whose limits follow the rules of adaptive.ts, capped by the
 // user's --qps / --concurrency, started from what the account's limiter learned before, and kept in
 // step with every other process of the account when the state is shared (the coordinator).
-import { capped, estimate, nextGrowth, onAccepted, onBlocked, onThrottled, startState, toLearned, type AdaptiveState, type Caps, type LimitName } from './adaptive';
+import { capped, estimate, nextGrowth, onAccepted, onBlocked, onThrottled, START, startState, toLearned, type AdaptiveState, type Caps, type LimitName } from './adaptive';
 import type { Budget } from './budget';
 import type { Limits } from './budget';
 import { RateLimiter, type BackoffOptions, type Control } from './limiter';
@@ -49,6 +49,8 @@ class AdaptiveControl implements Control {
   /** The round trip of accepted calls here (ms), smoothed, and the fastest one. */
   private latencyMs: number | undefined;
   private fastestMs = Infinity;
+  /** Answers accepted so far here: how far calls in flight have grown before the first refusal (startLimits). */
+  private answered = 0;
   private readonly now: () => number;
 
   constructor(private readonly o: AdaptiveOptions) {
@@ -65,6 +67,19 @@ class AdaptiveControl implements Control {
     return capped(this.state, this.o.caps);
   }
 
+  /**
+   * A given concurrency not yet seen at work (no refusal, nothing learned exactly) is reached with
+   * the answers: START's calls in flight, and one more per accepted answer, so they double each
+   * round trip (TCP's slow start) up to it. A cap far above the service's limits is then found by
+   * one refusal of its window, not by a burst of calls all refused together. Without a cap the
+   * concurrency itself starts at START and grows (see adaptive.ts).
+   */
+  startLimits(): Limits {
+    const l = this.limits();
+    if (this.state.exact || !Number.isFinite(this.o.caps.concurrency)) return l;
+    return { qps: l.qps, concurrency: Math.min(l.concurrency, START.concurrency + this.answered) };
+  }
+
   blocked(by: LimitName): boolean {
     return this.apply(onBlocked(this.state, by, this.now(), this.o.caps, this.roundTrip()));
   }
@@ -75,6 +90,7 @@ class AdaptiveControl implements Control {
 
   ended(seen: { recent: number; level: number }, throttled: boolean, tookMs: number): void {
     if (!throttled) {
+      this.answered++;
       this.latencyMs = this.latencyMs === undefined ? tookMs : this.latencyMs + (tookMs - this.latencyMs) * LATENCY_WEIGHT;
       this.fastestMs = Math.min(this.fastestMs, tookMs);
     }

@@ -62,8 +62,13 @@ export interface Budget {
    * later), or undefined where only the count at its start is known.
    */
   end(id: string, uncounted: boolean): Observation | undefined | Promise<SureCount | undefined>;
-  /** Holds every start of the account for `ms`. */
-  hold(ms: number): void;
+  /**
+   * The service refused a call for its limits (SC006, 429): no call of the account starts until the
+   * service's window that refused it has passed, that is until the first call it may still count
+   * there has surely left it (a window after its answer was read), and not before `minMs`. Returns
+   * when that is (epoch ms of `now`) where this process can tell, else undefined.
+   */
+  closeWindow(minMs: number): number | undefined;
   /** Calls of other processes can end without this one hearing of it: poll for a free slot. */
   readonly shared: boolean;
   dispose(): void;
@@ -72,7 +77,9 @@ export interface Budget {
 /**
  * Spreads the calls of a window instead of sending them in one burst at its start: a token bucket
  * refilled at the rate, holding about a tenth of a second's calls. Bursts are what make a service's
- * concurrency and its window refuse calls when answers or its own clock run late.
+ * concurrency and its window refuse calls when answers or its own clock run late. It starts with one
+ * call, not a full bucket: the first calls are a probe of a limit not yet seen at work (a cap set too
+ * high), spread so that a refusal is read before the service's concurrency is overrun.
  */
 export class Pacer {
   private tokens = -1;
@@ -83,7 +90,7 @@ export class Pacer {
     if (!Number.isFinite(qps)) return 0;
     const rate = qps / SERVICE_PERIOD_MS;
     const capacity = Math.max(1, qps / 10);
-    this.tokens = this.tokens < 0 ? capacity : Math.min(capacity, this.tokens + (now - this.at) * rate);
+    this.tokens = this.tokens < 0 ? 1 : Math.min(capacity, this.tokens + (now - this.at) * rate);
     this.at = now;
     if (this.tokens < 1) return Math.max(1, Math.ceil((1 - this.tokens) / rate));
     this.tokens -= 1;
@@ -197,8 +204,22 @@ export class LocalBudget implements Budget {
     return { recent, level: throttled ? call.level : 1 + withIt, recentAtMost: Math.max(recent, call.recentAtStart) };
   }
 
-  hold(ms: number): void {
-    this.heldUntil = Math.max(this.heldUntil, this.now() + ms);
+  closeWindow(minMs: number): number {
+    const now = this.now();
+    this.slide(now);
+    // Each call reached the service by the time its answer was read (a call in flight: by now), so it
+    // leaves the service's window at the latest a window after that. The first accepted call to leave
+    // frees the window; with none of this process's there, the window was full of calls it never saw.
+    let leaves = Infinity;
+    for (const x of this.starts) {
+      if (x.at >= leaves) break;
+      const by = x.endedAt ?? now;
+      if (x.refused || by <= now - SERVICE_PERIOD_MS) continue;
+      leaves = Math.min(leaves, by);
+    }
+    if (!Number.isFinite(leaves)) leaves = now;
+    this.heldUntil = Math.max(this.heldUntil, now + minMs, leaves + SERVICE_PERIOD_MS);
+    return this.heldUntil;
   }
 
   dispose(): void {

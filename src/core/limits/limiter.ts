@@ -23,6 +23,12 @@ export interface Control {
   /** Resolves once the limits are known (an adaptive control loads what it learned before). */
   ready(): Promise<void>;
   limits(): Limits;
+  /**
+   * The limits calls start under now: `limits()`, or fewer in flight while a limit not yet seen at
+   * work is probed (calls in flight grow with the answers read, so a refusal is read before a
+   * concurrency set too high overruns the service).
+   */
+  startLimits?(): Limits;
   /** Calls are waiting for `by`; true when the limits changed. */
   blocked(by: 'qps' | 'concurrency'): boolean;
   /** When the limits may change while calls wait for `by` (epoch ms), so the limiter looks again then. */
@@ -116,7 +122,7 @@ export class RateLimiter implements Limiter {
     // Nobody waiting and a budget that answers at once: the call starts now, without a turn through
     // the queue (the common case of an interactive lookup, and a batch below its limits).
     if (this.isReady && this.budget instanceof LocalBudget && this.waiters.size === 0 && !this.pumping && this.now() >= this.pausedUntil) {
-      const r = this.budget.tryStart(this.control.limits());
+      const r = this.budget.tryStart(this.startLimits());
       if (r.ok) return Promise.resolve(this.permit(r.id, { recent: r.recent, level: r.level }));
       if (r.by !== 'pause') this.control.blocked(r.by);
     }
@@ -131,6 +137,10 @@ export class RateLimiter implements Limiter {
         (err: unknown) => this.failAll(err),
       );
     return p;
+  }
+
+  private startLimits(): Limits {
+    return this.control.startLimits?.() ?? this.control.limits();
   }
 
   state(): LimiterState {
@@ -153,7 +163,11 @@ export class RateLimiter implements Limiter {
     await this.control.saved();
   }
 
-  /** The service's Retry-After, else a growing, jittered delay; every caller (every process, when shared) is held. */
+  /**
+   * One refusal ends sending for the service's window: every caller (every process, when shared) is
+   * held until that window has passed, and at least the service's Retry-After, else a growing,
+   * jittered delay. Returns how long this process holds (ms).
+   */
   private throttled(t: Throttle, startedAt: number): number {
     const now = this.now();
     if (startedAt >= this.pausedAt) {
@@ -165,8 +179,7 @@ export class RateLimiter implements Limiter {
       const ceiling = Math.min(this.backoff.maxDelayMs, this.backoff.baseDelayMs * 2 ** (Math.max(1, this.throttles) - 1));
       ms = Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
     }
-    this.pausedUntil = Math.max(this.pausedUntil, now + ms);
-    this.budget.hold(ms);
+    this.pausedUntil = Math.max(this.pausedUntil, now + ms, this.budget.closeWindow(ms) ?? 0);
     return this.pausedUntil - now;
   }
 
@@ -220,7 +233,7 @@ export class RateLimiter implements Limiter {
     while (this.waiters.size > 0 && !this.disposed) {
       const now = this.now();
       if (now < this.pausedUntil) return this.wakeAt(this.pausedUntil);
-      const r = await this.budget.tryStart(this.control.limits());
+      const r = await this.budget.tryStart(this.startLimits());
       if (!r.ok) {
         if (r.by !== 'pause' && this.control.blocked(r.by)) continue;
         // A limit that may grow before the budget frees a slot: look again then.
