@@ -5,7 +5,7 @@ import { request } from 'undici';
 import { BizDataClient, type ClientOptions } from '../../../src/core/client';
 import type { CallFailure, CallResult, CallSuccess, Credentials, Endpoints, InterfaceId } from '../../../src/core/model';
 import { MemoryGuardStore, MemoryTokenStore } from '../../../src/core/storage/stores';
-import { startSandbox } from '../../../src/sandbox/server';
+import { startSandbox, type SandboxOptions } from '../../../src/sandbox/server';
 import type { CustomerStats, SandboxStats } from '../../../src/sandbox/store';
 
 /** Planted values: none of them may ever appear in any captured output. */
@@ -52,9 +52,9 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-/** A sandbox with the canaries' customer on 127.0.0.1, or on `host` (such as ::1). */
-export async function sandbox(o: CustomerOverrides = {}, tokenLifetimeSeconds?: number, host?: string): Promise<Sandbox> {
-  const sb = await startSandbox({ port: 0, config: sandboxConfig(o, tokenLifetimeSeconds), host });
+/** A sandbox with the canaries' customer on 127.0.0.1, or on `host` (such as ::1); `extra`: more of its options (a request log). */
+export async function sandbox(o: CustomerOverrides = {}, tokenLifetimeSeconds?: number, host?: string, extra: Pick<SandboxOptions, 'log'> = {}): Promise<Sandbox> {
+  const sb = await startSandbox({ port: 0, config: sandboxConfig(o, tokenLifetimeSeconds), host, ...extra });
   const admin = async (method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<unknown> => {
     const res = await request(`${sb.url}/_sandbox/${path}`, {
       method,
