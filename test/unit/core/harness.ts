@@ -18,6 +18,9 @@ export const CANARY = {
 
 export const CUSTOMER = 'acme';
 
+/** scrypt's N for the sandboxes of tests that are not about its cost (the service's is 16 times more). */
+export const TEST_HASH_COST = 1024;
+
 export interface CustomerOverrides {
   qps?: number;
   concurrency?: number;
@@ -54,7 +57,8 @@ export interface Sandbox {
 
 /** A sandbox with the canaries' customer on 127.0.0.1, or on `host` (such as ::1); `extra`: more of its options (a request log). */
 export async function sandbox(o: CustomerOverrides = {}, tokenLifetimeSeconds?: number, host?: string, extra: Pick<SandboxOptions, 'log'> = {}): Promise<Sandbox> {
-  const sb = await startSandbox({ port: 0, config: sandboxConfig(o, tokenLifetimeSeconds), host, ...extra });
+  // No test here is about the cost of scrypt: a low one keeps each start and wrong secret cheap.
+  const sb = await startSandbox({ port: 0, config: sandboxConfig(o, tokenLifetimeSeconds), host, hashCost: TEST_HASH_COST, ...extra });
   const admin = async (method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<unknown> => {
     const res = await request(`${sb.url}/_sandbox/${path}`, {
       method,
