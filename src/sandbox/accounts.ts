@@ -57,13 +57,13 @@ export class Accounts {
   /** Hashes every configured secret once, here, in parallel (nothing else competes at start). */
   static async create(customers: ReadonlyArray<readonly [SandboxCustomerConfig, Customer]>, checker: SecretChecker, hooks: AccountHooks): Promise<Accounts> {
     const accounts = new Accounts(checker, hooks);
-    const hashing: Promise<void>[] = [hashSecret('no secret matches this').then((h) => void (accounts.dummyHash = h))];
+    const hashing: Promise<void>[] = [hashSecret('no secret matches this', checker.cost).then((h) => void (accounts.dummyHash = h))];
     for (const [config, customer] of customers) {
       for (const cl of config.clients ?? []) {
-        hashing.push(hashSecret(cl.consumerSecret).then((secretHash) => void accounts.clients.set(cl.consumerKey, { customer, secretHash })));
+        hashing.push(hashSecret(cl.consumerSecret, checker.cost).then((secretHash) => void accounts.clients.set(cl.consumerKey, { customer, secretHash })));
       }
       for (const u of config.users ?? []) {
-        hashing.push(hashSecret(u.password).then((configHash) => void accounts.users.set(u.user, {
+        hashing.push(hashSecret(u.password, checker.cost).then((configHash) => void accounts.users.set(u.user, {
           name: u.user, customer, configHash, passwordHash: configHash, failures: 0, locked: u.locked === true, credentialsExpired: u.credentialsExpired === true,
         })));
       }

@@ -4,7 +4,8 @@
 import { createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import type { FifoQueue } from './queues';
 
-const N = 16384;
+/** The scrypt cost (N) of every hash unless a sandbox is started with another (SandboxOptions.hashCost). */
+export const HASH_COST = 16384;
 const R = 8;
 const P = 1;
 const KEY_LENGTH = 32;
@@ -15,15 +16,15 @@ function derive(secret: string, salt: Buffer, n: number, r: number, p: number): 
   });
 }
 
-/** `scrypt$N$r$p$salt$hash`, salt and hash in base64url; a new random salt each time. */
-export function hashSecret(secret: string): Promise<string> {
-  return hashWithSalt(secret, randomBytes(16));
+/** `scrypt$N$r$p$salt$hash`, salt and hash in base64url; a new random salt each time. `cost`: scrypt's N. */
+export function hashSecret(secret: string, cost = HASH_COST): Promise<string> {
+  return hashWithSalt(secret, randomBytes(16), cost);
 }
 
 /** The same form with a given salt: equal secrets give equal hashes, so a hash can be looked up. */
-export async function hashWithSalt(secret: string, salt: Buffer): Promise<string> {
-  const key = await derive(secret, salt, N, R, P);
-  return `scrypt$${N}$${R}$${P}$${salt.toString('base64url')}$${key.toString('base64url')}`;
+export async function hashWithSalt(secret: string, salt: Buffer, cost = HASH_COST): Promise<string> {
+  const key = await derive(secret, salt, cost, R, P);
+  return `scrypt$${cost}$${R}$${P}$${salt.toString('base64url')}$${key.toString('base64url')}`;
 }
 
 /** Constant-time comparison of a presented secret with a stored scrypt hash. */
@@ -61,7 +62,11 @@ export class SecretChecker {
   private readonly key = randomBytes(32);
   private readonly byPrincipal = new Map<string, Buffer>();
 
-  constructor(private readonly queue: FifoQueue) {}
+  constructor(
+    private readonly queue: FifoQueue,
+    /** scrypt's N for the hashes it makes (a check uses the N its hash names). */
+    readonly cost = HASH_COST,
+  ) {}
 
   private mac(secret: string): Buffer {
     return createHmac('sha256', this.key).update(secret).digest();
@@ -82,7 +87,7 @@ export class SecretChecker {
   }
 
   hash(secret: string): Promise<string> {
-    return this.queue.run(() => hashSecret(secret));
+    return this.queue.run(() => hashSecret(secret, this.cost));
   }
 
   forget(principal: string): void {

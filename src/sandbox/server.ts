@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { errorMessage } from '../core/errors';
-import { parseConfig } from './config';
+import { parseConfig, SandboxSetupError } from './config';
 import type { SandboxContext } from './context';
 import { type Fixtures, NO_FIXTURES, loadFixtures } from './fixtures';
 import { DEFAULT_CONFIG, DEFAULT_HOST } from './defaults';
@@ -31,6 +31,12 @@ export interface SandboxOptions {
   readonly log?: (line: string) => void;
   /** Connection limits; SERVER_LIMITS where absent. */
   readonly limits?: Partial<ServerLimits>;
+  /**
+   * scrypt's cost (N, a power of two) for the passwords and secrets of the config, HASH_COST where
+   * absent. A lower one starts a throwaway sandbox (one per test) sooner and makes each wrong secret
+   * cheaper; nothing else changes. The state file's key hashes keep HASH_COST, so it reads the same.
+   */
+  readonly hashCost?: number;
 }
 
 /** How long a connection may take and how many may be open, so slow or idle clients cannot pile up. */
@@ -67,10 +73,14 @@ export interface RunningSandbox {
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const config = parseConfig(options.config ?? DEFAULT_CONFIG);
+  const cost = options.hashCost;
+  if (cost !== undefined && !(Number.isInteger(cost) && cost >= 2 && cost <= 1_048_576 && (cost & (cost - 1)) === 0)) {
+    throw new SandboxSetupError(`The sandbox's hashCost must be a power of two from 2 to 1048576 (scrypt's N); got ${String(cost)}.`);
+  }
   const log = options.log ?? ((): void => undefined);
   const adminKey = options.adminKey ?? config.adminKey ?? randomBytes(18).toString('base64url');
   const fixtures: Fixtures = options.fixturesDir === undefined ? NO_FIXTURES : await loadFixtures(options.fixturesDir);
-  const store = await SandboxStore.create(config, options.statePath, log);
+  const store = await SandboxStore.create(config, options.statePath, log, options.hashCost);
   const timers = new Map<NodeJS.Timeout, () => void>();
   const idPrefix = randomBytes(4).toString('hex');
   let counter = 0;

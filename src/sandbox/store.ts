@@ -38,7 +38,7 @@ interface Pending {
 export class SandboxStore {
   private readonly customers = new Map<string, Customer>();
   private readonly tokens: TokenTable;
-  private readonly checker = new SecretChecker(new FifoQueue(HASH_CONCURRENCY));
+  private readonly checker: SecretChecker;
   private accounts!: Accounts;
   private clockOffsetMs = 0;
   private requestCount = 0;
@@ -47,13 +47,14 @@ export class SandboxStore {
   private keyHashes: KeyHashes | undefined;
   private readonly pending: Pending = { clock: false, users: new Set(), tokens: [], drops: [] };
 
-  private constructor(config: SandboxConfig) {
+  private constructor(config: SandboxConfig, hashCost: number | undefined) {
+    this.checker = new SecretChecker(new FifoQueue(HASH_CONCURRENCY), hashCost);
     this.tokens = new TokenTable((config.tokenLifetimeSeconds ?? TOKEN_LIFETIME_SECONDS) * 1000, () => this.now());
   }
 
   /** Hashes every configured secret (once, here, not per request) and loads the state file if any. */
-  static async create(config: SandboxConfig, statePath: string | undefined, log: (line: string) => void): Promise<SandboxStore> {
-    const store = new SandboxStore(config);
+  static async create(config: SandboxConfig, statePath: string | undefined, log: (line: string) => void, hashCost?: number): Promise<SandboxStore> {
+    const store = new SandboxStore(config, hashCost);
     const pairs = config.customers.map((c) => [c, makeCustomer(c)] as const);
     for (const [, customer] of pairs) store.customers.set(customer.id, customer);
     store.accounts = await Accounts.create(pairs, store.checker, {

@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import { assertNoCanary, CANARY, sandbox, type Sandbox } from '../core/harness';
 import { startRedis } from '../redisServer';
 import { canaryEnv, runCli, type Run } from './cliHarness';
+import { otherUser, type OtherUser } from './otherUser';
 
 const ORG = ['org', '--country', 'US', '--name', 'Example Corp'];
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 /** Root reads and writes whatever the modes say: the runs that must meet a refusal go as `nobody`. */
 const ROOT = process.getuid?.() === 0;
-const NOBODY = { uid: 65534, gid: 65534 };
 
 interface Form {
   readonly name: string;
@@ -44,6 +44,17 @@ describe('bizdata: state at rest', function () {
   let dir: string;
   const outputs: string[] = [];
   const open: Sandbox[] = [];
+  const other = otherUser();
+
+  /** The other user with a copy of the bundle it can read; or the test is skipped, its reason in its title. */
+  const nobody = async (test: Mocha.Context): Promise<OtherUser> => {
+    const u = await other.get();
+    if ('skip' in u) {
+      if (test.test) test.test.title += ` (skipped: ${u.skip})`;
+      test.skip();
+    }
+    return u;
+  };
 
   const start = async (): Promise<Sandbox> => {
     const sb = await sandbox();
@@ -63,8 +74,7 @@ describe('bizdata: state at rest', function () {
 
   for (const form of FORMS) {
     it(`a guard.json that is ${form.name}: the third sign-in is not sent, the file is kept aside, no other account's count is lost; --confirm-risk lets it through`, async function () {
-      if (form.asOther && process.platform === 'win32') this.skip();
-      const as = form.asOther ? NOBODY : undefined;
+      const as = form.asOther ? await nobody(this) : undefined;
       if (as) await chown(dir, as.uid, as.gid);
       const run = (args: string[], env: Record<string, string>): Promise<Run> => runCli(args, env, dir, outputs, 20_000, as);
       // Two accounts: the same user at two services (the account key names the service's host and port).
@@ -112,12 +122,14 @@ describe('bizdata: state at rest', function () {
 
   it('names a state folder it cannot write, as such and not as a network failure, and sends nothing', async function () {
     if (process.platform === 'win32') this.skip();
+    const as = ROOT ? await nobody(this) : undefined;
     const sb = await start();
+    // Root writes anywhere: it runs as another user, who may pass through the test's folder but not write in it.
+    if (as) await chmod(dir, 0o755);
     const folder = join(dir, 'state');
     await mkdir(folder, { mode: 0o755 });
-    // Root writes anywhere: it runs as another user, for whom the folder is read-only.
     if (!ROOT) await chmod(folder, 0o555);
-    const r = await runCli(ORG, canaryEnv(sb.url), folder, outputs, 20_000, ROOT ? NOBODY : undefined);
+    const r = await runCli(ORG, canaryEnv(sb.url), folder, outputs, 20_000, as);
     if (!ROOT) await chmod(folder, 0o755);
     assert.equal(r.code, 2, r.stderr);
     assert.match(r.stderr, new RegExp(`The state folder ${escape(folder)} cannot be written \\((EACCES|EPERM)\\)`));

@@ -3,7 +3,7 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { assertNoCanary, CANARY } from '../core/harness';
 
 export const CLI = resolve(__dirname, '../../../../dist/cli.js');
@@ -29,12 +29,14 @@ export function cliEnv(env: Record<string, string>, stateDir: string): NodeJS.Pr
 
 /**
  * Runs the bundle; every stdout and stderr is pushed to `outputs` (for the canary search). `as`: the
- * uid and gid to run it as (a test running as root, for which no file mode is a barrier, runs it as
- * another user to meet an unreadable file or an unwritable folder).
+ * uid and gid to run it as, and the copy of the bundle that user can read (see otherUser.ts: a test
+ * running as root, for which no file mode is a barrier, runs it as another user to meet an unreadable
+ * file or an unwritable folder).
  */
-export function runCli(args: readonly string[], env: Record<string, string>, stateDir: string, outputs: string[], timeoutMs = 20_000, as?: { readonly uid: number; readonly gid: number }): Promise<Run> {
+export function runCli(args: readonly string[], env: Record<string, string>, stateDir: string, outputs: string[], timeoutMs = 20_000, as?: { readonly uid: number; readonly gid: number; readonly cli: string }): Promise<Run> {
+  const { cli = CLI, ...user } = as ?? {};
   return new Promise((done) => {
-    execFile(process.execPath, [CLI, ...args], { env: cliEnv(env, stateDir), timeout: timeoutMs, ...as }, (err, stdout, stderr) => {
+    execFile(process.execPath, [cli, ...args], { env: cliEnv(env, stateDir), timeout: timeoutMs, ...user, ...(as ? { cwd: dirname(cli) } : {}) }, (err, stdout, stderr) => {
       outputs.push(stdout, stderr);
       const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
       done({ code, stdout, stderr });

@@ -98,17 +98,15 @@ describe('adaptive limiter', () => {
     sb = await sandbox({ qps: 200, concurrency: 6, responseDelayMs: 100 });
     const account = accountKey(endpointsFor(sb.url), GOOD.a);
     const t = testClient(sb.url, { limiter: adaptiveLimiter({ caps: { qps: Infinity, concurrency: Infinity }, account: async () => account }) });
-    const started = performance.now();
     const summary = await runBatch({ client: t.client, inputs: ips(240), outFile: join(dir, 'slow.jsonl'), concurrency: 16 });
-    const seconds = (performance.now() - started) / 1000;
     const state = t.client.limiterState();
     await t.client.dispose();
     assert.equal(summary.ok, 240, JSON.stringify(summary));
     const c = await sb.customer();
     assert.ok(c.maxConcurrency <= 6, `the sandbox saw ${c.maxConcurrency} at once`);
     assert.ok(state.concurrency >= 4, `concurrency grew from 2 to ${state.concurrency}`);
-    // Two at once would take 12 s; grown, it is about 4.
-    assert.ok(seconds < 9, `${seconds.toFixed(1)} s`);
+    // Counted, not timed: the sandbox had the grown concurrency in use (two at once would take 12 s; grown, about 4).
+    assert.ok(c.maxConcurrency >= 4, `the sandbox saw at most ${c.maxConcurrency} at once: concurrency was not used as it grew`);
     assert.ok((state.learned?.concurrency ?? 0) <= 6 && (state.learned?.qps ?? 0) <= 200, `learned ${JSON.stringify(state.learned)}`);
   });
 

@@ -5,7 +5,7 @@ import { request } from 'undici';
 import { BizDataClient, type ClientOptions } from '../../../src/core/client';
 import type { CallFailure, CallResult, CallSuccess, Credentials, Endpoints, InterfaceId } from '../../../src/core/model';
 import { MemoryGuardStore, MemoryTokenStore } from '../../../src/core/storage/stores';
-import { startSandbox } from '../../../src/sandbox/server';
+import { startSandbox, type SandboxOptions } from '../../../src/sandbox/server';
 import type { CustomerStats, SandboxStats } from '../../../src/sandbox/store';
 
 /** Planted values: none of them may ever appear in any captured output. */
@@ -17,6 +17,9 @@ export const CANARY = {
 } as const;
 
 export const CUSTOMER = 'acme';
+
+/** scrypt's N for the sandboxes of tests that are not about its cost (the service's is 16 times more). */
+export const TEST_HASH_COST = 1024;
 
 export interface CustomerOverrides {
   qps?: number;
@@ -52,9 +55,10 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-/** A sandbox with the canaries' customer on 127.0.0.1, or on `host` (such as ::1). */
-export async function sandbox(o: CustomerOverrides = {}, tokenLifetimeSeconds?: number, host?: string): Promise<Sandbox> {
-  const sb = await startSandbox({ port: 0, config: sandboxConfig(o, tokenLifetimeSeconds), host });
+/** A sandbox with the canaries' customer on 127.0.0.1, or on `host` (such as ::1); `extra`: more of its options (a request log). */
+export async function sandbox(o: CustomerOverrides = {}, tokenLifetimeSeconds?: number, host?: string, extra: Pick<SandboxOptions, 'log'> = {}): Promise<Sandbox> {
+  // No test here is about the cost of scrypt: a low one keeps each start and wrong secret cheap.
+  const sb = await startSandbox({ port: 0, config: sandboxConfig(o, tokenLifetimeSeconds), host, hashCost: TEST_HASH_COST, ...extra });
   const admin = async (method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<unknown> => {
     const res = await request(`${sb.url}/_sandbox/${path}`, {
       method,

@@ -14,6 +14,7 @@ import { request } from 'undici';
 import type { SandboxConfig } from '../../../src/sandbox/config';
 import { DEMO_CREDENTIALS } from '../../../src/sandbox/defaults';
 import { type RunningSandbox, type SandboxOptions, startSandbox } from '../../../src/sandbox/server';
+import { TEST_HASH_COST } from '../core/harness';
 
 export interface Reply {
   status: number;
@@ -201,7 +202,8 @@ export class TestBed {
   private readonly children: ChildProcess[] = [];
 
   async start(options: SandboxOptions = {}): Promise<RunningSandbox> {
-    const sb = await startSandbox({ config: roomyConfig(), ...options });
+    // scrypt at a test's cost unless the test asks for another (those about its cost ask for HASH_COST).
+    const sb = await startSandbox({ config: roomyConfig(), hashCost: TEST_HASH_COST, ...options });
     this.sandboxes.push(sb);
     return sb;
   }
