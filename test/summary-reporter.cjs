@@ -1,4 +1,5 @@
-// Mocha's spec reporter plus one plain closing line, "<suite>: N passed, N failed", that CI reads.
+// Mocha's spec reporter plus one plain closing line, "<suite>: N passed, N failed", that CI reads
+// (in parallel mode too: the counts come from the events the workers send back).
 'use strict';
 const Mocha = require('mocha');
 

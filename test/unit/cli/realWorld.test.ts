@@ -179,11 +179,10 @@ describe('bizdata command line: real-world answers and hostile networks', () => 
   it('--timeout ends a call that a server drips one byte at a time; --a-version changes the path', async () => {
     const drip = await startDripServer(200);
     try {
-      const started = performance.now();
+      // Without the deadline the drip would outlast run's own 30 s limit, and the code would not be 1.
       const r = await run(['ip', '203.0.113.7', '--timeout', '1'], canaryEnv(drip.url), 30_000);
       assert.equal(r.code, 1);
       assert.match(r.stderr, /no complete answer within the 1 s request deadline/);
-      assert.ok(performance.now() - started < 25_000);
     } finally {
       await drip.close();
     }

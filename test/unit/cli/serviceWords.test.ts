@@ -171,7 +171,7 @@ describe("bizdata command line: the service's own words first", () => {
     await sb.admin('POST', 'faults', { type: 'respond', status: 429, headers: { 'Retry-After': 120 }, body: { error: { errorCode: '00045', errorMessage: 'Too Many Requests' } }, path: '/v1/duns-search', count: 1 });
     const started = Date.now();
     const r = await run(['ip', '203.0.113.7']);
-    assert.ok(Date.now() - started < 15_000, 'not waited');
+    // Waiting the 120 s would outlast this test's 20 s timeout: the lookup stopped instead.
     assert.equal(r.code, 4, r.stderr);
     const at = new RegExp(`What to do: Try again after (${ISO_TIME.source}) \\(in 2 minutes\\)`).exec(r.stderr);
     assert.ok(at, r.stderr);

@@ -12,6 +12,7 @@ import type { LookupQuery } from '../../../src/core/model';
 import type { LearnedLimits, LimitsStore } from '../../../src/core/ports';
 import { accountKey } from '../../../src/core/accounts/session';
 import { endpointsFor, GOOD, sandbox, testClient, type Sandbox } from './harness';
+import { controlledClock } from './controlledClock';
 import { drive } from './limiterLoad';
 
 const ips = (n: number, base = 0): LookupQuery[] => Array.from({ length: n }, (_, i) => ({ kind: 'ip', ip: `10.9.${(base + i) >> 8}.${(base + i) & 255}` }));
@@ -126,22 +127,26 @@ describe('adaptive limiter', () => {
     assert.ok(learned.concurrency <= 20, `learned ${learned.concurrency} at once of 20`);
   });
 
-  it('lowers its limits after a refusal with Retry-After (HTTP 429) and holds every caller that long', async () => {
-    const l = adaptiveLimiter({ caps: { qps: Infinity, concurrency: Infinity }, account: async () => undefined });
-    // Three at once: the third waits until the concurrency grows past the two it starts at.
-    const permits = await Promise.all(Array.from({ length: 3 }, () => l.acquire()));
-    const before = l.state();
-    permits[0].release();
-    permits[1].release();
-    // Refused with three in flight and hardly more in the window: the concurrency's refusal.
-    const held = permits[2].release({ retryAfterMs: 300 });
-    assert.ok(held >= 290, `held ${held}`);
-    const after = l.state();
-    assert.ok(after.concurrency < before.concurrency || after.qps < before.qps, `${JSON.stringify(before)} -> ${JSON.stringify(after)}`);
-    const t0 = Date.now();
-    (await l.acquire()).release();
-    assert.ok(Date.now() - t0 >= 280, `waited ${Date.now() - t0} ms`);
-    l.dispose();
+  describe('on a controlled clock', () => {
+    const clock = controlledClock();
+
+    it('lowers its limits after a refusal with Retry-After (HTTP 429) and holds every caller that long', async () => {
+      const l = adaptiveLimiter({ caps: { qps: Infinity, concurrency: Infinity }, account: async () => undefined });
+      // Three at once: the third waits until the concurrency grows past the two it starts at.
+      const permits = await clock.runUntil(Promise.all(Array.from({ length: 3 }, () => l.acquire())));
+      const before = l.state();
+      permits[0].release();
+      permits[1].release();
+      // Refused with three in flight and hardly more in the window: the concurrency's refusal.
+      const held = permits[2].release({ retryAfterMs: 300 });
+      assert.ok(held >= 290, `held ${held}`);
+      const after = l.state();
+      assert.ok(after.concurrency < before.concurrency || after.qps < before.qps, `${JSON.stringify(before)} -> ${JSON.stringify(after)}`);
+      const t0 = clock.now();
+      (await clock.runUntil(l.acquire())).release();
+      assert.ok(clock.now() - t0 >= held, `waited ${clock.now() - t0} ms of the ${held} held`);
+      l.dispose();
+    });
   });
 
   it('1,000 callers waiting with one signal add one abort listener and no MaxListenersExceededWarning', async () => {

@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import { parseRequestFile, type ParsedRequestFile } from '../../../src/core/requests/requestFile';
 import { requestFileText, splitLines } from '../../../src/core/requests/requestText';
+import { cpuMs } from '../cpuTime';
 
 const lineAndCode = (f: ParsedRequestFile) => f.problems.map((p) => [p.span.line, p.code, p.span.start]);
 
@@ -109,9 +110,8 @@ describe('request file text', () => {
 
   it('reads a line of many thousand spaces in linear time', () => {
     const spaces = ' '.repeat(200_000);
-    const started = Date.now();
-    const f = parseRequestFile([`@a = 1${spaces}2`, `# @name n${spaces}m`, `GET {{baseUrl}}/v1/a${spaces}b HTTP/1.1`, `X-A: x${spaces}y`].join('\n'));
-    assert.ok(Date.now() - started < 1000, `${Date.now() - started} ms`);
+    const { result: f, ms } = cpuMs(() => parseRequestFile([`@a = 1${spaces}2`, `# @name n${spaces}m`, `GET {{baseUrl}}/v1/a${spaces}b HTTP/1.1`, `X-A: x${spaces}y`].join('\n')));
+    assert.ok(ms < 1000, `${ms} ms of CPU`);
     assert.equal(f.requests[0].url, `{{baseUrl}}/v1/a${spaces}b`);
     assert.equal(f.requests[0].headers[0].value, `x${spaces}y`);
     assert.equal(f.variables[0].value, `1${spaces}2`);

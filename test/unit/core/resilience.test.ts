@@ -106,12 +106,11 @@ describe('client recovery against real servers', () => {
   it('ends a call that a server drips one byte at a time, at the overall deadline', async () => {
     drip = await startDripServer(200);
     t = testClient(drip.url, { http: { requestTimeoutMs: 700, bodyTimeoutMs: 30_000 }, retry: { maxTransientRetries: 1, baseDelayMs: 10 } });
-    const started = performance.now();
     const f = failed(await t.client.lookupIp({ ip: '203.0.113.7' }));
     assert.equal(f.kind, 'network');
     assert.match(f.text, /no complete answer within the 0\.7 s request deadline/);
     assert.equal(drip.dataCalls(), 2, 'one retry after the deadline');
-    // Two deadlines of 0.7 s; the idle timer alone (30 s) would never have ended it.
-    assert.ok(performance.now() - started < 15_000);
+    // Two deadlines of 0.7 s ended it (the message names the deadline); the idle timer alone (30 s)
+    // would outlast this test's 20 s timeout.
   });
 });
