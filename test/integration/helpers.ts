@@ -104,8 +104,12 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
 
-/** Polls `read` until `accept` holds, or fails with the last value seen. */
-export async function waitFor<T>(read: () => Promise<T> | T, accept: (v: T) => boolean, what: string, timeoutMs = 10_000): Promise<T> {
+/**
+ * Polls `read` until `accept` holds, or fails with the last value seen. The deadline is only how long
+ * a broken promise takes to be reported: events that cross the extension host (file watchers, the
+ * workbench's first load) arrive late on a busy machine, so it is generous and asserts nothing itself.
+ */
+export async function waitFor<T>(read: () => Promise<T> | T, accept: (v: T) => boolean, what: string, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: T = await read();
   while (!accept(last)) {
