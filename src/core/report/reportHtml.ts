@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { chartLibrary } from './chartLibrary';
 import { REPORT_SCRIPT } from './reportScript';
 import { REPORT_STYLE } from './reportStyle';
-import type { CodeCount, ReportModel, ReportTest } from './reportModel';
+import type { CodeCount, LimitSource, ReportModel, ReportTest } from './reportModel';
 
 export interface ReportPage {
   /** The webview's nonce: then the CSP allows the script and style by it, else by their hashes. */
@@ -15,6 +15,13 @@ export interface ReportPage {
   /** A link to the results file (a file report); a webview names it only, as it follows no links. */
   readonly linkResults: boolean;
 }
+
+const LIMIT_SOURCE: Readonly<Record<LimitSource, string>> = {
+  learned: 'learned: the service refused just above it',
+  reached: 'the highest reached; the service refused nothing above it',
+  cap: 'the cap given',
+  held: 'the rate the limiter held calls to',
+};
 
 export function reportHtml(model: ReportModel, page: ReportPage): string {
   const chart = chartLibrary();
@@ -77,7 +84,7 @@ function summary(m: ReportModel): string {
   const c = m.counts;
   const unit = m.kind === 'batch' ? 'rows' : 'tests';
   const cell = (name: string, label: string, value: number): string => `<div class="count ${name}"><span class="n" data-count="${name}">${value}</span> ${label}</div>`;
-  const limit = m.limit ? `${round(m.limit.qps)} calls/s${m.limit.learned ? ' (learned)' : ' (cap)'}` : 'none';
+  const limit = m.limit ? `${round(m.limit.qps)} calls/s (${LIMIT_SOURCE[m.limit.source]})` : 'none';
   return [
     '<section class="summary">',
     '<div class="counts">',

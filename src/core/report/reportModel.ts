@@ -7,6 +7,11 @@ import type { CodeWords, RequestRecord, WireEvent } from '../model';
 
 export type ReportVerdict = 'passed' | 'failed' | 'error' | 'skipped';
 
+/**
+ * What a run's limit is: `learned` the service refused just above it; `reached` the highest rate so
+ * far, with no refusal above it; `cap` the cap given; `held` the rate the limiter held calls to.
+ */
+export type LimitSource = 'learned' | 'reached' | 'cap' | 'held';
 /** One request of a test run or of `bizdata send`, judged. */
 export interface ReportTest {
   readonly name: string;
@@ -50,8 +55,8 @@ export interface ReportRun {
   readonly connections: readonly string[];
   /** Every request on the wire and every wait, as the client told them (core/model.ts `WireEvent`). */
   readonly wire: readonly WireEvent[];
-  /** The limits the run ended with: the caps, or what the adaptive limiter learned. */
-  readonly limit?: { readonly qps: number; readonly learned: boolean };
+  /** The rate the run ended with, and what it is (runRecords.ts `runLimit`). */
+  readonly limit?: { readonly qps: number; readonly source: LimitSource };
   readonly tests?: readonly ReportTest[];
   readonly batch?: { readonly resultsFile: string; readonly rows: readonly ReportRow[] };
   /** Why the run ended early, in the catalog's words. */
@@ -135,7 +140,7 @@ export function reportModel(run: ReportRun, redact: (text: string) => string): R
 function limitOf(run: ReportRun, sent: readonly Extract<WireEvent, { kind: 'sent' }>[]): { limit?: ReportRun['limit'] } {
   if (run.limit) return { limit: run.limit };
   const held = [...sent].reverse().find((e) => e.limitQps > 0 && Number.isFinite(e.limitQps))?.limitQps;
-  return held !== undefined ? { limit: { qps: held, learned: false } } : {};
+  return held !== undefined ? { limit: { qps: held, source: 'held' } } : {};
 }
 
 function timeline(wire: readonly WireEvent[], sent: readonly Extract<WireEvent, { kind: 'sent' }>[]): Timeline {
