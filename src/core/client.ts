@@ -1,62 +1,26 @@
 // The client of both interfaces, as a small facade over parts with one job each: sessions (which
 // account), the token cache (one token per account, shared sign-in), the lockout guard, the exchange
 // (send under the limiter, SC006 retries), failure classification and the status tracker.
-import { SUCCESS_CODE, type CodeBook } from './codes/codes';
+import { SUCCESS_CODE } from './codes/codes';
 import { DEFAULT_LIMITS } from './constants';
 import { errorMessage } from './errors';
 import { Exchange } from './exchange/exchange';
 import { failure, isSuccess, needsNewToken, notTheAnswer, responseFailure } from './exchange/failures';
 import { LockoutGuard } from './accounts/guard';
-import { flatHeaders, HttpTransport, type HttpOptions } from './http/http';
-import type { Limits } from './limits/budget';
+import { flatHeaders, HttpTransport } from './http/http';
 import { RateLimiter } from './limits/limiter';
-import type { CallFailure, CallResult, Credentials, Endpoints, InterfaceId, IpQuery, LimiterState, LookupQuery, OperationRequest, OrgQuery, TokenStatus, WireEvent } from './model';
-import { CoordinatorUnavailableError, type AccountLocks, type CredentialProvider, type GuardStore, type Limiter, type TokenOwner, type TokenStore } from './ports';
+import type { CallFailure, CallResult, Credentials, InterfaceId, IpQuery, LimiterState, LookupQuery, OperationRequest, OrgQuery, TokenStatus } from './model';
+import { CoordinatorUnavailableError, type Limiter, type TokenOwner } from './ports';
 import { ipRequest, operationRequest, orgRequest, type Built } from './protocol/protocol';
 import { checkCredentials, checkLookup, checkOperation } from './requests/queries';
 import { SecretRegistry, signInSecrets } from './redact';
+import type { CallOptions, ClientOptions } from './clientOptions';
 import { checkEndpoints, Sessions, type Session } from './accounts/session';
 import { StatusTracker } from './statusTracker';
-import { DEFAULT_RETRY_POLICY, type RetryOptions } from './http/retry';
+import { DEFAULT_RETRY_POLICY } from './http/retry';
 import { MemoryLocks } from './storage/stores';
 import { TokenCache, withoutReach } from './accounts/tokens';
 import { StateDirError } from './storage/stateDir';
-
-export interface ClientOptions {
-  readonly endpoints: Endpoints;
-  readonly credentials: CredentialProvider;
-  readonly tokenStore: TokenStore;
-  readonly guardStore: GuardStore;
-  /** Where sign-ins of one account wait for each other; this process only, unless a shared implementation is given. */
-  readonly locks?: AccountLocks;
-  readonly limits?: Limits;
-  readonly http?: HttpOptions;
-  readonly refreshMarginMs?: number;
-  /** Receives one line per request and token event, already redacted. */
-  readonly log?: (line: string) => void;
-  /** Clock for token lifetimes (epoch ms); tests move it forward. */
-  readonly now?: () => number;
-  /** A limiter shared with other clients of the same customer; otherwise the client makes its own from `limits`. */
-  readonly limiter?: Limiter;
-  readonly retry?: RetryOptions;
-  /** The catalog of result codes: the built-in one unless a host adds the user's codes file. */
-  readonly codes?: CodeBook;
-  /** Where this client keeps the secrets it sees; a host shares one among a run's clients, so one redaction knows them all. */
-  readonly secrets?: SecretRegistry;
-  /** Told of each request sent and each wait before a retry (a run's report); changes nothing the client does. */
-  readonly observe?: (event: WireEvent) => void;
-}
-
-export interface CallOptions {
-  /** Cancels the call, a request on the wire too. */
-  readonly signal?: AbortSignal;
-  /** Sends nothing more once aborted: a call still waiting (limiter, retry, new token) ends as cancelled; one sent is answered. */
-  readonly stop?: AbortSignal;
-  /** The user accepted that one more failed sign-in may lock the account. */
-  readonly confirmRisk?: boolean;
-  /** Get a new token before the call instead of reusing the cached one. */
-  readonly forceNewToken?: boolean;
-}
 
 const DEFAULT_REFRESH_MARGIN_MS = 5 * 60 * 1000;
 

@@ -3,7 +3,8 @@
 // lockout guard's, and whether stored credentials may go to a sign-in address changed since they were entered.
 // connections.ts holds them all and knows which one is active.
 import * as vscode from 'vscode';
-import { BizDataClient, type CallOptions } from '../../core/client';
+import { BizDataClient } from '../../core/client';
+import type { CallOptions } from '../../core/clientOptions';
 import type { CallResult, Credentials, CredentialsA, CredentialsB, InterfaceId, LookupQuery, OperationRequest, TokenStatus, WireEvent } from '../../core/model';
 import { errorMessage } from '../../core/errors';
 import { redact } from '../../core/redact';

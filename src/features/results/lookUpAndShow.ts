@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { safeLine } from '../../core/sanitize';
 import { failureLine } from '../../core/exchange/failures';
-import type { CallOptions } from '../../core/client';
+import type { CallOptions } from '../../core/clientOptions';
 import type { CallFailure, CallResult, OperationRequest } from '../../core/model';
 import type { Connection } from '../connection/connection';
 import { offerToGetReady } from '../connection/readinessOffer';

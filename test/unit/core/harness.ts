@@ -2,7 +2,8 @@
 // captures every log line so tests can look for leaked secrets.
 import * as assert from 'node:assert/strict';
 import { request } from 'undici';
-import { BizDataClient, type ClientOptions } from '../../../src/core/client';
+import { BizDataClient } from '../../../src/core/client';
+import type { ClientOptions } from '../../../src/core/clientOptions';
 import type { CallFailure, CallResult, CallSuccess, Credentials, Endpoints, InterfaceId } from '../../../src/core/model';
 import { MemoryGuardStore, MemoryTokenStore } from '../../../src/core/storage/stores';
 import { startSandbox, type SandboxOptions } from '../../../src/sandbox/server';
