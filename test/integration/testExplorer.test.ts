@@ -76,8 +76,18 @@ describe('request files in the Test Explorer', function () {
   it('finds a request file of the workspace that no editor has open, and reads it only when asked', async () => {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     assert.ok(folder);
+    // The tree watches the workspace from its first discovery on. A file created and deleted within
+    // one batch of the watcher's events is reported as neither, so the new file's creation must have
+    // been delivered before it is deleted: events come in order, and a probe file the watcher reports
+    // by itself (no discovery) after it shows that it was.
+    await tests.discover();
     const uri = vscode.Uri.joinPath(folder, 'nested', `found-${randomUUID()}.bizdata.http`);
     await vscode.workspace.fs.writeFile(uri, Buffer.from(FILE, 'utf8'));
+    const probe = vscode.Uri.joinPath(folder, 'nested', `probe-${randomUUID()}.bizdata.http`);
+    await vscode.workspace.fs.writeFile(probe, Buffer.from(FILE, 'utf8'));
+    await waitFor(() => tests.items().some((i) => i.id === probe.toString()), (present) => present, 'the watcher to report a new file');
+    await vscode.workspace.fs.delete(probe);
+    await waitFor(() => tests.items().some((i) => i.id === probe.toString()), (present) => !present, 'the watcher to report a deleted file');
     try {
       await tests.discover();
       const file = tests.items().find((i) => i.id === uri.toString());
