@@ -4,7 +4,8 @@
 import { makeClient, type ConnectionValues, type Setup } from './common';
 import { CONNECTION_FIELD_FLAGS, confirmProduction, DEFAULT_SANDBOX_URL, type Chosen } from './connections';
 import { credentialsFromEnvOrPrompt, credentialVariables, environmentCredentials, hasNamedCredentials } from './credentials';
-import { findConnection, type Connection } from '../core/connections/connection';
+import { connectionNames, findConnection, type Connection } from '../core/connections/connection';
+import type { ConnectionChoice } from '../core/requests/requestConnections';
 import { requestConnectionMeta } from '../core/requests/requestConnections';
 import type { ParsedRequest, ParsedRequestFile } from '../core/requests/requestFile';
 import type { SecretRegistry } from '../core/redact';
@@ -17,6 +18,9 @@ export const PRODUCTION_HELP = `A connection marked "production": true is confir
 "yes" in a terminal, or, in a script:
   -y, --yes            send to a production connection without asking`;
 
+/** What a run without a connections file or a name calls its connection (the flags and variables alone). */
+export const DEFAULT_NAME = 'default';
+
 /** Run problems as one usage error, each at its `FILE:LINE`, nothing sent. */
 export function refuseRunProblems(problems: readonly RunProblem[]): never {
   const count = problems.length === 1 ? 'a request that cannot be sent' : `${problems.length} requests that cannot be sent`;
@@ -28,6 +32,10 @@ export interface RequestClients {
   readonly main: Setup;
   /** The client of a request's connection. */
   setupOf(r: ParsedRequest): Setup;
+  /** The connections the run's requests may go to, for the run engine (core/run/engine.ts). */
+  readonly choice: ConnectionChoice;
+  /** The client of a connection by name (the run's own by its name, or "default" without one). */
+  setupNamed(name: string): Setup | undefined;
   /** Redacts with every client's secrets (a report covers them all). */
   redact(text: string): string;
   close(): Promise<void>;
@@ -103,7 +111,10 @@ export async function requestClients(
     throw err;
   }
   const main = setups.get(undefined) ?? [...setups.values()][0];
-  return { main, setupOf: (r) => setups.get(keys.get(r)) ?? main, redact: (text) => secrets.redact(text), close };
+  const active = chosen.connection?.name ?? DEFAULT_NAME;
+  const setupNamed = (name: string): Setup | undefined => (name === active ? (setups.get(undefined) ?? main) : setups.get(name));
+  const choice: ConnectionChoice = { active, names: [...new Set([active, ...connectionNames(chosen.connections)])], endpoints: (name) => setupNamed(name)?.endpoints };
+  return { main, setupOf: (r) => setups.get(keys.get(r)) ?? main, choice, setupNamed, redact: (text) => secrets.redact(text), close };
 }
 
 /**

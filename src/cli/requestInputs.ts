@@ -28,7 +28,7 @@ export const REQUEST_INPUT_HELP = `Request file options:
   --confirm-notes      send requests marked "# @note" without asking; without it a terminal asks
                        "Send it? [y/N]" before each, and a run without a terminal is refused`;
 
-interface InputValues {
+export interface InputValues {
   readonly var?: string[];
   readonly 'allow-env'?: string[];
   readonly 'confirm-notes'?: boolean;

@@ -10,7 +10,7 @@ import { runReportHtml } from '../core/report/loadReport';
 import type { ReportRun, ReportTest } from '../core/report/reportModel';
 import { failureLine } from '../core/exchange/failures';
 import type { ParsedRequest } from '../core/requests/requestFile';
-import { requestName } from '../core/requests/testRun';
+import { requestName } from '../core/run/judge';
 import { UsageError } from './io';
 import type { ReportedRequest } from './testReport';
 

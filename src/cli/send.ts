@@ -1,6 +1,10 @@
-// `bizdata send FILE [--name NAME]...`: the requests of a request file (`.bizdata.http`), sent with the
-// managed token through the same client as every other command, each response printed as it comes.
-import { runRequestFile, sentUrl, unsendableAtStart } from '../core/requests/fileRun';
+// `bizdata send FILE [--name NAME]...`: the requests of a request file (`.bizdata.http`) run by the run
+// engine (core/run/engine.ts) as a script: in order, each response printed as it comes, the run ended
+// at the first request that does not pass.
+import { runRequests, unsendableAtStart, type RunEvent } from '../core/run/engine';
+import { requestName } from '../core/run/judge';
+import { cliRunHost } from './runHost';
+import { requestLines } from './testReport';
 import { SecretRegistry } from '../core/redact';
 import { safeJson, safeLine, safeText } from '../core/sanitize';
 import { parseRequestFile, type ParsedRequest, type RequestFileProblem } from '../core/requests/requestFile';
@@ -8,7 +12,7 @@ import { requestFileText } from '../core/requests/requestText';
 import { allDisabledLine } from '../core/requests/requestSettings';
 import { connectionVariables, unknownReferences } from '../core/requests/requestVariables';
 import { bodyFiles } from '../core/requests/fileSafety';
-import { checkNotes, confirmNote, promptAnswers, REQUEST_INPUT_HELP, REQUEST_INPUT_OPTIONS, requestFileContext } from './requestInputs';
+import { checkNotes, promptAnswers, REQUEST_INPUT_HELP, REQUEST_INPUT_OPTIONS, requestFileContext } from './requestInputs';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, parse, readInputBytes, printFailure } from './common';
 import { chooseConnection } from './connections';
 import { connectionNames } from '../core/connections/connection';
@@ -61,7 +65,9 @@ A file with an error sends nothing: each error is printed as FILE:LINE: what is 
 (a line that is not a header, a "{{" that is not closed, a U+2028 or a control character, a file that
 is compressed or not text). CR, LF and CRLF line ends are all read.
 
-The run stops at the first request that fails, with that failure's exit status. Ctrl-C (SIGINT) or
+The run stops at the first request that does not pass, as "bizdata test" judges it: an answer that
+is no success (unless "??" assertions under it expect it, as "?? status == 404"), or an assertion
+that fails (exit status 1); a failure of the call exits with its own status (below). Ctrl-C (SIGINT) or
 SIGTERM gives the request on its way 0.75 s to be answered and printed (then cuts it), sends
 no other, and ends the process by that signal (exit status 130 or 143 in a shell); a second Ctrl-C stops at once.
 
@@ -119,42 +125,37 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
     refuseErrors(file, unknownReferences(text, parsed, connectionVariables(main.endpoints)));
     // Where each token goes, each body and each value from outside the file are checked before the
     // first request is sent, with the request's connection; what needs an earlier answer, at its turn.
-    refuseAll(file, await unsendableAtStart(parsed, selected, (r) => setupOf(r).endpoints, inputs));
-    await runRequestFile({
-      file: parsed,
-      requests: selected,
-      endpoints: main.endpoints,
-      endpointsFor: (r) => setupOf(r).endpoints,
-      inputs,
-      stopped: () => stop.received !== undefined,
-      confirm: (r) => confirmNote(r, r.name ?? `request ${r.index + 1}`, values, io),
-      onDeclined: (r) => {
-        io.stderr.write(`${safeLine(`${r.name ?? `request ${r.index + 1}`}: not sent (declined)`)}\n`);
+    refuseAll(file, await unsendableAtStart({ file: parsed, requests: selected }, cliRunHost({ clients, file, inputs, values, io, stop }), () => inputs));
+    const on = (e: RunEvent): void => {
+      if (e.kind === 'skipped' && e.why === 'declined') {
+        io.stderr.write(`${safeLine(`${requestName(e.request)}: not sent (declined)`)}\n`);
         declined++;
-      },
-      send: (request, r) => setupOf(r).client.send(request, { confirmRisk: values['confirm-risk'] === true, stop: stop.stop, signal: stop.cut }),
-      onUnsendable: (u) => {
-        throw new UsageError(`${file}:${u.line + 1}: ${redact(u.message)}`);
-      },
-      onResult: (step) => {
-        const { request: r, sent: request, result } = step;
-        if (stop.received && !result.ok && result.kind === 'cancelled') return false;
-        sent++;
-        const { codes, connection } = setupOf(r);
-        if (recorder) reported.push(sentRequest(file, r, request, result, connection?.name));
-        const label = `${connection ? `[${connection.name}] ` : ''}${r.name ?? `request ${r.index + 1}`}: ${request.method} ${redact(sentUrl(step))}`;
-        if (!result.ok) {
-          io.stderr.write(`${safeLine(label)}\n`);
-          failed = printFailure(result, io, redact, codes);
-          return false;
-        }
-        io.stderr.write(`${safeLine(label)} -> ${result.status} (${Math.round(result.durationMs)} ms)\n`);
-        // The answer as sent, except characters that could drive the terminal and any secret of the run it echoes.
-        if (result.text !== undefined) io.stdout.write(safeText(redact(result.text.endsWith('\n') ? result.text : `${result.text}\n`)));
-        else if (result.body !== undefined) io.stdout.write(redact(`${safeJson(result.body, 2)}\n`));
-        return true;
-      },
-    });
+      }
+      if (e.kind !== 'judged') return;
+      const { outcome, step } = e;
+      // A request that could not be sent at its turn (a chained value its predecessor did not give) refuses the rest of the file.
+      if (!step) throw new UsageError(`${file}:${outcome.line + 1}: ${outcome.message ?? 'this request cannot be sent.'}`);
+      const { request: r, sent: request, result } = step;
+      sent++;
+      const { codes, connection } = setupOf(r);
+      if (recorder) reported.push(sentRequest(file, r, request, result, connection?.name));
+      const label = `${connection ? `[${connection.name}] ` : ''}${requestName(r)}: ${request.method} ${outcome.url ?? redact(request.url)}`;
+      if (!result.ok && outcome.verdict !== 'passed') {
+        io.stderr.write(`${safeLine(label)}\n`);
+        failed = printFailure(result, io, redact, codes);
+        return;
+      }
+      io.stderr.write(`${safeLine(label)} -> ${result.status ?? ''} (${Math.round(result.durationMs)} ms)\n`);
+      // The answer as sent, except characters that could drive the terminal and any secret of the run it echoes.
+      const text = result.ok ? result.text : undefined;
+      if (text !== undefined) io.stdout.write(safeText(redact(text.endsWith('\n') ? text : `${text}\n`)));
+      else if (result.body !== undefined) io.stdout.write(redact(`${safeJson(result.body, 2)}\n`));
+      if (outcome.verdict !== 'passed') {
+        for (const line of requestLines(file, { outcome, connection: connection?.name ?? 'default', url: outcome.url })) io.stderr.write(`${safeLine(line)}\n`);
+        failed = EXIT.other;
+      }
+    };
+    await runRequests({ file: parsed, requests: selected, until: 'first-failure' }, cliRunHost({ clients, file, inputs, values, io, stop, on }));
   } finally {
     await clients.close();
     stop.dispose();

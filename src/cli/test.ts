@@ -1,17 +1,18 @@
-// `bizdata test FILE|DIR...`: request files run as tests. Every request of each file is sent in order,
-// with chaining, through the same client and loop as `bizdata send` (core/requests/fileRun.ts); its
-// `??` assertions are judged (core/requests/assertions.ts), and the run is reported for people, as
-// JSON or as JUnit XML for CI.
+// `bizdata test FILE|DIR...`: request files run as tests by the run engine (core/run/engine.ts), as
+// `bizdata send` and the Test Explorer run them: in order, with chaining, each judged by its `??`
+// assertions; this command only reports the run for people, as JSON, as JUnit XML or as HTML.
 import { readdir, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { runRequestFile, unsendableAtStart, type FileInputs } from '../core/requests/fileRun';
+import { runRequests, unsendableAtStart, type RunEvent } from '../core/run/engine';
+import type { FileInputs } from '../core/run/prepare';
+import { cliRunHost } from './runHost';
 import { bodyFiles } from '../core/requests/fileSafety';
 import { parseRequestFile, type ParsedRequest, type ParsedRequestFile } from '../core/requests/requestFile';
 import { requestFileText } from '../core/requests/requestText';
 import { allDisabledLine } from '../core/requests/requestSettings';
 import { connectionVariables, unknownReferences } from '../core/requests/requestVariables';
-import { judgeStep, judgeUnsendable, requestName } from '../core/requests/testRun';
+import { requestName } from '../core/run/judge';
 import { connectionNames } from '../core/connections/connection';
 import { connectionProblems } from '../core/requests/requestConnections';
 import { chooseConnection } from './connections';
@@ -26,7 +27,7 @@ import { safeLine } from '../core/sanitize';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, parse, printFailure, printJson, readInputBytes, type Setup } from './common';
 import { EXIT, UsageError, type CliIo } from './io';
 import { PRODUCTION_HELP, PRODUCTION_OPTIONS, refuseRunProblems, requestClients } from './requestClients';
-import { checkNotes, confirmNote, promptAnswers, REQUEST_INPUT_HELP, REQUEST_INPUT_OPTIONS, requestFileContext } from './requestInputs';
+import { checkNotes, promptAnswers, REQUEST_INPUT_HELP, REQUEST_INPUT_OPTIONS, requestFileContext } from './requestInputs';
 import { refuseAll, refuseErrors } from './send';
 import { endBySignal, requestFileStop } from './signals';
 import { countsOf, jsonReport, junitReport, requestLines, summaryLine, type FileReport, type ReportedRequest } from './testReport';
@@ -153,43 +154,25 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
   try {
     for (const { file, text, parsed, requests, inputs } of loaded) {
       refuseErrors(file, unknownReferences(text, parsed, connectionVariables(main.endpoints)));
-      refuseAll(file, await unsendableAtStart(parsed, requests, (r) => clients.setupOf(r).endpoints, inputs));
+      refuseAll(file, await unsendableAtStart({ file: parsed, requests }, cliRunHost({ clients, file, inputs, values, io, stop }), () => inputs));
     }
     for (const { file, parsed, requests: toSend, inputs } of loaded) {
       if (stopped || stop.received) break;
       const requests: ReportedRequest[] = [];
       reports.push({ file, startedAt: new Date().toISOString(), requests });
-      const report = (r: ReportedRequest): void => {
-        requests.push(r);
-        for (const line of requestLines(file, r)) say(line);
+      const on = (e: RunEvent): void => {
+        if (e.kind === 'skipped' && e.why === 'declined') io.stderr.write(`${safeLine(`${file}: ${requestName(e.request)}: not sent (declined)`)}\n`);
+        if (e.kind !== 'judged') return;
+        const reported = { outcome: e.outcome, connection: e.step?.route.name ?? nameOf(clients.setupOf(e.outcome.request)), url: e.outcome.url };
+        if (recorder && e.step) answers.set(reported, e.step.result);
+        requests.push(reported);
+        for (const line of requestLines(file, reported)) say(line);
       };
-      await runRequestFile({
-        file: parsed,
-        requests: toSend,
-        endpoints: main.endpoints,
-        endpointsFor: (r) => clients.setupOf(r).endpoints,
-        inputs,
-        stopped: () => stop.received !== undefined,
-        confirm: (r) => confirmNote(r, `${file}: ${r.name ?? `request ${r.index + 1}`}`, values, io),
-        onDeclined: (r) => io.stderr.write(`${safeLine(`${file}: ${r.name ?? `request ${r.index + 1}`}: not sent (declined)`)}\n`),
-        send: (request, r) => clients.setupOf(r).client.send(request, { confirmRisk: values['confirm-risk'] === true, stop: stop.stop, signal: stop.cut }),
-        onUnsendable: (u) => {
-          report({ outcome: judgeUnsendable(u, redact), connection: nameOf(clients.setupOf(u.request)) });
-          return true;
-        },
-        onResult: (step) => {
-          const { outcome, stop: failure } = judgeStep(step, redact);
-          // A call cut short by Ctrl-C is no test result.
-          if (stop.received && failure?.kind === 'cancelled') return false;
-          const setup = clients.setupOf(step.request);
-          const reported = { outcome, connection: nameOf(setup), url: outcome.url };
-          if (recorder) answers.set(reported, step.result);
-          report(reported);
-          if (failure) stoppedBy = setup;
-          stopped = failure;
-          return failure === undefined;
-        },
-      });
+      const run = await runRequests({ file: parsed, requests: toSend, until: 'end' }, cliRunHost({ clients, file, inputs, values, io, stop, on }));
+      if (run.stopped?.failure) {
+        stopped = run.stopped.failure;
+        stoppedBy = clients.setupNamed(run.stopped.route?.name ?? '') ?? main;
+      }
     }
   } finally {
     await clients.close();

@@ -2,7 +2,7 @@
 // Jenkins' xUnit schema (junit-10.xsd) defines it, which GitLab, Jenkins and the common GitHub
 // test-report actions read. Pure: the command gathers the outcomes, these functions only write them.
 import type { CallFailure } from '../core/model';
-import type { RequestOutcome, Verdict } from '../core/requests/testRun';
+import type { RequestOutcome, Verdict } from '../core/run/judge';
 
 export interface FileReport {
   /** The file as named on the command line (or found under a folder named there). */

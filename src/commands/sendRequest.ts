@@ -13,7 +13,7 @@ import { confirmNote } from '../features/requestFiles/requestSettingsUi';
 import { callAndShow } from '../features/results/lookUpAndShow';
 import type { Services } from '../features/services';
 import { INTERFACE_IDS } from '../features/shared/interfaces';
-import { connectionOfRequest } from '../features/shared/requestConnection';
+import { connectionOfRequest } from '../core/requests/requestConnections';
 import { chainedFrom } from '../features/state/chainedResponses';
 import { UserError } from '../features/shared/userError';
 import { resolveRequestTarget, type RequestTarget } from './requestTarget';

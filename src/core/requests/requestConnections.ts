@@ -1,7 +1,9 @@
 // Which connection a request of a request file goes through: its own `# @connection NAME`, else the
 // file's (one in the first block, above any request line), else the active one. A name that names no
-// connection refuses the whole file at that line, before anything is sent.
-import { findConnection, shownName, UnknownConnectionError, type Connection, type Connections } from '../connections/connection';
+// connection refuses the whole file at that line, before anything is sent. One rule for every host:
+// the run engine (core/run) asks it for each request.
+import { SANDBOX_CONNECTION, shownName } from '../connections/connection';
+import type { Endpoints } from '../model';
 import type { ConnectionMeta, ParsedRequest, ParsedRequestFile, RequestFileProblem } from './requestFile';
 
 /** The `# @connection` that applies to a request, or undefined: the active connection. */
@@ -26,17 +28,41 @@ export function connectionProblems(file: ParsedRequestFile, known: readonly stri
     }));
 }
 
-/**
- * The connection a request goes through: its `# @connection`'s, else `active`. Throws
- * UnknownConnectionError for a name none of `connections` has (connectionProblems refuses those first).
- */
-export function connectionForRequest(file: ParsedRequestFile, r: ParsedRequest, connections: Connections | undefined, active: Connection, sandboxUrl?: string): Connection {
+/** The connections a request file may name, as the host has them (the window's, the command line's). */
+export interface ConnectionChoice {
+  /** The active connection: requests that name none go there. */
+  readonly active: string;
+  /** Every name a file may give: the user's connections and `sandbox`. */
+  readonly names: readonly string[];
+  /** A connection's endpoints; undefined when it is not there now (the sandbox while it is not running). */
+  endpoints(name: string): Endpoints | undefined;
+}
+
+/** One connection and nothing to choose: what a window without named connections has. */
+export function onlyConnection(endpoints: Endpoints, name = 'default'): ConnectionChoice {
+  return { active: name, names: [name, SANDBOX_CONNECTION], endpoints: (n) => (n === name ? endpoints : undefined) };
+}
+
+export type RequestConnection =
+  | { readonly ok: true; readonly name: string; readonly endpoints: Endpoints }
+  /** The line of the `# @connection` that cannot be used, and why. */
+  | { readonly ok: false; readonly line: number; readonly message: string };
+
+/** The connection a request goes to, or why it cannot go anywhere (a name that is none, the sandbox not running). */
+export function connectionOfRequest(file: ParsedRequestFile, r: ParsedRequest, choice: ConnectionChoice): RequestConnection {
   const meta = requestConnectionMeta(file, r);
-  if (meta === undefined || meta.name === active.name) return active;
-  try {
-    return findConnection(connections, meta.name, sandboxUrl);
-  } catch (err) {
-    if (err instanceof UnknownConnectionError) throw new UnknownConnectionError(`line ${meta.span.line + 1}: ${err.message}`);
-    throw err;
-  }
+  const name = meta === undefined || meta.name === '' ? choice.active : meta.name;
+  const unknown = meta ? connectionProblems({ ...file, connection: meta, requests: [] }, choice.names)[0] : undefined;
+  if (unknown && meta) return { ok: false, line: meta.span.line, message: unknown.message };
+  const endpoints = choice.endpoints(name);
+  if (endpoints) return { ok: true, name, endpoints };
+  const line = meta?.span.line ?? r.requestLine;
+  return name === SANDBOX_CONNECTION
+    ? { ok: false, line, message: '"# @connection sandbox" names the local sandbox, which is not running: run "Business Data: Start Local Sandbox" first.' }
+    : { ok: false, line, message: `The connection "${name}" cannot be used now.` };
+}
+
+/** The file's `# @connection` lines that name no connection: errors at their lines. */
+export function unknownConnections(file: ParsedRequestFile, choice: ConnectionChoice): RequestFileProblem[] {
+  return connectionProblems(file, choice.names);
 }

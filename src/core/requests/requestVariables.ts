@@ -32,6 +32,8 @@ export interface VariableContext {
   readonly responses: ReadonlyMap<string, ChainedResponse>;
   /** Answers to the file's `# @prompt NAME` lines, by name. */
   readonly prompts?: ReadonlyMap<string, string>;
+  /** A data row's values, by column (a data-driven run: `{{country}}`); they come before the file's own variables. */
+  readonly row?: ReadonlyMap<string, string>;
   /** What `{{$dotenv}}` and `{{$processEnv}}` may read. */
   readonly system?: SystemContext;
   /** Body files read so far, by path as written (prepareFileRequest in fileRequest.ts reads them). */
@@ -186,6 +188,8 @@ function lookUp(name: string, fileVars: ReadonlyMap<string, FileVariable>, ctx: 
   }
   // A prompt's answer comes first, as in REST Client.
   if (ctx.prompts?.has(name)) return ctx.prompts.get(name);
+  // A data row's value, as newman's data variables, overrides the file's default of that name.
+  if (ctx.row?.has(name)) return ctx.row.get(name);
   const variable = fileVars.get(name);
   if (variable !== undefined) {
     const path = () => [...seen, variable].map((v) => v.name).join(' → ');

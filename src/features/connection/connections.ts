@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { DEFAULT_CONNECTION, sandboxConnection, SANDBOX_CONNECTION, shownName, type Connection as ConnectionDefinition } from '../../core/connections/connection';
 import type { InterfaceId } from '../../core/model';
 import { INTERFACE_IDS } from '../shared/interfaces';
-import type { ConnectionChoice } from '../shared/requestConnection';
+import type { ConnectionChoice } from '../../core/requests/requestConnections';
 import { UserError } from '../shared/userError';
 import { Commands, executeCommand } from '../shared/commandIds';
 import { safeLine } from '../../core/sanitize';

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { parseRequestFile } from '../../core/requests/requestFile';
 import { commandOf, Commands } from '../shared/commandIds';
 import { INTERFACES } from '../shared/interfaces';
-import { connectionOfRequest, type ConnectionChoice } from '../shared/requestConnection';
+import { connectionOfRequest, type ConnectionChoice } from '../../core/requests/requestConnections';
 import { likelyInterface } from './prepareRequest';
 
 export class RequestCodeLenses implements vscode.CodeLensProvider, vscode.Disposable {

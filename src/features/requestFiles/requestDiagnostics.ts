@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { safeLine } from '../../core/sanitize';
 import { DIAGNOSTIC_SOURCE } from '../shared/codeDocuments';
-import type { ConnectionChoice } from '../shared/requestConnection';
+import type { ConnectionChoice } from '../../core/requests/requestConnections';
 import { REQUEST_FILE_LANGUAGE } from './requestFileLanguage';
 import { requestFileProblems, type RequestProblem } from './requestProblems';
 

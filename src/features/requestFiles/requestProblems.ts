@@ -6,7 +6,7 @@ import { checkOperation, MANAGED_HEADERS } from '../../core/requests/queries';
 import { parseRequestFile, type ParsedRequestFile, type ProblemCode } from '../../core/requests/requestFile';
 import { splitLines, type LineSpan } from '../../core/requests/requestText';
 import { connectionVariables, resolveRequest, unknownReferences } from '../../core/requests/requestVariables';
-import { connectionOfRequest, onlyConnection, unknownConnections, type ConnectionChoice } from '../shared/requestConnection';
+import { connectionOfRequest, onlyConnection, unknownConnections, type ConnectionChoice } from '../../core/requests/requestConnections';
 
 export type RequestProblemCode = ProblemCode | 'operation';
 

@@ -11,7 +11,7 @@ import type { ChainedResponse } from '../../core/requests/requestVariables';
 import { safeLine, safeText } from '../../core/sanitize';
 import { confirmProductionRun } from '../connection/consent';
 import { offerToGetReady } from '../connection/readinessOffer';
-import { connectionOfRequest } from '../shared/requestConnection';
+import { connectionOfRequest } from '../../core/requests/requestConnections';
 import { prepareToSend } from '../requestFiles/prepareToSend';
 import { requestInputs } from '../requestFiles/requestInputs';
 import { confirmNote } from '../requestFiles/requestSettingsUi';

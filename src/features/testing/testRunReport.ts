@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { CallResult, WireEvent } from '../../core/model';
 import type { AssertionOutcome } from '../../core/requests/assertions';
 import type { ParsedRequest } from '../../core/requests/requestFile';
-import { requestName } from '../../core/requests/testRun';
+import { requestName } from '../../core/run/judge';
 import type { ReportTest, ReportVerdict } from '../../core/report/reportModel';
 import { answerText, runLimit } from '../../core/report/runRecords';
 import type { Connection } from '../connection/connection';

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import type { Endpoints } from '../../../src/core/model';
 import { parseRequestFile } from '../../../src/core/requests/requestFile';
-import { connectionOfRequest, type ConnectionChoice } from '../../../src/features/shared/requestConnection';
+import { connectionOfRequest, type ConnectionChoice } from '../../../src/core/requests/requestConnections';
 import { requestFileProblems } from '../../../src/features/requestFiles/requestProblems';
 
 const at = (host: string): Endpoints => ({ authUrl: host, baseUrl: host, legacyUrl: host, origin: 'https://me.example', authVersion: 'V2.0', orgVersion: 'V4.0' });

@@ -1,12 +1,12 @@
-// A request file run as tests: what each request's result means. Pure, so `bizdata test` and the
-// Test Explorer judge alike. A request passes when every assertion holds; one without assertions
+// The one judge: what a request's result means, for every host of the run engine (engine.ts). Pure. A request passes when every assertion holds; one without assertions
 // passes when the client took its answer for a success (2xx, no failing result code). SC006 and 429
 // answers the client waited out and retried never reach here: only the final result is judged.
 import { failureLine } from '../exchange/failures';
-import type { CallFailure, FailureKind } from '../model';
-import { answerOf, evaluateAssertions, requestPassed, type AssertionOutcome } from './assertions';
-import { sentUrl, type RunStep, type Unsendable } from './fileRun';
-import type { ParsedRequest } from './requestFile';
+import { stopOf } from './stops';
+import type { CallFailure } from '../model';
+import { answerOf, evaluateAssertions, requestPassed, type AssertionOutcome } from '../requests/assertions';
+import { sentUrl, type RunStep, type Unsendable } from './step';
+import type { ParsedRequest } from '../requests/requestFile';
 
 export type Verdict = 'passed' | 'failed' | 'error';
 
@@ -16,7 +16,7 @@ export interface RequestOutcome {
   readonly name: string;
   readonly verdict: Verdict;
   readonly method: string;
-  /** The URL of the request as sent (fileRun.ts's sentUrl), redacted. */
+  /** The URL of the request as sent (step.ts's sentUrl), redacted. */
   readonly url?: string;
   readonly status?: number;
   /** The result code the client recognised in the answer (or in the failed sign-in's, which is no answer). */
@@ -31,12 +31,6 @@ export interface RequestOutcome {
   readonly line: number;
 }
 
-/**
- * Failures that end the whole run as an error rather than failing one test: the lockout guard's
- * refusal, credentials refused, a limit or contract stop, a coordinator that cannot be reached, input
- * refused before sending, a cancelled call. Each has its own exit status in the CLI.
- */
-const STOPS: ReadonlySet<FailureKind> = new Set(['guard', 'auth', 'limit', 'coordinator', 'input', 'cancelled']);
 
 /** The name a request goes by in reports. */
 export function requestName(r: ParsedRequest): string {
@@ -56,7 +50,9 @@ export function judgeStep(step: RunStep, redact: (text: string) => string = (t) 
   if (result.ok) return { outcome: { ...base, verdict: requestPassed(assertions, true) ? 'passed' : 'failed' } };
   // A failed sign-in is an error of the request, never a verdict on an answer: the request was not sent.
   const message = redact(result.signIn ? `The sign-in failed, so the request was not sent: ${failureLine(result)}` : failureLine(result));
-  if (STOPS.has(result.kind)) return { outcome: { ...base, verdict: 'error', message }, stop: result };
+  // A failure that ends the run (stops.ts) is an error of its request, never judged: its answer, if any, is no verdict on the request.
+  const stop = stopOf(result);
+  if (stop) return { outcome: { ...base, verdict: 'error', message }, stop };
   // No answer (the network failed): nothing to judge, an error of this request only.
   if (answer === undefined) return { outcome: { ...base, verdict: 'error', message } };
   if (assertions.length > 0) return { outcome: { ...base, verdict: requestPassed(assertions, false) ? 'passed' : 'failed' } };

@@ -1,0 +1,46 @@
+// A request of a request file made ready to send, once, by one rule for every host: its own lines
+// and the file's variables free of errors, every variable replaced (prompts, a data row, chained
+// answers, the connection's), its body files read inside the file's folder (fileSafety.ts), and the
+// file's own credential headers dropped (the client adds the managed token). Or the line that stops it.
+import type { Endpoints, OperationRequest } from '../model';
+import { prepareFileRequest } from '../requests/fileRequest';
+import type { BodyFileAccess } from '../requests/fileSafety';
+import { MANAGED_HEADERS } from '../requests/queries';
+import type { ParsedRequest, ParsedRequestFile } from '../requests/requestFile';
+import { connectionVariables, type ChainedResponse } from '../requests/requestVariables';
+import type { SystemContext } from '../requests/systemVariables';
+
+/** What a file's requests may read besides the file: the user's answers, a data row, the allowed environment, body files. */
+export interface FileInputs {
+  /** Answers to the `# @prompt NAME` lines, by name. */
+  readonly prompts?: ReadonlyMap<string, string>;
+  /** A data row's values, by column (`{{country}}`). */
+  readonly row?: ReadonlyMap<string, string>;
+  /** What `{{$dotenv}}` and `{{$processEnv}}` may read. */
+  readonly system?: SystemContext;
+  /** Where `< ./file` bodies are read: inside the request file's folder only (fileSafety.ts). */
+  readonly files: BodyFileAccess;
+}
+
+export type Prepared =
+  | { readonly ok: true; readonly request: OperationRequest }
+  /**
+   * The 0-based line at fault and why: `problem`, the request's lines or the file's variables have an
+   * error; `variable`, a value is missing (`waiting`: an earlier request's answer, known at its turn);
+   * `interface`, its URL is no address of the connection; `body`, a body file cannot be read.
+   */
+  | { readonly ok: false; readonly line: number; readonly message: string; readonly reason: 'problem' | 'variable' | 'interface' | 'body'; readonly waiting?: boolean };
+
+export async function prepare(file: ParsedRequestFile, r: ParsedRequest, endpoints: Endpoints, responses: ReadonlyMap<string, ChainedResponse>, inputs: FileInputs): Promise<Prepared> {
+  const variableLines = new Set(file.variables.map((v) => v.span.line));
+  const own = file.problems.find((p) => p.severity === 'error' && ((p.span.line >= r.startLine && p.span.line <= r.endLine) || variableLines.has(p.span.line)));
+  if (own) return { ok: false, line: own.span.line, message: own.message, reason: 'problem' };
+  const { prompts, row, system, files } = inputs;
+  const resolved = await prepareFileRequest(file, r, { connection: connectionVariables(endpoints), responses, prompts, row, system }, endpoints, files);
+  return resolved.ok ? { ok: true, request: withoutManagedHeaders(resolved.request) } : resolved;
+}
+
+/** The request without the file's Authorization and credential headers: the client adds its own. */
+export function withoutManagedHeaders(r: OperationRequest): OperationRequest {
+  return { ...r, headers: Object.fromEntries(Object.entries(r.headers).filter(([k]) => !MANAGED_HEADERS.has(k.toLowerCase()))) };
+}

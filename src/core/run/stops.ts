@@ -1,0 +1,26 @@
+// What ends a run, one table for every way of sending requests: `bizdata send`, `bizdata test`,
+// `bizdata batch`, data runs, the editor's Send, the Test Explorer and Run Batch. A failure here
+// would be the same for every request after it, or would risk the account; any other failure is
+// the request's own (judged when an answer came, an error when none did), and the run goes on.
+import type { CallFailure, CallResult, FailureKind } from '../model';
+
+/** Why each kind ends the run (docs/request-files.md quotes this table). */
+export const STOPPING: Readonly<Partial<Record<FailureKind, string>>> = {
+  guard: 'the lockout guard refused: another sign-in could lock the account',
+  auth: 'the credentials or the token were refused (SC001–SC003, 401/403): every request would be, and signing in again counts toward the lockout',
+  limit: 'a contract limit (SC004, SC005) or a wait longer than the client takes (Retry-After): every request would get the same answer',
+  coordinator: 'the shared coordinator (Redis) cannot be reached: nothing may be sent outside the shared budget',
+  input: "the connection's setup was refused (no address, no credentials, a request the client may not send)",
+  cancelled: 'the run was cancelled',
+};
+
+/**
+ * The failure that ends the run, or undefined when the run goes on. SC006 is the one limit that does
+ * not: the client has already waited out the rate window (and stopped sending for it), so the next
+ * request is sent in a window that is open again.
+ */
+export function stopOf(result: CallResult): CallFailure | undefined {
+  if (result.ok || STOPPING[result.kind] === undefined) return undefined;
+  if (result.kind === 'limit' && result.code === 'SC006' && result.comeBackAt === undefined) return undefined;
+  return result;
+}
