@@ -15,7 +15,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BatchLine } from '../src/core/batch';
+import type { BatchLine } from '../src/core/run/batchLines';
 import { busiestSecond, customerStats, ips, sandboxEnv, startCli, startSandboxProcess } from './processes';
 
 interface Setting {

@@ -11,7 +11,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inputKey, type BatchLine } from '../src/core/batch';
+import { inputKey, type BatchLine } from '../src/core/run/batchLines';
 import { DEMO_CREDENTIALS } from '../src/sandbox/defaults';
 import { startRedis, type RedisServer } from '../test/unit/redisServer';
 import { admin, customerStats, ips, sandboxEnv, startCli, startSandboxProcess, type BenchSandbox } from './processes';

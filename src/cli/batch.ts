@@ -1,8 +1,9 @@
 // `bizdata batch`: many lookups from a file, one JSON line per input, resumable.
-import { parseBatchInput, runBatch, type BatchSummary } from '../core/batch';
+import { parseBatchInput } from '../core/run/batchInput';
+import { runBatch, type BatchSummary } from '../core/run/batch';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
-import { batchReportRun } from '../core/batchRows';
+import { batchReportRun } from '../core/run/batchRows';
 import { recorderFor, REPORT_HELP, REPORT_OPTIONS, writeRunReport } from './runReportFile';
 import { safeLine } from '../core/sanitize';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, exitCodeFor, makeClient, parse, printJson, readInputFile } from './common';

@@ -17,10 +17,13 @@ export const STOPPING: Readonly<Partial<Record<FailureKind, string>>> = {
 /**
  * The failure that ends the run, or undefined when the run goes on. SC006 is the one limit that does
  * not: the client has already waited out the rate window (and stopped sending for it), so the next
- * request is sent in a window that is open again.
+ * request is sent in a window that is open again. An answer of any kind that asks (Retry-After) to be
+ * called again later than the client waits does: every request would meet the same wait.
  */
 export function stopOf(result: CallResult): CallFailure | undefined {
-  if (result.ok || STOPPING[result.kind] === undefined) return undefined;
+  if (result.ok) return undefined;
+  if (result.comeBackAt !== undefined) return result;
+  if (STOPPING[result.kind] === undefined) return undefined;
   if (result.kind === 'limit' && result.code === 'SC006' && result.comeBackAt === undefined) return undefined;
   return result;
 }

@@ -1,5 +1,5 @@
 // Plain helpers of the batch command: where results go, and the progress line. No `vscode` import.
-import type { BatchProgress, BatchSummary } from '../../core/batch';
+import type { BatchProgress, BatchSummary } from '../../core/run/batch';
 import { failureLine } from '../../core/exchange/failures';
 
 /** Results are written beside the input as JSON lines: `<file>.results.jsonl`. */

@@ -2,7 +2,9 @@ import * as assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseBatchInput, runBatch, type BatchLine, type BatchProgress } from '../../../src/core/batch';
+import { parseBatchInput } from '../../../src/core/run/batchInput';
+import { runBatch, type BatchProgress } from '../../../src/core/run/batch';
+import { type BatchLine } from '../../../src/core/run/batchLines';
 import { CANARY, endpointsFor, sandbox, testClient, type Sandbox, type TestClient } from './harness';
 
 async function lines(file: string): Promise<BatchLine[]> {

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runBatch } from '../../../src/core/batch';
+import { runBatch } from '../../../src/core/run/batch';
 import { assertNoCanary, failed, ok, sandbox, testClient, type Sandbox, type TestClient } from './harness';
 import { startDripServer, type DripServer } from './network';
 

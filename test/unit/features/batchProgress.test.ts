@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { BatchSummary } from '../../../src/core/batch';
+import type { BatchSummary } from '../../../src/core/run/batch';
 import { percentDone, progressMessage, resultsPathFor, summaryMessage } from '../../../src/features/batch/batchProgress';
 
 const progress = (done: number, total: number, skipped = 0) => ({ done, total, skipped, ok: done, failed: 0 });

@@ -1,10 +1,11 @@
 // A batch's rows as its report shows them (pure): each input's outcome in this run, read from the
 // results file the run appended to, with the batch's own rules of what an earlier run finished.
-import { countsFor, inputKey, isFinalLine, type BatchLine, type BatchSummary } from './batch';
-import { failureLine } from './exchange/failures';
-import type { LimiterState, LookupQuery, WireEvent } from './model';
-import type { ReportRow, ReportRun } from './report/reportModel';
-import { runLimit } from './report/runRecords';
+import type { BatchSummary } from './batch';
+import { countsFor, inputKey, isFinalLine, type BatchLine } from './batchLines';
+import { failureLine } from '../exchange/failures';
+import type { LimiterState, LookupQuery, WireEvent } from '../model';
+import type { ReportRow, ReportRun } from '../report/reportModel';
+import { runLimit } from '../report/runRecords';
 
 /** What a host knows of a batch it ran, for its report. */
 export interface BatchRecords {

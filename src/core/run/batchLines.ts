@@ -1,0 +1,116 @@
+// A batch's results file: one JSON line per input, {"input", "ok", "code", "status", "body" | "error",
+// "final", "at"} and "connection" with a named connection, appended as each input is answered
+// (writeSync: a line is in the file when its input counts as done, and kill -9 loses nothing written).
+// Read back, it says which inputs are done, so a second run with the same file resumes.
+import { writeSync } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
+import type { CallResult, FailureKind, LookupQuery } from '../model';
+import { DEFAULT_MATCH_TYPE, DEFAULT_VIEW } from '../constants';
+import { safeJson } from '../sanitize';
+
+/** The identity of an input for resuming: the same query written differently is the same input. */
+export function inputKey(q: LookupQuery): string {
+  return q.kind === 'ip'
+    ? JSON.stringify(['ip', q.ip.trim().toLowerCase(), q.view ?? DEFAULT_VIEW])
+    : JSON.stringify(['org', q.country.trim().toUpperCase(), q.name.trim(), q.territory?.trim() ?? '', q.matchType ?? DEFAULT_MATCH_TYPE]);
+}
+
+/** One line of the output file. */
+export interface BatchLine {
+  readonly input: LookupQuery;
+  readonly ok: boolean;
+  readonly code?: string;
+  readonly status?: number;
+  readonly body?: unknown;
+  readonly error?: { readonly kind: FailureKind; readonly text: string; readonly meaning?: string; readonly advice: string };
+  /** Done with: a re-run skips it. False for failures worth trying again (network, limits, credentials). */
+  readonly final: boolean;
+  readonly at: string;
+  /** The named connection that answered (issue 17); absent for a run without one. */
+  readonly connection?: string;
+}
+
+/** A line of another named connection is another account's answer (a line without one, written before connections existed, counts for any). */
+export function countsFor(line: Partial<BatchLine>, connection: string | undefined): boolean {
+  return line.connection === undefined || line.connection === connection;
+}
+
+/** Whether a line finishes its input (lines written before `final` existed: a success does). */
+export function isFinalLine(line: Partial<BatchLine>): boolean {
+  return line.final ?? line.ok === true;
+}
+
+export function toLine(input: LookupQuery, r: CallResult, final: boolean): BatchLine {
+  const at = new Date().toISOString();
+  if (r.ok) return { input, ok: true, code: r.code, status: r.status, body: r.body, final, at };
+  const error = { kind: r.kind, text: r.text, ...(r.meaning !== undefined ? { meaning: r.meaning } : {}), advice: r.advice };
+  return { input, ok: false, code: r.code, status: r.status, error, final, at };
+}
+
+export interface BatchResultsFile {
+  /** Done by an earlier run (by this connection), or a duplicate of an input met before: skipped. */
+  isDone(q: LookupQuery): boolean;
+  write(input: LookupQuery, result: CallResult, final: boolean): void;
+  close(): Promise<void>;
+}
+
+/** Opens a batch's results file for appending, knowing which inputs it holds as done. */
+export async function openBatchResults(outFile: string, connection: string | undefined): Promise<BatchResultsFile> {
+  const { done, endsMidLine } = await readDone(outFile, connection);
+  const seen = new Set<string>();
+  const file = await open(outFile, 'a');
+  // Written at once, as Node writes stdout to a file: a line is in the file when its lookup counts
+  // as done, and a few microseconds a line cost less than a trip to the thread pool per write,
+  // which at full speed (thousands of lookups a second) used more CPU than the lookups.
+  const append = (text: string): void => {
+    const data = Buffer.from(text);
+    for (let at = 0; at < data.length; ) at += writeSync(file.fd, data, at);
+  };
+  try {
+    // A run killed mid-write leaves a line cut short; start on a fresh line so ours stay readable.
+    if (endsMidLine) append('\n');
+  } catch (err) {
+    await file.close();
+    throw err;
+  }
+  return {
+    isDone(q) {
+      const key = inputKey(q);
+      // A duplicate within the file: looked up once.
+      const skip = done.has(key) || seen.has(key);
+      seen.add(key);
+      return skip;
+    },
+    write(input, result, final) {
+      const line = toLine(input, result, final);
+      // safeJson: the same JSON, with characters that could drive a terminal escaped (the file gets `cat`).
+      append(`${safeJson(connection !== undefined ? { ...line, connection } : line)}\n`);
+    },
+    close: () => file.close(),
+  };
+}
+
+/** Keys of inputs whose latest line in the output file (of this connection) is a success or a final failure. */
+async function readDone(outFile: string, connection: string | undefined): Promise<{ done: Set<string>; endsMidLine: boolean }> {
+  let text: string;
+  try {
+    text = await readFile(outFile, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { done: new Set(), endsMidLine: false };
+    throw err;
+  }
+  const latest = new Map<string, boolean>();
+  for (const raw of text.split('\n')) {
+    if (raw.trim() === '') continue;
+    let line: Partial<BatchLine>;
+    try {
+      line = JSON.parse(raw) as Partial<BatchLine>;
+    } catch {
+      continue; // a line cut short by a crash: that input runs again
+    }
+    if (!line.input || !countsFor(line, connection)) continue;
+    latest.set(inputKey(line.input), isFinalLine(line));
+  }
+  const done = new Set([...latest].filter(([, final]) => final).map(([key]) => key));
+  return { done, endsMidLine: text !== '' && !text.endsWith('\n') };
+}
