@@ -7,7 +7,7 @@ import { credentialsFromEnvOrPrompt, credentialVariables, environmentCredentials
 import { connectionNames, findConnection, type Connection } from '../core/connections/connection';
 import type { ConnectionChoice } from '../core/requests/requestConnections';
 import { requestConnectionMeta } from '../core/requests/requestConnections';
-import type { ParsedRequest, ParsedRequestFile } from '../core/requests/requestFile';
+import type { ParsedRequest, ParsedRequestFile, RequestFileProblem } from '../core/requests/requestFile';
 import type { SecretRegistry } from '../core/redact';
 import { UsageError, type CliIo } from './io';
 import type { WireEvent } from '../core/model';
@@ -25,6 +25,21 @@ export const DEFAULT_NAME = 'default';
 export function refuseRunProblems(problems: readonly RunProblem[]): never {
   const count = problems.length === 1 ? 'a request that cannot be sent' : `${problems.length} requests that cannot be sent`;
   throw new UsageError(`nothing was sent: ${count}.\n${problems.map((p) => `${p.path}:${p.line + 1}: ${p.message}`).join('\n')}`);
+}
+
+/** Every error of a file refuses all of it. */
+export function refuseErrors(file: string, problems: readonly RequestFileProblem[]): void {
+  refuseAll(
+    file,
+    problems.filter((p) => p.severity === 'error').map((p) => ({ line: p.span.line, message: p.message })),
+  );
+}
+
+/** Problems at 0-based lines as one usage error: a `FILE:LINE: message` line each, the form editors and CI jump to. */
+export function refuseAll(file: string, problems: ReadonlyArray<{ readonly line: number; readonly message: string }>): void {
+  if (problems.length === 0) return;
+  const count = problems.length === 1 ? 'a problem' : `${problems.length} problems`;
+  throw new UsageError(`nothing was sent: ${file} has ${count}.\n${problems.map((p) => `${file}:${p.line + 1}: ${p.message}`).join('\n')}`);
 }
 
 export interface RequestClients {

@@ -1,6 +1,7 @@
 // `--report FILE.html` of `bizdata test`, `batch` and `send`: what the run's report needs, gathered
 // beside the run without changing it (the client's calls and waits, each request's outcome), and the
-// one HTML file written at the end (core/report, loaded only when a report is asked for).
+// one HTML file written at the end (core/report, loaded only when a report is asked for); and the
+// JUnit XML of `bizdata test --junit FILE`.
 import { stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { errorMessage } from '../core/errors';
@@ -92,4 +93,13 @@ export function sentRequest(file: string, r: ParsedRequest, sent: { readonly met
     ...(result.ok ? {} : { message: failureLine(result), messageLine: r.requestLine + 1, ...(result.request ? { request: result.request } : {}) }),
     ...(answer !== undefined ? { answer } : {}),
   };
+}
+
+/** Writes `bizdata test --junit FILE`. */
+export async function writeJunit(path: string, xml: string): Promise<void> {
+  try {
+    await writeFile(path, xml);
+  } catch (err) {
+    throw new UsageError(`Cannot write the JUnit report to ${path}: ${(err as NodeJS.ErrnoException).code ?? errorMessage(err)}.`);
+  }
 }

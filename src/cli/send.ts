@@ -4,10 +4,11 @@
 import { runRequests, unsendableAtStart, type RunEvent } from '../core/run/engine';
 import { requestName } from '../core/run/judge';
 import { cliRunHost } from './runHost';
+import { DATA_OPTIONS, DATA_SEND_HELP, sendWithData } from './dataRun';
 import { requestLines } from './testReport';
 import { SecretRegistry } from '../core/redact';
 import { safeJson, safeLine, safeText } from '../core/sanitize';
-import { parseRequestFile, type ParsedRequest, type RequestFileProblem } from '../core/requests/requestFile';
+import { parseRequestFile, type ParsedRequest } from '../core/requests/requestFile';
 import { requestFileText } from '../core/requests/requestText';
 import { allDisabledLine } from '../core/requests/requestSettings';
 import { connectionVariables, unknownReferences } from '../core/requests/requestVariables';
@@ -17,7 +18,7 @@ import { CONNECTION_HELP, CONNECTION_OPTIONS, parse, readInputBytes, printFailur
 import { chooseConnection } from './connections';
 import { connectionNames } from '../core/connections/connection';
 import { connectionProblems } from '../core/requests/requestConnections';
-import { PRODUCTION_HELP, PRODUCTION_OPTIONS, refuseRunProblems, requestClients } from './requestClients';
+import { PRODUCTION_HELP, PRODUCTION_OPTIONS, refuseAll, refuseErrors, refuseRunProblems, requestClients } from './requestClients';
 import { runLimit } from '../core/report/runRecords';
 import { EXIT, UsageError, type CliIo } from './io';
 import { endBySignal, requestFileStop } from './signals';
@@ -25,6 +26,7 @@ import type { ReportTest } from '../core/report/reportModel';
 import { recorderFor, REPORT_HELP, REPORT_OPTIONS, sentRequest, writeRunReport } from './runReportFile';
 
 export const SEND_HELP = `Usage: bizdata send FILE [--name NAME]... [--report FILE.html] [connection options]
+       bizdata send FILE --data ROWS.csv|ROWS.jsonl [--out RESULTS.jsonl|RESULTS.csv] [--column NAME=JSONPATH]... [--concurrency N]
 
 Sends the requests of a request file (the .http syntax of REST Client and httpYac; we suggest the
 name *.bizdata.http) with the signed-in account's token, in file order, or only the requests named
@@ -73,12 +75,14 @@ no other, and ends the process by that signal (exit status 130 or 143 in a shell
 
 ${REQUEST_INPUT_HELP}
 
+${DATA_SEND_HELP}
+
 Report:
 ${REPORT_HELP}
 
 ${CONNECTION_HELP}`;
 
-const SEND_OPTIONS = { ...CONNECTION_OPTIONS, ...REQUEST_INPUT_OPTIONS, ...PRODUCTION_OPTIONS, ...REPORT_OPTIONS, name: { type: 'string', multiple: true } } as const;
+const SEND_OPTIONS = { ...CONNECTION_OPTIONS, ...REQUEST_INPUT_OPTIONS, ...PRODUCTION_OPTIONS, ...REPORT_OPTIONS, ...DATA_OPTIONS, name: { type: 'string', multiple: true } } as const;
 
 export async function runSendCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(args, SEND_OPTIONS, true);
@@ -88,6 +92,11 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
   }
   if (positionals.length !== 1) throw new UsageError('Give exactly one request file: bizdata send FILE [--name NAME]. See "bizdata send --help".');
   const file = positionals[0];
+  if (values.data !== undefined) {
+    if (values.name !== undefined || values.report !== undefined) throw new UsageError('--name and --report do not go with --data: a data-driven run runs every request of the file once per row, and its results are the --out file.');
+    return sendWithData(file, values, io);
+  }
+  if (values.out !== undefined || values.column !== undefined) throw new UsageError('--out and --column go with --data ROWS.csv: the results of a data-driven run. See "bizdata send --help".');
   const text = requestFileText(await readInputBytes(file));
   const parsed = parseRequestFile(text);
   // A file with an error sends nothing, and is refused before any client is made.
@@ -169,21 +178,6 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
   if (!stop.received || sent + declined === selected.length) return EXIT.ok;
   io.stderr.write(`bizdata: stopped by ${stop.received} after ${sent} of ${selected.length} requests; the others were not sent.\n`);
   return endBySignal(stop.received, io);
-}
-
-/** Every error of a file refuses all of it. */
-export function refuseErrors(file: string, problems: readonly RequestFileProblem[]): void {
-  refuseAll(
-    file,
-    problems.filter((p) => p.severity === 'error').map((p) => ({ line: p.span.line, message: p.message })),
-  );
-}
-
-/** Problems at 0-based lines as one usage error: a `FILE:LINE: message` line each, the form editors and CI jump to. */
-export function refuseAll(file: string, problems: ReadonlyArray<{ readonly line: number; readonly message: string }>): void {
-  if (problems.length === 0) return;
-  const count = problems.length === 1 ? 'a problem' : `${problems.length} problems`;
-  throw new UsageError(`nothing was sent: ${file} has ${count}.\n${problems.map((p) => `${file}:${p.line + 1}: ${p.message}`).join('\n')}`);
 }
 
 function select(requests: readonly ParsedRequest[], names: readonly string[], file: string): ParsedRequest[] {

@@ -1,12 +1,13 @@
 // `bizdata test FILE|DIR...`: request files run as tests by the run engine (core/run/engine.ts), as
 // `bizdata send` and the Test Explorer run them: in order, with chaining, each judged by its `??`
 // assertions; this command only reports the run for people, as JSON, as JUnit XML or as HTML.
-import { readdir, stat, writeFile } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { runRequests, unsendableAtStart, type RunEvent } from '../core/run/engine';
 import type { FileInputs } from '../core/run/prepare';
 import { cliRunHost } from './runHost';
+import { DATA_OPTIONS, DATA_TEST_HELP, testWithData } from './dataRun';
 import { bodyFiles } from '../core/requests/fileSafety';
 import { parseRequestFile, type ParsedRequest, type ParsedRequestFile } from '../core/requests/requestFile';
 import { requestFileText } from '../core/requests/requestText';
@@ -22,17 +23,17 @@ import type { CallFailure, CallResult } from '../core/model';
 import { SecretRegistry } from '../core/redact';
 import { failureLine } from '../core/exchange/failures';
 import type { ReportTest } from '../core/report/reportModel';
-import { recorderFor, REPORT_HELP, REPORT_OPTIONS, reportTest, writeRunReport } from './runReportFile';
+import { recorderFor, REPORT_HELP, REPORT_OPTIONS, reportTest, writeJunit, writeRunReport } from './runReportFile';
 import { safeLine } from '../core/sanitize';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, parse, printFailure, printJson, readInputBytes, type Setup } from './common';
 import { EXIT, UsageError, type CliIo } from './io';
-import { PRODUCTION_HELP, PRODUCTION_OPTIONS, refuseRunProblems, requestClients } from './requestClients';
+import { PRODUCTION_HELP, PRODUCTION_OPTIONS, refuseAll, refuseErrors, refuseRunProblems, requestClients } from './requestClients';
 import { checkNotes, promptAnswers, REQUEST_INPUT_HELP, REQUEST_INPUT_OPTIONS, requestFileContext } from './requestInputs';
-import { refuseAll, refuseErrors } from './send';
 import { endBySignal, requestFileStop } from './signals';
 import { countsOf, jsonReport, junitReport, requestLines, summaryLine, type FileReport, type ReportedRequest } from './testReport';
 
 export const TEST_HELP = `Usage: bizdata test FILE|DIR... [--junit FILE] [--json] [--report FILE.html] [connection options]
+       bizdata test FILE --data ROWS.csv|ROWS.jsonl [--junit FILE] [--json] [--concurrency N]
 
 Runs request files as tests: every request of each file, in order, with chaining ({{login.response.body.$.id}}),
 through the same client as "bizdata send" (the managed token, the limiter, the lockout guard). A folder
@@ -69,6 +70,8 @@ summary.
   --json         print one JSON document with every file, request and assertion instead of lines
 ${REPORT_HELP}
 
+${DATA_TEST_HELP}
+
 Exit status: 0 all passed, 1 a test failed or could not be judged, 2 bad usage or a bad file (nothing
 sent), 3 authentication failure or the lockout guard refused (the run stops), 4 a limit or contract
 stop (the run stops). Ctrl-C (SIGINT) or SIGTERM gives the request on its way 0.75 s to be
@@ -77,7 +80,7 @@ signal.
 
 ${CONNECTION_HELP}`;
 
-const TEST_OPTIONS = { ...CONNECTION_OPTIONS, ...REQUEST_INPUT_OPTIONS, ...PRODUCTION_OPTIONS, ...REPORT_OPTIONS, junit: { type: 'string' }, json: { type: 'boolean' } } as const;
+const TEST_OPTIONS = { ...CONNECTION_OPTIONS, ...REQUEST_INPUT_OPTIONS, ...PRODUCTION_OPTIONS, ...REPORT_OPTIONS, junit: { type: 'string' }, json: { type: 'boolean' }, data: DATA_OPTIONS.data } as const;
 const REQUEST_FILE = '.bizdata.http';
 
 interface Loaded {
@@ -97,6 +100,10 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
     return EXIT.ok;
   }
   if (positionals.length === 0) throw new UsageError('Give one or more request files or folders: bizdata test FILE|DIR... See "bizdata test --help".');
+  if (values.data !== undefined) {
+    if (positionals.length !== 1 || values.report !== undefined) throw new UsageError('--data runs one request file once per row: bizdata test FILE --data ROWS.csv (without --report). See "bizdata test --help".');
+    return testWithData(positionals[0], values, io);
+  }
   const files = await requestFiles(positionals);
   // Every secret of the run, for the one redaction of all it prints and writes (core/redact.ts).
   const secrets = new SecretRegistry();
@@ -232,12 +239,4 @@ async function requestFiles(paths: readonly string[]): Promise<string[]> {
     out.push(...found);
   }
   return [...new Set(out)];
-}
-
-async function writeJunit(path: string, xml: string): Promise<void> {
-  try {
-    await writeFile(path, xml);
-  } catch (err) {
-    throw new UsageError(`Cannot write the JUnit report to ${path}: ${(err as NodeJS.ErrnoException).code ?? errorMessage(err)}.`);
-  }
 }

@@ -39,7 +39,7 @@ function lazyJson(text: string, headers: Readonly<Record<string, string>>): Chai
 }
 
 /** The body with every secret withheld; the same object when it holds none (the common case: one pass over its JSON). */
-function redactedBody(body: unknown, redact: (text: string) => string): unknown {
+export function redactedBody(body: unknown, redact: (text: string) => string): unknown {
   if (body === undefined || body === null || typeof body !== 'object') return typeof body === 'string' ? redact(body) : body;
   const json = JSON.stringify(body);
   const clean = redact(json);

@@ -17,6 +17,8 @@ export interface RowRun {
   readonly final: boolean;
   /** The failure that ends the run (stops.ts), when one of the row's requests met it. */
   readonly stop?: CallFailure;
+  /** Why the row failed where no call did (an assertion, a request that could not be sent), redacted. */
+  readonly failure?: string;
   /** Nothing to write: the row was cut short (cancelled) or nothing was sent (the coordinator is gone); it runs again next time. */
   readonly unwritten?: boolean;
 }
