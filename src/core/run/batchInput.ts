@@ -1,6 +1,7 @@
 // A batch's inputs: a list of IP addresses (the IP lookup's rows) or a CSV of organization queries
 // (the organization lookup's rows), each an input of one of the batch's two built-in templates (batch.ts).
 import type { LookupQuery } from '../model';
+import { readRows, rowValue } from '../data/rows';
 
 export interface BatchProblem {
   /** 1-based line of the input file. */
@@ -24,7 +25,7 @@ const CSV_COLUMNS = ['country', 'name', 'territory'] as const;
 export function parseBatchInput(text: string, fileName: string): ParsedBatch {
   const body = text.replace(/^\uFEFF/, '');
   const firstLine = body.split(/\r?\n/, 1)[0]?.trim().toLowerCase() ?? '';
-  if (/\.csv$/i.test(fileName) || firstLine.startsWith('country,')) return parseCsvQueries(body);
+  if (/\.csv$/i.test(fileName) || firstLine.startsWith('country,')) return parseCsvQueries(text, fileName);
   const inputs: LookupQuery[] = [];
   body.split(/\r?\n/).forEach((raw) => {
     const value = raw.replace(/#.*$/, '').trim();
@@ -33,79 +34,21 @@ export function parseBatchInput(text: string, fileName: string): ParsedBatch {
   return { format: 'ip-list', inputs, problems: [] };
 }
 
-function parseCsvQueries(text: string): ParsedBatch {
-  const rows = parseCsv(text);
-  const problems: BatchProblem[] = [];
-  const inputs: LookupQuery[] = [];
-  const header = rows.shift();
-  const columns = header?.fields.map((h) => h.trim().toLowerCase()) ?? [];
-  const at = (name: string): number => columns.indexOf(name);
-  if (!header || at('country') < 0 || at('name') < 0) {
-    return {
-      format: 'csv',
-      inputs,
-      problems: [{ line: header?.line ?? 1, message: `The first row must be the header ${CSV_COLUMNS.join(',')} (territory is optional).` }],
-    };
+/** Organization queries from a CSV read by the data layer's reader (RFC 4180, core/data/rows.ts), under a header naming country and name (any case), territory optional. */
+function parseCsvQueries(text: string, fileName: string): ParsedBatch {
+  const read = readRows(text, /\.csv$/i.test(fileName) ? fileName : `${fileName}.csv`);
+  if (!read.ok) return { format: 'csv', inputs: [], problems: [{ line: read.problem.line ?? 1, message: read.problem.message }] };
+  const { columns, headerLine = 1, rows } = read.table;
+  const named = (name: string): string | undefined => columns.find((c) => c.trim().toLowerCase() === name);
+  const country = named('country');
+  const name = named('name');
+  const territoryColumn = named('territory');
+  if (country === undefined || name === undefined) {
+    return { format: 'csv', inputs: [], problems: [{ line: headerLine, message: `The first row must be the header ${CSV_COLUMNS.join(',')} (territory is optional).` }] };
   }
-  for (const row of rows) {
-    if (row.fields.every((f) => f.trim() === '')) continue;
-    if (row.fields.length > columns.length) {
-      problems.push({ line: row.line, message: `This row has ${row.fields.length} fields but the header has ${columns.length}; quote names that contain commas.` });
-      continue;
-    }
-    const field = (name: string): string | undefined => (at(name) >= 0 ? row.fields[at(name)] : undefined);
-    const territory = field('territory')?.trim();
-    inputs.push({
-      kind: 'org',
-      country: (field('country') ?? '').trim(),
-      name: (field('name') ?? '').trim(),
-      ...(territory ? { territory } : {}),
-    });
-  }
-  return { format: 'csv', inputs, problems };
-}
-
-/** RFC 4180 fields: quoted fields may hold commas, doubled quotes and line breaks. */
-function parseCsv(text: string): Array<{ line: number; fields: string[] }> {
-  const rows: Array<{ line: number; fields: string[] }> = [];
-  let fields: string[] = [];
-  let field = '';
-  let quoted = false;
-  let line = 1;
-  let rowLine = 1;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (ch === '"') {
-        quoted = false;
-      } else {
-        if (ch === '\n') line++;
-        field += ch;
-      }
-    } else if (ch === '"' && field.trim() === '') {
-      quoted = true;
-      field = '';
-    } else if (ch === ',') {
-      fields.push(field);
-      field = '';
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && text[i + 1] === '\n') i++;
-      fields.push(field);
-      rows.push({ line: rowLine, fields });
-      fields = [];
-      field = '';
-      line++;
-      rowLine = line;
-    } else {
-      field += ch;
-    }
-  }
-  if (field !== '' || fields.length > 0) {
-    fields.push(field);
-    rows.push({ line: rowLine, fields });
-  }
-  return rows;
+  const inputs = rows.map((row): LookupQuery => {
+    const territory = territoryColumn === undefined ? undefined : rowValue(row, territoryColumn)?.trim();
+    return { kind: 'org', country: (rowValue(row, country) ?? '').trim(), name: (rowValue(row, name) ?? '').trim(), ...(territory ? { territory } : {}) };
+  });
+  return { format: 'csv', inputs, problems: [] };
 }
