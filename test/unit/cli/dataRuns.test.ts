@@ -96,6 +96,47 @@ describe('bizdata send and test --data', function () {
     assert.ok(answered >= 150 && answered <= 154, `${answered} answered data calls for 150 rows`);
   });
 
+  it('stops cleanly at a failure every row would meet (wrong credentials: one sign-in), and a run with the right ones does every row', async () => {
+    sb = await sandbox();
+    const requests = await file('orgs.bizdata.http', ORG_FILE);
+    const rows = await file('orgs.csv', `country,name\n${Array.from({ length: 20 }, (_, i) => `US,"Example ${i}, Inc."`).join('\n')}\n`);
+    const out = join(dir, 'out.jsonl');
+    const refused = await run(['send', requests, '--data', rows, '--out', out, '--concurrency', '4'], { ...canaryEnv(sb.url), BIZDATA_PASSWORD: 'wrong-password' });
+    assert.equal(refused.code, 3, refused.stderr);
+    assert.equal((JSON.parse(refused.stdout) as { stoppedBy?: { kind: string } }).stoppedBy?.kind, 'auth');
+    assert.match(refused.stderr, /the run stopped: no new row was started/);
+    assert.equal((await sb.customer()).authFailures, 1, 'one sign-in, not one per row');
+    const written = await results(out);
+    assert.ok(written.length <= 4 && written.every((l) => !l.final), 'only the rows on their way were written, none as done');
+    const ok = await run(['send', requests, '--data', rows, '--out', out, '--concurrency', '4'], canaryEnv(sb.url));
+    assert.equal(ok.code, 0, ok.stderr);
+    const done = (await results(out)).filter((l) => l.final);
+    assert.deepEqual(done.map((l) => l.line).sort((a, b) => a - b), Array.from({ length: 20 }, (_, i) => i + 2));
+  });
+
+  it('on SIGINT no new row starts, the summary is printed on stdout, the process ends by the signal, and a second run does the rest', async function () {
+    this.timeout(120_000);
+    sb = await sandbox({ qps: 50, concurrency: 5 });
+    const requests = await file('ip.bizdata.http', IP_FILE);
+    const rows = await file('rows.csv', ipRows(150));
+    const out = join(dir, 'out.jsonl');
+    const child = spawn(process.execPath, [CLI, 'send', requests, '--data', rows, '--out', out, '--concurrency', '4'], { env: cliEnv(canaryEnv(sb.url), join(dir, 'state')) });
+    let stdout = '';
+    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('close', (_code, signal) => resolve(signal)));
+    await waitFor('20 rows written', async () => ((await readFile(out, 'utf8').catch(() => '')).match(/\n/g)?.length ?? 0) >= 20 || undefined);
+    child.kill('SIGINT');
+    assert.equal(await exited, 'SIGINT');
+    const summary = JSON.parse(stdout) as { done: number; total: number; cancelled: boolean };
+    assert.ok(summary.done >= 20 && summary.done < 150 && summary.cancelled, stdout);
+    assert.equal((await results(out)).length, summary.done, 'every row the summary counts is written, whole');
+    const again = await run(['send', requests, '--data', rows, '--out', out, '--concurrency', '4'], canaryEnv(sb.url), 100_000);
+    assert.equal(again.code, 0, again.stderr);
+    const lines = await results(out);
+    assert.equal(new Set(lines.map((l) => l.line)).size, 150);
+    assert.equal(lines.length, 150, 'no row written twice');
+  });
+
   it('refuses before anything is sent, not even a sign-in: an unreadable data file, an unclosed quote, a row without a used variable, a bad --column', async () => {
     sb = await sandbox();
     const requests = await file('orgs.bizdata.http', ORG_FILE);
