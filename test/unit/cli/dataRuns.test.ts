@@ -44,6 +44,27 @@ describe('bizdata send and test --data', function () {
       .filter((l) => l.trim() !== '')
       .map((l) => JSON.parse(l) as ResultLine);
 
+  /** `bizdata send` of 150 IP rows at 50 QPS in a child process, once it has written `lines` rows. */
+  async function startAndWait(lines: number) {
+    sb = await sandbox({ qps: 50, concurrency: 5 });
+    const requests = await file('ip.bizdata.http', IP_FILE);
+    const rows = await file('rows.csv', ipRows(150));
+    const out = join(dir, 'out.jsonl');
+    const child = spawn(process.execPath, [CLI, 'send', requests, '--data', rows, '--out', out, '--concurrency', '4'], { env: cliEnv(canaryEnv(sb.url), join(dir, 'state')) });
+    let stdout = '';
+    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('close', (_code, signal) => resolve(signal)));
+    await waitFor(`${lines} rows written`, async () => ((await readFile(out, 'utf8').catch(() => '')).match(/\n/g)?.length ?? 0) >= lines || undefined);
+    return { child, exited, stdout: () => stdout, requests, rows, out };
+  }
+
+  /** Sends the signal and asserts the process ended by it. */
+  async function exitedAfter(child: { kill(s: NodeJS.Signals): boolean }, signal: NodeJS.Signals, exited: Promise<NodeJS.Signals | null>): Promise<true> {
+    child.kill(signal);
+    assert.equal(await exited, signal);
+    return true;
+  }
+
   it('writes one result line per row, with its values, status and answer; a second run sends nothing', async () => {
     sb = await sandbox({ qps: 100, concurrency: 8 });
     const requests = await file('ip.bizdata.http', IP_FILE);
@@ -70,16 +91,8 @@ describe('bizdata send and test --data', function () {
 
   it('after kill -9 in the middle, a second run with the same --out writes every row once', async function () {
     this.timeout(120_000);
-    sb = await sandbox({ qps: 50, concurrency: 5 });
-    const requests = await file('ip.bizdata.http', IP_FILE);
-    const rows = await file('rows.csv', ipRows(150));
-    const out = join(dir, 'out.jsonl');
-    const args = [CLI, 'send', requests, '--data', rows, '--out', out, '--concurrency', '4'];
-    const child = spawn(process.execPath, args, { env: cliEnv(canaryEnv(sb.url), join(dir, 'state')), stdio: 'ignore' });
-    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('close', (_code, signal) => resolve(signal)));
-    await waitFor('40 rows written', async () => ((await readFile(out, 'utf8').catch(() => '')).match(/\n/g)?.length ?? 0) >= 40 || undefined);
-    child.kill('SIGKILL');
-    assert.equal(await exited, 'SIGKILL');
+    const { child, exited, requests, rows, out } = await startAndWait(40);
+    await exitedAfter(child, 'SIGKILL', exited);
     const before = (await results(out)).length;
     assert.ok(before >= 40 && before < 150, `killed in the middle: ${before} rows written`);
     // The second run starts with nothing learned, on a machine other tests load: time enough for it.
@@ -116,17 +129,8 @@ describe('bizdata send and test --data', function () {
 
   it('on SIGINT no new row starts, the summary is printed on stdout, the process ends by the signal, and a second run does the rest', async function () {
     this.timeout(120_000);
-    sb = await sandbox({ qps: 50, concurrency: 5 });
-    const requests = await file('ip.bizdata.http', IP_FILE);
-    const rows = await file('rows.csv', ipRows(150));
-    const out = join(dir, 'out.jsonl');
-    const child = spawn(process.execPath, [CLI, 'send', requests, '--data', rows, '--out', out, '--concurrency', '4'], { env: cliEnv(canaryEnv(sb.url), join(dir, 'state')) });
-    let stdout = '';
-    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
-    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('close', (_code, signal) => resolve(signal)));
-    await waitFor('20 rows written', async () => ((await readFile(out, 'utf8').catch(() => '')).match(/\n/g)?.length ?? 0) >= 20 || undefined);
-    child.kill('SIGINT');
-    assert.equal(await exited, 'SIGINT');
+    const { child, exited, stdout: printed, requests, rows, out } = await startAndWait(20);
+    const stdout = (await exitedAfter(child, 'SIGINT', exited)) && printed();
     const summary = JSON.parse(stdout) as { done: number; total: number; cancelled: boolean };
     assert.ok(summary.done >= 20 && summary.done < 150 && summary.cancelled, stdout);
     assert.equal((await results(out)).length, summary.done, 'every row the summary counts is written, whole');
