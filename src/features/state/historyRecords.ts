@@ -126,11 +126,7 @@ export class HistoryRecords {
     }
   }
 
-  /** A value with every secret the redaction knows replaced in its strings. */
-  redactedJson<T>(value: T): T {
-    return JSON.parse(this.redact(JSON.stringify(value))) as T;
-  }
-
+  /** The text with every secret the client knows replaced. */
   redact(text: string): string {
     return this.options.redact ? this.options.redact(text) : text;
   }

@@ -60,6 +60,33 @@ export type LookupNode =
 export const ANSWER_NOT_STORED =
   "This lookup's answer is no longer stored: its file in the extension's storage folder is missing or cannot be read. Re-run the lookup to get it again.";
 
+/**
+ * A finished call as the history keeps it: its summary, and its query and request with every secret
+ * `redact` knows replaced (an answer typed at a secret-looking `# @prompt` is not kept either).
+ */
+export function entryOf(
+  query: HistoryQuery,
+  result: CallResult,
+  kept: { readonly at: number; readonly connection?: string; readonly answer?: AnswerInfo },
+  redact: (text: string) => string,
+): LookupEntry {
+  const redactedJson = <T>(value: T): T => JSON.parse(redact(JSON.stringify(value))) as T;
+  const summary = result.ok
+    ? { status: result.status, code: result.code, said: redact(successLine(result.body, result.code, result.status) ?? '') || undefined }
+    : { status: result.status, code: result.code, kind: result.kind, text: redact(result.text), meaning: result.meaning, advice: redact(result.advice) };
+  return definedOnly({
+    id: newId(kept.at),
+    query: redactedJson(query),
+    connection: kept.connection,
+    at: kept.at,
+    ok: result.ok,
+    ...summary,
+    durationMs: result.durationMs,
+    request: result.request && redactedJson(result.request),
+    answer: kept.answer,
+  });
+}
+
 /** The answer as the result document shows it: the text as sent, or the body pretty-printed. */
 export function answerFrom(query: HistoryQuery, result: CallResult, textIsJson: boolean): { readonly form: AnswerInfo['form']; readonly text: string } | undefined {
   if (result.ok && result.text !== undefined) return { form: textIsJson ? 'json' : 'text', text: result.text };
@@ -109,7 +136,7 @@ export function savedKey(s: Pick<SavedQuery, 'query' | 'connection'>): string {
 }
 
 /** A success's code line, kept with the entry because its answer lives in a file read only on demand. */
-export function successLine(body: unknown, code: string | undefined, status: number): string | undefined {
+function successLine(body: unknown, code: string | undefined, status: number): string | undefined {
   const r = code !== undefined ? recogniseBody(body, BUILT_IN, status) : undefined;
   return r ? `${r.code}: ${explainLine(r)}` : undefined;
 }

@@ -8,7 +8,7 @@ import { UserError } from '../shared/userError';
 import type { HistoryQuery } from './historyQueries';
 import { HistoryRecords, type HistoryOptions, type HistoryStorage, type Prepared } from './historyRecords';
 import { migrateLegacy, readLegacy } from './legacyLookups';
-import { answerFrom, createdAt, definedOnly, fileName, newId, savedKey, successLine, type LookupEntry, type SavedQuery, type StoredAnswer } from './lookupEntries';
+import { answerFrom, createdAt, definedOnly, entryOf, fileName, newId, savedKey, type LookupEntry, type SavedQuery, type StoredAnswer } from './lookupEntries';
 
 export const HISTORY_LIMIT = 50;
 export const SAVED_LIMIT = 100;
@@ -90,21 +90,8 @@ export class LookupModel {
     const at = options.at ?? Date.now();
     const answer = answerFrom(query, result, options.textIsJson === true);
     const prepared = answer === undefined ? undefined : await this.records.prepare(answer.text);
-    const summary = result.ok
-      ? { status: result.status, code: result.code, said: this.records.redact(successLine(result.body, result.code, result.status) ?? '') || undefined }
-      : { status: result.status, code: result.code, kind: result.kind, text: this.records.redact(result.text), meaning: result.meaning, advice: this.records.redact(result.advice) };
-    const entry: LookupEntry = definedOnly({
-      id: newId(at),
-      // A secret the client knows (an answer typed at a secret-looking `# @prompt`) is not kept in the request either.
-      query: this.records.redactedJson(query),
-      connection: options.connection,
-      at,
-      ok: result.ok,
-      ...summary,
-      durationMs: result.durationMs,
-      request: result.request && this.records.redactedJson(result.request),
-      answer: answer && prepared ? { form: answer.form, chars: prepared.text.length } : undefined,
-    });
+    const kept = answer && prepared ? { form: answer.form, chars: prepared.text.length } : undefined;
+    const entry = entryOf(query, result, { at, connection: options.connection, answer: kept }, (text) => this.records.redact(text));
     this.history.set(entry.id, entry);
     this.unsaved.set(entry.id, entry);
     if (prepared) this.texts.set(entry.id, prepared.text);
