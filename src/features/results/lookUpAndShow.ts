@@ -12,7 +12,8 @@ import type { Services } from '../services';
 import { Commands, executeCommand } from '../shared/commandIds';
 import { interfaceOf } from '../shared/interfaces';
 import { rerunArgs, rerunFixFor } from '../shared/rerunFixes';
-import { queryLabel, type HistoryQuery, type LookupEntry } from '../state/lookupModel';
+import { queryLabel, type HistoryQuery } from '../state/historyQueries';
+import type { LookupEntry } from '../state/lookupEntries';
 import { toResultUri } from '../state/resultUri';
 import { readyAnswer, type ReadyAnswer } from './largeAnswers';
 
