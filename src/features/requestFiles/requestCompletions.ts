@@ -35,14 +35,13 @@ type Role =
 const SEPARATOR = /^###/;
 const PREAMBLE = /^\s*(?:$|#|\/\/|@[A-Za-z_])/;
 
-/** Suggestions at a 0-based line and column of a request file's text. */
-export function completeRequestFile(text: string, line: number, character: number, connection: Readonly<Record<string, string>>): Suggestion[] {
+/** Suggestions at a 0-based line and column of a request file's text (`file`: what the parser read of it, when already known). */
+export function completeRequestFile(text: string, line: number, character: number, connection: Readonly<Record<string, string>>, file: ParsedRequestFile = parseRequestFile(text)): Suggestion[] {
   const lines = splitLines(text);
   // A position the text does not have (a stale one) has nothing to offer.
   if (!(line >= 0 && line < lines.length)) return [];
   const lineText = lines[line];
   const before = lineText.slice(0, character);
-  const file = parseRequestFile(text);
   const open = before.lastIndexOf('{{');
   if (open >= 0 && !before.slice(open).includes('}}')) return variables(file, line, lineText, open + 2, character, connection);
   const role = roleOf(lines, file, line);
