@@ -70,8 +70,10 @@ export async function callAndShow(services: Services, query: HistoryQuery, optio
           progress.report({ message: 'retrying' });
         }
         const o = { signal: abort.signal, forceNewToken: options.forceNewToken };
-        if (query.kind !== 'request') return { result: await ready.call.lookup(query, o), json: false };
-        return await sendForAnswer(ready.call, services, query.request, o, () => progress.report({ message: 'reading the answer' }));
+        // After a pause the answer above may be stale (signed out meanwhile): the call asks again.
+        const call = options.pauseMs ? connection : ready.call;
+        if (query.kind !== 'request') return { result: await call.lookup(query, o), json: false };
+        return await sendForAnswer(call, services, query.request, o, () => progress.report({ message: 'reading the answer' }));
       } finally {
         subscription.dispose();
       }
