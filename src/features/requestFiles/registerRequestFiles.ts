@@ -52,7 +52,7 @@ export function registerRequestFiles(context: vscode.ExtensionContext, deps: { r
       const file = documents.get(document);
       const named = file.connection?.name;
       const endpoints = (named === undefined ? undefined : c.endpoints(named)) ?? c.endpoints(c.active);
-      const suggestions = completeRequestFile(document.getText(), position.line, position.character, endpoints ? connectionVariables(endpoints) : {}, file);
+      const suggestions = completeRequestFile(document.getText(), file, position.line, position.character, endpoints ? connectionVariables(endpoints) : {});
       return suggestions.map((s, i) => toCompletionItem(position.line, s, i));
     },
   };
