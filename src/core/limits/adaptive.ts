@@ -178,10 +178,18 @@ export function onAccepted(s: AdaptiveState, o: Observation): AdaptiveState | un
   return { ...s, qps, okQps, okConcurrency, shown, refusedConcurrency };
 }
 
-/** Which limit refused a call, as onThrottled reads it (see there). */
+/**
+ * Which limit refused a call, as onThrottled reads it (see there). With more calls in flight than the
+ * service was shown to take at once, a window above the rate it took is no sign of the rate when
+ * only calls still in flight (their outcome unknown) put it there, nor when the service refused that
+ * many in flight before: slow answers at a concurrency just probed fill the window by as many calls
+ * as are in flight, and the count of surely accepted ones varies by one from answer to answer.
+ */
 function refusedBy(s: AdaptiveState, o: Observation): 'rate' | 'concurrency' {
   const upTo = o.recentAtMost ?? o.recent;
-  const beyondRate = upTo + 1 > s.okQps;
+  const unproven = o.level > s.okConcurrency;
+  const surelyBeyond = o.recent + 1 > s.okQps && !(unproven && o.level >= (s.refusedConcurrency ?? Infinity));
+  const beyondRate = surelyBeyond || (upTo + 1 > s.okQps && !unproven);
   return o.level < 2 || (beyondRate && upTo >= RATE_EVIDENCE * o.level) ? 'rate' : 'concurrency';
 }
 
@@ -224,6 +232,10 @@ export function onThrottled(s: AdaptiveState, o: Observation, now: number): Adap
   };
   const soon = (p: Probe): Probe => ({ at: now + PROBE_BASE_MS, step: 1, intervalMs: p.intervalMs });
   const probeQps = !byRate ? s.probe.qps : beyondRate ? later(s.probe.qps, s.ramp.qps) : soon(s.probe.qps);
+  // Accepted at a level and refused one above it: the concurrency is found exactly, and each probe
+  // above it costs a refusal and a hold of every call; it is looked at again as rarely as a learned one.
+  const found = byConcurrency && o.level === concurrency + 1 && s.okConcurrency >= concurrency;
+  const probeConcurrency = !byConcurrency ? s.probe.concurrency : found ? { at: now + PROBE_LEARNED_MS, step: 1, intervalMs: PROBE_LEARNED_MS } : later(s.probe.concurrency, s.ramp.concurrency);
   return {
     ...s,
     qps,
@@ -237,7 +249,7 @@ export function onThrottled(s: AdaptiveState, o: Observation, now: number): Adap
     refusedConcurrency,
     ramp,
     exact: true,
-    probe: { qps: probeQps, concurrency: byConcurrency ? later(s.probe.concurrency, s.ramp.concurrency) : s.probe.concurrency },
+    probe: { qps: probeQps, concurrency: probeConcurrency },
   };
 }
 
