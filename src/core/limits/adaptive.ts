@@ -179,15 +179,17 @@ export function onAccepted(s: AdaptiveState, o: Observation): AdaptiveState | un
 }
 
 /**
- * Which limit refused a call, as onThrottled reads it (see there). With more calls in flight than the
- * service was shown to take at once, a window above the rate it took is no sign of the rate when
- * only calls still in flight (their outcome unknown) put it there, nor when the service refused that
- * many in flight before: slow answers at a concurrency just probed fill the window by as many calls
- * as are in flight, and the count of surely accepted ones varies by one from answer to answer.
+ * Which limit refused a call, as onThrottled reads it (see there). With slow answers (calls in flight
+ * a large share of the window's) and more in flight than the service was shown to take at once, a
+ * window above the rate it took is no sign of the rate when only calls still in flight (their outcome
+ * unknown) put it there, nor when the service refused that many in flight before: slow answers at a
+ * concurrency just probed fill the window by as many calls as are in flight, and the count of surely
+ * accepted ones varies by one from answer to answer. Fast answers fill a window far fuller than the
+ * calls in flight: there a refusal at the rate taken before is the rate's, as it was.
  */
 function refusedBy(s: AdaptiveState, o: Observation): 'rate' | 'concurrency' {
   const upTo = o.recentAtMost ?? o.recent;
-  const unproven = o.level > s.okConcurrency;
+  const unproven = o.level > s.okConcurrency && 2 * RATE_EVIDENCE * o.level > upTo;
   const surelyBeyond = o.recent + 1 > s.okQps && !(unproven && o.level >= (s.refusedConcurrency ?? Infinity));
   const beyondRate = surelyBeyond || (upTo + 1 > s.okQps && !unproven);
   return o.level < 2 || (beyondRate && upTo >= RATE_EVIDENCE * o.level) ? 'rate' : 'concurrency';

@@ -122,6 +122,9 @@ describe('adaptive limits (the reducer)', () => {
     // Calls in flight the service took before: the same window is the rate's.
     const rate = onThrottled(s, { recent: 20, level: 5, recentAtMost: 25 }, 5000);
     assert.equal(rate.qps, 20);
+    // Fast answers: 50 in the window and 4 in flight, more than proven: still the rate's.
+    const fast = onThrottled(startState(AUTO, { qps: 50, concurrency: 3, exact: true, at: 0 }, 0), { recent: 49, level: 4, recentAtMost: 50 }, 1000);
+    assert.deepEqual({ qps: fast.qps, concurrency: fast.concurrency, refusedConcurrency: fast.refusedConcurrency }, { qps: 50, concurrency: 3, refusedConcurrency: undefined });
   });
 
   it('a concurrency accepted at a level and refused one above is found: the next probe above it waits as long as a learned one', () => {
