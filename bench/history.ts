@@ -11,7 +11,8 @@
 // it whole once per turn with updates; and what the old format (every entry and answer in that one
 // value, rewritten whole on each lookup) would write with the same 50 entries.
 import type { CallSuccess } from '../src/core/model';
-import { HISTORY_LIMIT, LookupModel, type LookupEntry } from '../src/features/state/lookupModel';
+import type { LookupEntry } from '../src/features/state/lookupEntries';
+import { HISTORY_LIMIT, LookupModel } from '../src/features/state/lookupModel';
 import { ok, sandbox, testClient } from '../test/unit/core/harness';
 import { FolderHistoryStorage } from '../test/unit/features/historyStorage';
 

@@ -8,6 +8,7 @@ import type { CommandRunner } from './commands/registerCommand';
 import { commandRunner } from './commands/registerCommands';
 import { createConnections } from './features/connection/registerConnection';
 import { createExplorerViews, type ExplorerViews } from './features/explorer/explorerViews';
+import { ParsedDocuments } from './features/requestFiles/parsedDocuments';
 import { registerRequestFiles } from './features/requestFiles/registerRequestFiles';
 import { ResultDocuments } from './features/results/resultDocuments';
 import { createSandbox } from './features/sandbox/registerSandbox';
@@ -49,14 +50,15 @@ export function openWorkbench(parts: ActivationParts): Workbench {
   const lookups = createLookups(context, { log, redact: (text) => connections.redact(text) });
   const results = new ResultDocuments(lookups);
   const responses = new ChainedResponses();
+  const documents = new ParsedDocuments();
   const reportPanel = new ReportPanel();
   context.subscriptions.push(reportPanel);
-  const services: Services = { ...parts, connections, results, lookups, responses, sandbox, testAnswers: new TestAnswers(), reports: new RunReports(), reportPanel };
+  const services: Services = { ...parts, connections, results, lookups, responses, documents, sandbox, testAnswers: new TestAnswers(), reports: new RunReports(), reportPanel };
 
   const statusBar = registerStatusBar(context, services);
   const views = createExplorerViews(context, services);
   const runCommand = commandRunner(services);
-  registerRequestFiles(context, { connections, responses });
+  registerRequestFiles(context, { connections, responses, documents });
   const tests = registerTestExplorer(context, services);
   return { runCommand, results, views, testingApi: () => createTestingApi(context, services, statusBar, views, tests) };
 }

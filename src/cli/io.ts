@@ -1,5 +1,6 @@
-// What every command is given and may end with: the process's streams, the exit statuses, and the
-// error that means the user's input is wrong (exit 2).
+// What every command is given and may end with: the process's streams, the files the user names,
+// the exit statuses, and the error that means the user's input is wrong (exit 2).
+import { readFile } from 'node:fs/promises';
 import { safeText } from '../core/sanitize';
 
 /** The process's streams and environment, passed in so commands hold no global state. */
@@ -23,5 +24,19 @@ export async function withUsage(command: string, io: CliIo, run: () => Promise<n
     // Usage messages may quote file names and values from files.
     io.stderr.write(`${safeText(`bizdata ${command}: ${err.message}`)}\n`);
     return EXIT.usage;
+  }
+}
+
+/** A file named on the command line, as text; a file that cannot be read is a usage error. */
+export async function readInputFile(file: string): Promise<string> {
+  return (await readInputBytes(file)).toString('utf8');
+}
+
+/** The bytes of a file the user named; one that cannot be read is a usage error naming it. */
+export async function readInputBytes(file: string): Promise<Buffer> {
+  try {
+    return await readFile(file);
+  } catch (err) {
+    throw new UsageError(`Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}.`);
   }
 }

@@ -1,6 +1,9 @@
 // `bizdata ip` and `bizdata org`: one lookup, the JSON body on stdout.
 import type { LookupQuery } from '../core/model';
-import { CONNECTION_HELP, CONNECTION_OPTIONS, makeClient, parse, printFailure, printJson } from './common';
+import { parse } from './args';
+import { CONNECTION_HELP, CONNECTION_OPTIONS } from './connectionOptions';
+import { makeClient } from './makeClient';
+import { printFailure, printJson } from './output';
 import { EXIT, UsageError, type CliIo } from './io';
 import { noteConnection } from './connections';
 

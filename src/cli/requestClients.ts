@@ -1,7 +1,8 @@
 // The clients of a request file's run (bizdata send, and any command that runs request files): one
 // per connection its requests use (`# @connection`), all made before anything is sent, each with the
 // credentials of its own connection only; a production connection among them is confirmed first.
-import { makeClient, type ConnectionValues, type Setup } from './common';
+import { type ConnectionValues } from './connectionOptions';
+import { makeClient, type Setup } from './makeClient';
 import { CONNECTION_FIELD_FLAGS, confirmProduction, DEFAULT_SANDBOX_URL, type Chosen } from './connections';
 import { credentialsFromEnvOrPrompt, credentialVariables, environmentCredentials, hasNamedCredentials } from './credentials';
 import { connectionNames, findConnection, type Connection } from '../core/connections/connection';

@@ -1,6 +1,9 @@
 // `bizdata token`: gets a token and shows its status; the token itself only with --reveal.
 import type { InterfaceId } from '../core/model';
-import { CONNECTION_HELP, CONNECTION_OPTIONS, makeClient, parse, printFailure, printJson } from './common';
+import { parse } from './args';
+import { CONNECTION_HELP, CONNECTION_OPTIONS } from './connectionOptions';
+import { makeClient } from './makeClient';
+import { printFailure, printJson } from './output';
 import { EXIT, UsageError, type CliIo } from './io';
 
 export const TOKEN_HELP = `Usage: bizdata token [--interface a|b] [--reveal] [connection options]

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { CONNECTION_DEFAULTS, CONNECTION_NAME, RESERVED_CONNECTION_NAMES, type ConnectionFields, type ConnectionsDocument } from '../core/connections/connection';
 import { ConnectionsError, readConnectionsValue } from '../core/connections/connectionsFile';
-import { checkServiceUrl } from '../core/http/http';
+import { checkServiceUrl } from '../core/http/serviceUrls';
 import { CONNECTIONS_SETTING } from '../features/connection/connections';
 import type { Services } from '../features/services';
 import { Commands, executeCommand } from '../features/shared/commandIds';

@@ -12,7 +12,7 @@ import { placeOf, requestConnection } from './sendRequest';
 import { resolveRequestTarget } from './requestTarget';
 
 export async function copyRequestAsCurl(services: Services, arg?: unknown): Promise<string> {
-  const target = await resolveRequestTarget(arg);
+  const target = await resolveRequestTarget(services.documents, arg);
   const connection = requestConnection(services, target);
   const endpoints = connection.settings().endpoints;
   // A `# @prompt` value stands as <NAME>: what is typed at a prompt is never copied.

@@ -3,7 +3,8 @@
 import * as vscode from 'vscode';
 import type { Services } from '../features/services';
 import { UserError } from '../features/shared/userError';
-import type { HistoryQuery, LookupEntry } from '../features/state/lookupModel';
+import type { HistoryQuery } from '../features/state/historyQueries';
+import type { LookupEntry } from '../features/state/lookupEntries';
 import { field, isRecord, lookupNodeId, stringField } from './args';
 
 export interface LookupTarget {

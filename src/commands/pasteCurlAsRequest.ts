@@ -24,7 +24,7 @@ export async function pasteCurlAsRequest(services: Services): Promise<string> {
   let document: vscode.TextDocument;
   if (editor?.document.languageId === REQUEST_FILE_LANGUAGE) {
     document = editor.document;
-    const place = pastePlacement(document.getText(), editor.selection.active.line, written.lines);
+    const place = pastePlacement(document.getText(), services.documents.get(document), editor.selection.active.line, written.lines);
     const eol = document.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
     const at = place.line < document.lineCount ? new vscode.Position(place.line, 0) : document.lineAt(document.lineCount - 1).range.end;
     if (!(await editor.edit((e) => e.insert(at, place.text.replace(/\n/g, eol))))) throw new UserError('The request file changed while pasting; paste again.');

@@ -1,7 +1,8 @@
 // Turns the ways a request command is invoked ({ uri, line } from a CodeLens, { uri, name } from a
 // keybinding or another extension, nothing from the palette) into the document and its request.
 import * as vscode from 'vscode';
-import { parseRequestFile, type ParsedRequest, type ParsedRequestFile } from '../core/requests/requestFile';
+import type { ParsedRequest, ParsedRequestFile } from '../core/requests/requestFile';
+import type { ParsedDocuments } from '../features/requestFiles/parsedDocuments';
 import { findRequest } from '../features/requestFiles/prepareRequest';
 import { UserError } from '../features/shared/userError';
 import { field, stringField } from './args';
@@ -12,12 +13,12 @@ export interface RequestTarget {
   readonly request: ParsedRequest;
 }
 
-export async function resolveRequestTarget(arg: unknown): Promise<RequestTarget> {
+export async function resolveRequestTarget(documents: ParsedDocuments, arg: unknown): Promise<RequestTarget> {
   const uri = stringField(arg, 'uri');
   const editor = vscode.window.activeTextEditor;
   const document = uri !== undefined ? await vscode.workspace.openTextDocument(vscode.Uri.parse(uri)) : editor?.document;
   if (!document) throw new UserError('Open a request file (*.bizdata.http) and put the cursor in a request first.');
-  const file = parseRequestFile(document.getText());
+  const file = documents.get(document);
   const name = stringField(arg, 'name');
   const givenLine = field(arg, 'line');
   const line = typeof givenLine === 'number' ? givenLine : editor?.document === document ? editor.selection.active.line : undefined;

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { renderAnswer } from '../features/results/resultDocuments';
 import type { Services } from '../features/services';
 import { UserError } from '../features/shared/userError';
-import { ANSWER_NOT_STORED } from '../features/state/lookupModel';
+import { ANSWER_NOT_STORED } from '../features/state/lookupEntries';
 import { resultBaseName, resultExtension } from '../features/state/resultUri';
 import { resolveLookupTarget } from './lookupArgs';
 

@@ -20,7 +20,7 @@ import { resolveRequestTarget, type RequestTarget } from './requestTarget';
 
 /** Returns the URI (string) of the opened result document, or undefined when nothing was opened. */
 export async function sendRequest(services: Services, arg?: unknown): Promise<string | undefined> {
-  const target = await resolveRequestTarget(arg);
+  const target = await resolveRequestTarget(services.documents, arg);
   // A request file may come from anyone's repository: in Restricted Mode nothing goes out with a token.
   if (!vscode.workspace.isTrusted) {
     void offerTrust();

@@ -10,6 +10,7 @@ import type { LookupModel } from './state/lookupModel';
 import type { TestAnswers } from './state/testAnswers';
 import type { RunReports } from './state/runReports';
 import type { ReportPanel } from './reports/reportPanel';
+import type { ParsedDocuments } from './requestFiles/parsedDocuments';
 
 export interface Services {
   readonly context: vscode.ExtensionContext;
@@ -26,6 +27,8 @@ export interface Services {
   readonly lookups: LookupModel;
   /** Responses of named requests, per request file, for the requests that chain on them. */
   readonly responses: ChainedResponses;
+  /** Each open request document parsed once per version, for every feature and command that reads it. */
+  readonly documents: ParsedDocuments;
   /** The worker that scans and pretty-prints large answers off the extension host's thread. */
   readonly scanner: CodeScanner;
   /** The local sandbox started from this window, if any. */

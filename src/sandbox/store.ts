@@ -1,16 +1,15 @@
-// The state of one sandbox instance: customers and their statistics, accounts, tokens, the virtual
-// clock, and their persisted form. Everything lives on the instance: two sandboxes in one process
-// share nothing.
+// The state of one sandbox instance: customers and their statistics, accounts, tokens and the virtual
+// clock; their persisted form is persistedState.ts. Everything lives on the instance: two sandboxes
+// in one process share nothing.
 import { availableParallelism } from 'node:os';
 import { TOKEN_LIFETIME_SECONDS } from '../core/constants';
-import { type AuthOutcome, Accounts, type PersistedUser } from './accounts';
+import { type AuthOutcome, Accounts } from './accounts';
 import type { SandboxConfig } from './config';
 import { type Customer, type CustomerStats, type SandboxStats, makeCustomer, subscriberExpired } from './customers';
-import { Journal } from './journal';
-import { KeyHashes } from './keyHashes';
 import { FifoQueue } from './queues';
 import { SecretChecker } from './secrets';
-import { type Change, MAX_CLOCK_OFFSET_SECONDS, STATE_FORMAT, type SavedState, type Snapshot, readStateFile, savedStats, savedToken, savedUser } from './stateFile';
+import { type Counters, PersistedState } from './persistedState';
+import { MAX_CLOCK_OFFSET_SECONDS } from './stateFile';
 import { type TokenFilter, type TokenRecord, TokenTable } from './tokens';
 
 export type { AuthFailure, AuthOutcome } from './accounts';
@@ -27,25 +26,14 @@ export type TokenCheck =
   | { readonly ok: true; readonly record: TokenRecord; readonly customer: Customer }
   | { readonly ok: false; readonly reason: 'unknown' | 'expired' | 'wrong-interface'; readonly customer?: Customer };
 
-/** What changed since the last journal write. */
-interface Pending {
-  clock: boolean;
-  readonly users: Set<string>;
-  tokens: Array<[string, TokenRecord]>;
-  drops: string[];
-}
-
 export class SandboxStore {
   private readonly customers = new Map<string, Customer>();
   private readonly tokens: TokenTable;
   private readonly checker: SecretChecker;
   private accounts!: Accounts;
-  private clockOffsetMs = 0;
-  private requestCount = 0;
-  private journal: Journal | undefined;
-  /** With a state file: the consumer keys as it names them. */
-  private keyHashes: KeyHashes | undefined;
-  private readonly pending: Pending = { clock: false, users: new Set(), tokens: [], drops: [] };
+  private readonly counters: Counters = { clockOffsetMs: 0, requests: 0 };
+  /** With --state: the state file, told of every change. */
+  private persisted: PersistedState | undefined;
 
   private constructor(config: SandboxConfig, hashCost: number | undefined) {
     this.checker = new SecretChecker(new FifoQueue(HASH_CONCURRENCY), hashCost);
@@ -61,22 +49,14 @@ export class SandboxStore {
       now: () => store.now(),
       issue: (kind, customer, principal) => {
         const { token, digest, record } = store.tokens.issue(kind, customer.id, principal);
-        if (store.journal !== undefined) store.pending.tokens.push([digest, record]);
-        store.changed();
+        store.persisted?.tokenIssued(digest, record);
         return token;
       },
-      userChanged: (name) => {
-        if (store.journal !== undefined) store.pending.users.add(name);
-        store.changed();
-      },
+      userChanged: (name) => store.persisted?.userChanged(name),
     });
     if (statePath !== undefined) {
-      const saved = await readStateFile(statePath);
-      const keys = config.customers.flatMap((c) => (c.clients ?? []).map((cl) => cl.consumerKey));
-      store.keyHashes = await KeyHashes.create(keys, saved?.snapshot.keySalt);
-      if (saved !== undefined) store.restore(saved);
-      if (saved?.tornTail === true) log(`sandbox: ${statePath} ended in a line cut short by a crash; that change was never acknowledged and is ignored.`);
-      store.journal = await Journal.open(statePath, { changes: () => store.changes(), snapshot: () => store.snapshot() });
+      const parts = { customers: store.customers, tokens: store.tokens, accounts: store.accounts, counters: store.counters };
+      store.persisted = await PersistedState.open(statePath, config, parts, log);
     }
     return store;
   }
@@ -86,24 +66,23 @@ export class SandboxStore {
    * The server holds each answer until then, so nothing acknowledged can be lost by a crash.
    */
   durable(): Promise<void> | undefined {
-    return this.journal?.durable();
+    return this.persisted?.durable();
   }
 
   /** Virtual time in epoch milliseconds: real time plus what the admin clock has advanced. */
   now(): number {
-    return Date.now() + this.clockOffsetMs;
+    return Date.now() + this.counters.clockOffsetMs;
   }
 
   get clockOffsetSeconds(): number {
-    return this.clockOffsetMs / 1000;
+    return this.counters.clockOffsetMs / 1000;
   }
 
   /** Moves the virtual clock forward; returns false (and moves nothing) past MAX_CLOCK_OFFSET_SECONDS. */
   advanceClock(seconds: number): boolean {
-    if (this.clockOffsetMs + seconds * 1000 > MAX_CLOCK_OFFSET_SECONDS * 1000) return false;
-    this.clockOffsetMs += seconds * 1000;
-    this.pending.clock = true;
-    this.changed();
+    if (this.counters.clockOffsetMs + seconds * 1000 > MAX_CLOCK_OFFSET_SECONDS * 1000) return false;
+    this.counters.clockOffsetMs += seconds * 1000;
+    this.persisted?.clockMoved();
     return true;
   }
 
@@ -112,7 +91,7 @@ export class SandboxStore {
   }
 
   noteRequest(): void {
-    this.requestCount += 1;
+    this.counters.requests += 1;
     this.changed();
   }
 
@@ -166,10 +145,7 @@ export class SandboxStore {
   /** Drops tokens early, as a release update, disaster recovery or contract expiration would. */
   invalidateTokens(filter: TokenFilter): number {
     const dropped = this.tokens.invalidate(filter);
-    if (dropped.length > 0 && this.journal !== undefined) {
-      this.pending.drops.push(...dropped);
-      this.changed();
-    }
+    if (dropped.length > 0) this.persisted?.tokensDropped(dropped);
     return dropped.length;
   }
 
@@ -202,7 +178,7 @@ export class SandboxStore {
   stats(): SandboxStats {
     const customers: Record<string, CustomerStats> = {};
     for (const c of this.customers.values()) customers[c.id] = { ...c.stats, resultCodes: { ...c.stats.resultCodes } };
-    return { requests: this.requestCount, customers };
+    return { requests: this.counters.requests, customers };
   }
 
   /** How many tokens the sandbox holds (live ones and those expired less than a day ago). */
@@ -211,107 +187,11 @@ export class SandboxStore {
   }
 
   private changed(): void {
-    this.journal?.touch();
+    this.persisted?.touch();
   }
 
   /** Writes what is pending and closes the state file; later changes (from requests still finishing) are not written. */
   async close(): Promise<void> {
-    await this.journal?.close();
-  }
-
-  /** Journal lines for what changed since the last call; statistics ride along with every write. */
-  private changes(): string {
-    const out: Change[] = [];
-    const p = this.pending;
-    if (p.clock) out.push({ k: 'clock', offsetMs: this.clockOffsetMs });
-    for (const name of p.users) {
-      const state = this.accounts.persisted(name);
-      if (state !== undefined) out.push({ k: 'user', name, state });
-    }
-    for (const [digest, record] of p.tokens) {
-      const token = this.persistedToken(record);
-      if (token !== undefined) out.push({ k: 'token', digest, token });
-    }
-    if (p.drops.length > 0) out.push({ k: 'drop', digests: p.drops });
-    out.push({ k: 'stats', requests: this.requestCount, customers: this.customerStats() });
-    p.clock = false;
-    p.users.clear();
-    p.tokens = [];
-    p.drops = [];
-    return out.map((c) => `${JSON.stringify(c)}\n`).join('');
-  }
-
-  private customerStats(): Record<string, CustomerStats> {
-    return Object.fromEntries([...this.customers.values()].map((c) => [c.id, c.stats]));
-  }
-
-  private snapshot(): string {
-    const users: Record<string, PersistedUser> = {};
-    for (const name of this.accounts.userNames()) {
-      const u = this.accounts.persisted(name);
-      if (u !== undefined) users[name] = u;
-    }
-    const state: Snapshot = {
-      format: STATE_FORMAT,
-      version: 2,
-      savedAt: new Date().toISOString(),
-      clockOffsetMs: this.clockOffsetMs,
-      requests: this.requestCount,
-      customers: this.customerStats(),
-      users,
-      keySalt: this.keyHashes?.salt,
-      tokens: Object.fromEntries([...this.tokens.entries()].flatMap(([digest, record]) => {
-        const token = this.persistedToken(record);
-        return token === undefined ? [] : [[digest, token] as const];
-      })),
-    };
-    return `${JSON.stringify(state)}\n`;
-  }
-
-  /** Applies a saved state over the config: the snapshot, then each change in order. Entries the config no longer has are dropped. */
-  private restore(saved: SavedState): void {
-    const s = saved.snapshot;
-    this.clockOffsetMs = s.clockOffsetMs ?? 0;
-    this.restoreStats(s.requests, s.customers);
-    for (const [name, user] of Object.entries(s.users ?? {})) this.restoreUser(name, user);
-    const tokens = Object.entries(s.tokens ?? {}).sort(([, x], [, y]) => (x.expiresAt ?? 0) - (y.expiresAt ?? 0));
-    for (const [digest, token] of tokens) this.restoreToken(digest, token);
-    for (const c of saved.changes) {
-      if (c.k === 'clock') this.clockOffsetMs = c.offsetMs;
-      else if (c.k === 'user') this.restoreUser(c.name, c.state);
-      else if (c.k === 'token') this.restoreToken(c.digest, c.token);
-      else if (c.k === 'drop') this.tokens.drop(c.digests);
-      else this.restoreStats(c.requests, c.customers);
-    }
-  }
-
-  private restoreStats(requests: unknown, customers: unknown): void {
-    if (typeof requests === 'number' && Number.isInteger(requests) && requests >= 0) this.requestCount = requests;
-    if (typeof customers !== 'object' || customers === null) return;
-    for (const [id, stats] of Object.entries(customers)) {
-      const c = this.customers.get(id);
-      if (c !== undefined) savedStats(stats, c.stats);
-    }
-  }
-
-  private restoreUser(name: string, raw: unknown): void {
-    const user = savedUser(raw);
-    if (user !== undefined) this.accounts.restore(name, user);
-  }
-
-  private restoreToken(digest: string, raw: unknown): void {
-    const saved = savedToken(raw);
-    if (saved === undefined || !this.customers.has(saved.customerId)) return;
-    const principal = saved.kind === 'a' ? this.keyHashes?.keyOf(saved.principal) : saved.principal;
-    if (principal === undefined) return;
-    const t = { ...saved, principal };
-    if (t.kind === 'a' ? this.accounts.hasClient(t.principal) : this.accounts.hasUser(t.principal)) this.tokens.add(digest, t);
-  }
-
-  /** A token as the state file keeps it: an Interface A token names its consumer key by the key's hash. */
-  private persistedToken(record: TokenRecord): TokenRecord | undefined {
-    if (record.kind !== 'a') return record;
-    const principal = this.keyHashes?.hashOf(record.principal);
-    return principal === undefined ? undefined : { ...record, principal };
+    await this.persisted?.close();
   }
 }

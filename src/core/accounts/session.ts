@@ -3,7 +3,7 @@
 // is kept under (the exact origin it was issued at) and the masked form the hosts show.
 import type { Credentials, Endpoints, InterfaceId } from '../model';
 import type { TokenOwner } from '../ports';
-import { checkServiceUrl } from '../http/http';
+import { checkServiceUrl } from '../http/serviceUrls';
 import { exactOrigin } from '../protocol/credentialOrigins';
 import { checkHeaderValue } from '../protocol/validate';
 import { keyFingerprint, maskAccount, type SecretRegistry } from '../redact';

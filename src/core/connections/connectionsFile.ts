@@ -4,7 +4,7 @@
 // problem names the connection and the field, and where it is: FILE:LINE:COLUMN for a file, the
 // path inside the setting for a value. Nothing is used until all of it is right.
 import { findNodeAtLocation, getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
-import { checkServiceUrl } from '../http/http';
+import { checkServiceUrl } from '../http/serviceUrls';
 import { checkHeaderValue } from '../protocol/validate';
 import { CONNECTION_NAME, connectionFromFields, connectionKey, RESERVED_CONNECTION_NAMES, SANDBOX_CONNECTION, shownName, type ConnectionFields, type Connections } from './connection';
 

@@ -8,7 +8,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BUILT_IN, type CodeBook } from '../codes/codes';
 import { failure } from './failures';
-import { TransportError, type HttpTransport, type WireResponse } from '../http/http';
+import type { HttpTransport, WireResponse } from '../http/http';
+import { TransportError } from '../http/transportErrors';
 import { LimiterDisposedError } from '../limits/limiter';
 import type { CallFailure, Endpoints, WireEvent } from '../model';
 import { CoordinatorUnavailableError, type Limiter, type Permit } from '../ports';

@@ -1,12 +1,15 @@
 // HTTP for both interfaces on one undici dispatcher: keep-alive connections, connect/header/body
 // timeouts and an overall deadline per request, gzip decoding with a cap on the decoded size,
-// optional extra CA and HTTP proxy. TLS verification is always on.
+// optional extra CA and HTTP proxy. TLS verification is always on. Its failures are transportErrors.ts,
+// the addresses it may be given serviceUrls.ts.
 import { rootCertificates } from 'node:tls';
 import { promisify } from 'node:util';
 import { gunzip, gunzipSync } from 'node:zlib';
 import { bypassesProxy } from './noProxy';
 import { OnTheWire } from './onTheWire';
+import { checkProxyUrl } from './serviceUrls';
 import { readCaFile } from './tlsFiles';
+import { hostOf, toTransportError, TransportError } from './transportErrors';
 import { Agent, proxyAgent, request, type Dispatcher } from './undici';
 
 const gunzipAsync = promisify(gunzip);
@@ -66,48 +69,8 @@ export interface WireResponse {
   readonly text: string;
 }
 
-/** A transport failure: nothing usable came back. */
-export class TransportError extends Error {
-  constructor(
-    message: string,
-    readonly kind: 'network' | 'cancelled',
-    /** False when the request surely never reached the service (no connection was made). */
-    readonly mayHaveReached = true,
-    /** A reset, refused connection or timeout: the same idempotent request may succeed when sent again. */
-    readonly retryable = false,
-  ) {
-    super(message);
-    this.name = 'TransportError';
-  }
-}
-
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
-
-/**
- * Why a URL may not be used, or undefined when it may. Plain http is allowed only to loopback hosts
- * (the local sandbox): anywhere else it would send credentials and tokens in clear text.
- */
-export function checkServiceUrl(label: string, value: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return `${label} "${withoutUserInfo(value)}" is not a URL. Give a full address such as https://api.example.com.`;
-  }
-  if (url.username !== '' || url.password !== '') {
-    // Never echoed: the part before @ is a user name and password.
-    return `${label} contains a user name or password before the host (user:password@). Remove them: credentials are given separately, never in a service address.`;
-  }
-  if (url.protocol === 'https:') return undefined;
-  if (url.protocol === 'http:') {
-    if (LOOPBACK_HOSTS.has(url.hostname)) return undefined;
-    return `${label} uses plain http:// to ${url.hostname}; credentials and tokens would travel unencrypted. Use https:// (plain http is allowed only for 127.0.0.1, ::1 and localhost).`;
-  }
-  return `${label} must start with https:// (or http:// for a local sandbox), not ${url.protocol}//.`;
-}
-
 export class HttpTransport {
   private readonly dispatcher: Dispatcher;
   /** Hosts matching http.noProxy go here, straight to the service. */
@@ -225,10 +188,6 @@ export class HttpTransport {
   }
 }
 
-function hostOf(origin: string): string {
-  return origin.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '');
-}
-
 /** Response headers as one string each (a repeated header joined with ", "). */
 export function flatHeaders(h: WireResponse['headers']): Record<string, string> {
   const out: Record<string, string> = {};
@@ -242,71 +201,3 @@ export function flatHeaders(h: WireResponse['headers']): Record<string, string> 
 export function headerValue(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
-
-/** Why a proxy URL cannot be used, or undefined. A user:password@ part is allowed (proxy sign-in) but never echoed. */
-export function checkProxyUrl(value: string): string | undefined {
-  try {
-    const u = new URL(value);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') return `The proxy URL must start with http:// or https://, not ${u.protocol}//.`;
-    return undefined;
-  } catch {
-    return `The proxy URL "${withoutUserInfo(value)}" is not a URL; give it as http://host:port.`;
-  }
-}
-
-/** A URL-like text with anything between "//" and "@" hidden, for messages. */
-export function withoutUserInfo(value: string): string {
-  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1<redacted>@');
-}
-
-function toTransportError(err: unknown, origin: string, signal: AbortSignal | undefined): TransportError {
-  if (err instanceof TransportError) return err;
-  if (signal?.aborted) return new TransportError('The call was cancelled.', 'cancelled');
-  const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
-  const code = e.code ?? e.cause?.code;
-  const reached = !NOT_CONNECTED.has(code ?? '');
-  const retryable = RETRYABLE.has(code ?? '');
-  const reason =
-    {
-      UND_ERR_CONNECT_TIMEOUT: 'the connection timed out',
-      UND_ERR_HEADERS_TIMEOUT: 'the service did not answer in time',
-      UND_ERR_BODY_TIMEOUT: 'the answer stopped arriving (body timeout)',
-      UND_ERR_SOCKET: 'the connection was closed unexpectedly',
-      ECONNREFUSED: 'the connection was refused',
-      ENOTFOUND: 'the host name could not be resolved',
-      ECONNRESET: 'the connection was reset',
-      UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its TLS certificate could not be verified (configure the corporate CA file)',
-      SELF_SIGNED_CERT_IN_CHAIN: 'its TLS certificate chain has an untrusted certificate (configure the corporate CA file)',
-      DEPTH_ZERO_SELF_SIGNED_CERT: 'it presented a self-signed TLS certificate',
-      CERT_HAS_EXPIRED: 'its TLS certificate has expired',
-      ERR_TLS_CERT_ALTNAME_INVALID: 'its TLS certificate does not match the host name',
-    }[code ?? ''] ?? (e.message ?? String(err));
-  return new TransportError(`Could not complete the request to ${hostOf(origin)}: ${reason}${code ? ` (${code})` : ''}.`, 'network', reached, retryable);
-}
-
-/** Failures after which the same idempotent request may well succeed: resets, refusals, timeouts. */
-const RETRYABLE: ReadonlySet<string> = new Set([
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CLOSED',
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'ETIMEDOUT',
-  'EAI_AGAIN',
-]);
-
-/** Errors raised before a request could be sent: the service never saw it. */
-const NOT_CONNECTED: ReadonlySet<string> = new Set([
-  'UND_ERR_CONNECT_TIMEOUT',
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'CERT_HAS_EXPIRED',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-]);

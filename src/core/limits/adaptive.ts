@@ -66,6 +66,8 @@ const PROBE_MAX_MS = 30_000;
 const PROBE_LEARNED_MS = 30_000;
 /** How long a refusal at a rate the service took before is remembered: three close together mean the limit moved. */
 const BELOW_MEMORY_MS = 10_000;
+/** A round trip at least this long (ms) is a slow answer: an eighth of a window's calls or more are in flight at once. */
+const SLOW_ANSWER_MS = 125;
 /** How many times more calls in the service's window than in flight make a refusal the rate's rather than the concurrency's. */
 const RATE_EVIDENCE = 4;
 /** Calls in flight beyond what the rate needs on average: answers that come back late still leave a slot free. */
@@ -178,10 +180,21 @@ export function onAccepted(s: AdaptiveState, o: Observation): AdaptiveState | un
   return { ...s, qps, okQps, okConcurrency, shown, refusedConcurrency };
 }
 
-/** Which limit refused a call, as onThrottled reads it (see there). */
-function refusedBy(s: AdaptiveState, o: Observation): 'rate' | 'concurrency' {
+/**
+ * Which limit refused a call, as onThrottled reads it (see there). With slow answers (a round trip of
+ * SLOW_ANSWER_MS or more: calls in flight are then a large share of the window's) and more in flight
+ * than the service was shown to take at once, a window above the rate it took is no sign of the rate
+ * when only calls still in flight (their outcome unknown) put it there, nor when the service refused
+ * that many in flight before: slow answers at a concurrency just probed fill the window by as many
+ * calls as are in flight, and the count of surely accepted ones varies by one from answer to answer.
+ * Fast answers fill a window far fuller than the calls in flight: there a refusal at the rate taken
+ * before is the rate's, as it was.
+ */
+function refusedBy(s: AdaptiveState, o: Observation, roundTripMs: number | undefined): 'rate' | 'concurrency' {
   const upTo = o.recentAtMost ?? o.recent;
-  const beyondRate = upTo + 1 > s.okQps;
+  const unproven = roundTripMs !== undefined && roundTripMs >= SLOW_ANSWER_MS && o.level > s.okConcurrency;
+  const surelyBeyond = o.recent + 1 > s.okQps && !(unproven && o.level >= (s.refusedConcurrency ?? Infinity));
+  const beyondRate = surelyBeyond || (upTo + 1 > s.okQps && !unproven);
   return o.level < 2 || (beyondRate && upTo >= RATE_EVIDENCE * o.level) ? 'rate' : 'concurrency';
 }
 
@@ -196,9 +209,9 @@ function refusedBy(s: AdaptiveState, o: Observation): 'rate' | 'concurrency' {
  * - otherwise the concurrency: below the rate accepted before, or with hardly more calls in the
  *   window than in flight (slow calls, where the concurrency binds long before any window fills).
  */
-export function onThrottled(s: AdaptiveState, o: Observation, now: number): AdaptiveState {
+export function onThrottled(s: AdaptiveState, o: Observation, now: number, roundTripMs?: number): AdaptiveState {
   const beyondRate = (o.recentAtMost ?? o.recent) + 1 > s.okQps;
-  const byRate = refusedBy(s, o) === 'rate';
+  const byRate = refusedBy(s, o, roundTripMs) === 'rate';
   const byConcurrency = !byRate;
   // At a new high, the limit is found: the rate drops to what the service surely took. A refusal at
   // or below the rate accepted before may pass (a call that reached the service early, another
@@ -224,6 +237,10 @@ export function onThrottled(s: AdaptiveState, o: Observation, now: number): Adap
   };
   const soon = (p: Probe): Probe => ({ at: now + PROBE_BASE_MS, step: 1, intervalMs: p.intervalMs });
   const probeQps = !byRate ? s.probe.qps : beyondRate ? later(s.probe.qps, s.ramp.qps) : soon(s.probe.qps);
+  // Accepted at a level and refused one above it: the concurrency is found exactly, and each probe
+  // above it costs a refusal and a hold of every call; it is looked at again as rarely as a learned one.
+  const found = byConcurrency && o.level === concurrency + 1 && s.okConcurrency >= concurrency;
+  const probeConcurrency = !byConcurrency ? s.probe.concurrency : found ? { at: now + PROBE_LEARNED_MS, step: 1, intervalMs: PROBE_LEARNED_MS } : later(s.probe.concurrency, s.ramp.concurrency);
   return {
     ...s,
     qps,
@@ -237,7 +254,7 @@ export function onThrottled(s: AdaptiveState, o: Observation, now: number): Adap
     refusedConcurrency,
     ramp,
     exact: true,
-    probe: { qps: probeQps, concurrency: byConcurrency ? later(s.probe.concurrency, s.ramp.concurrency) : s.probe.concurrency },
+    probe: { qps: probeQps, concurrency: probeConcurrency },
   };
 }
 

@@ -94,7 +94,7 @@ class AdaptiveControl implements Control {
       this.latencyMs = this.latencyMs === undefined ? tookMs : this.latencyMs + (tookMs - this.latencyMs) * LATENCY_WEIGHT;
       this.fastestMs = Math.min(this.fastestMs, tookMs);
     }
-    this.apply(throttled ? onThrottled(this.state, seen, this.now()) : onAccepted(this.state, seen));
+    this.apply(throttled ? onThrottled(this.state, seen, this.now(), this.roundTrip()) : onAccepted(this.state, seen));
   }
 
   /**

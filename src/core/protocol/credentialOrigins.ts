@@ -5,7 +5,7 @@
 // merged: no loopback aliases, no DNS, no folding of a final dot. Another program may listen on the
 // other loopback socket or answer for the other spelling. (The account key merges spellings on
 // purpose, so that one account has one guard count and one budget: accounts/session.ts.)
-import { withoutUserInfo } from '../http/http';
+import { withoutUserInfo } from '../http/serviceUrls';
 import type { Endpoints, InterfaceId } from '../model';
 
 /** scheme://host[:port] as the URL parser normalises it, or undefined for a URL that is not http(s). */

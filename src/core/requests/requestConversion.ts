@@ -6,7 +6,8 @@
 // into another request. Pure: the extension and any CLI share it.
 import type { Endpoints } from '../model';
 import { exactOrigin } from '../protocol/credentialOrigins';
-import { CURL_LINE, pipelineDiffers, readCurlCommand, type CurlRequest } from './curlCommand';
+import { CURL_LINE, pipelineDiffers, readCurlCommand } from './curlCommand';
+import type { CurlRequest } from './curlReading';
 import { MANAGED_HEADERS } from './queries';
 import { parseRequestFile } from './requestFile';
 import { references, splitLines } from './requestText';

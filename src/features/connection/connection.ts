@@ -1,23 +1,23 @@
 // One connection of this window: which credentials and endpoints its client uses, the client itself
-// (rebuilt when its settings change), sign-in state, and the questions every call goes through: the
-// lockout guard's, and whether stored credentials may go to a sign-in address changed since they were entered.
-// connections.ts holds them all and knows which one is active.
+// (built with what it shares once the connection has an account to call with, rebuilt when its
+// settings change), sign-in state, and the way every call goes (guardedCall.ts): readiness asked
+// once, the lockout guard, consent to a changed sign-in address. connections.ts holds them all.
 import * as vscode from 'vscode';
-import { BizDataClient } from '../../core/client';
+import type { BizDataClient } from '../../core/client';
 import type { CallOptions } from '../../core/clientOptions';
 import type { CallResult, Credentials, CredentialsA, CredentialsB, InterfaceId, LookupQuery, OperationRequest, TokenStatus, WireEvent } from '../../core/model';
 import { errorMessage } from '../../core/errors';
-import { redact } from '../../core/redact';
 import { INTERFACE_IDS, interfaceOf } from '../shared/interfaces';
 import { UserError } from '../shared/userError';
-import type { CodeCatalog } from '../state/codeCatalog';
 import { confirmRiskyAttempt } from './guardPrompt';
-import { notReadyFailure, readiness, type NotReady } from './readiness';
+import { guardedCall, type CallGate } from './guardedCall';
+import { readiness, type NotReady } from './readiness';
 import type { NamedConnection } from './connectionTable';
 import type { ConnectionSettings } from './settings';
-import { accountKey, signInOrigin, tokenOwnerAt } from '../../core/accounts/session';
+import { signInOrigin, tokenOwnerAt } from '../../core/accounts/session';
 import { BoundCredentials } from './boundCredentials';
-import { openWindowSharing, type WindowSharing } from './sharing';
+import { buildClient, type ClientDeps } from './connectionClient';
+import type { WindowSharing } from './sharing';
 import type { CredentialStore } from './stores';
 
 /** A local sandbox attached to this window: its address and demo credentials (not secrets). */
@@ -27,19 +27,20 @@ export interface SandboxProfile {
 }
 
 /** What every connection of the window shares: the extension's storage, its log, the code catalog, the stored credentials. */
-export interface ConnectionDeps {
-  readonly context: vscode.ExtensionContext;
-  readonly log: vscode.LogOutputChannel;
-  readonly codes: CodeCatalog;
+export interface ConnectionDeps extends ClientDeps {
   readonly credentialStore: CredentialStore;
-  /** Warnings already shown by this window: a client rebuilt on a settings change does not repeat them. */
-  readonly warned: Set<string>;
+}
+
+/** A call whose interface was found ready: it goes under the guard without asking readiness again. */
+export interface ReadyCall {
+  lookup(query: LookupQuery, options?: CallOptions): Promise<CallResult>;
+  send(request: OperationRequest, options?: CallOptions): Promise<CallResult>;
 }
 
 /**
  * One named connection of the window (or the local sandbox): its settings, its credentials, its own
- * client (built on first use, rebuilt when its settings change) and the lockout-guard prompt every
- * call goes through.
+ * client (built when the connection is made or signed in, rebuilt when its settings change) and the
+ * lockout-guard prompt every call goes through.
  */
 export class Connection implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -54,6 +55,14 @@ export class Connection implements vscode.Disposable {
   private lastUsed: InterfaceId | undefined;
   private sandboxCredentials: SandboxProfile['credentials'] | undefined;
   private readonly bound: BoundCredentials;
+  private disposed = false;
+  /** What a call asks of this connection on its way (guardedCall.ts). */
+  private readonly gate: CallGate = {
+    mayGo: (id) => (this.sandboxCredentials ? Promise.resolve(undefined) : this.bound.mayGo(id, this.settings().endpoints)),
+    readiness: (id) => this.readiness(id),
+    confirmRisk: async (id) => confirmRiskyAttempt(id, await this.status(id)),
+    using: (id) => (this.lastUsed = id),
+  };
 
   constructor(
     readonly name: string,
@@ -65,9 +74,15 @@ export class Connection implements vscode.Disposable {
     this.bound = new BoundCredentials(deps.credentialStore, name, deps.log);
     this.disposables.push(
       this.changed,
-      deps.credentialStore.onDidChange((e) => e.connection === name && this.fireChanged()),
+      deps.credentialStore.onDidChange((e) => {
+        if (e.connection !== name) return;
+        this.fireChanged();
+        // Signed in from another window: the client is ready before the first call here.
+        void this.prepareClient();
+      }),
       deps.credentialStore.onDidChangeTokens(() => this.fireChanged()),
     );
+    void this.prepareClient();
   }
 
   /** The local sandbox's connection, with its demo credentials in memory. */
@@ -80,7 +95,7 @@ export class Connection implements vscode.Disposable {
     return this.definition.production;
   }
 
-  /** New settings (the setting changed): the client is rebuilt on next use when they differ. */
+  /** New settings (the setting changed): the client is rebuilt when they differ. */
   update(definition: NamedConnection): void {
     const same = JSON.stringify(definition) === JSON.stringify(this.definition);
     this.definition = definition;
@@ -97,49 +112,38 @@ export class Connection implements vscode.Disposable {
     return new vscode.Disposable(() => this.wireTaps.delete(listener));
   }
 
-  /** The client for the current settings; built on first use so activation stays cheap. */
+  /**
+   * Builds the client and what it shares (the state folder, Redis) now, when the connection has an
+   * account to call with, so the first call does not wait for them. Activation stays cheap: connections
+   * come with the workbench (workbench.ts), never with extension.ts.
+   */
+  private async prepareClient(): Promise<void> {
+    const signedIn = (await this.signedInInterfaces()).length > 0;
+    if (!signedIn || this.client || this.disposed) return;
+    try {
+      this.getClient();
+    } catch (err) {
+      // Settings to fix (a CA file, a proxy URL): the first call says so to the user, with what to do.
+      this.deps.log.warn(`connection ${this.name}: ${errorMessage(err)}`);
+    }
+  }
+
+  /** The client for the current settings (built by now when signed in; built here otherwise). */
   getClient(): BizDataClient {
     if (this.client) return this.client;
-    const settings = this.settings();
-    const sandbox = this.isSandbox;
-    const log = (line: string): void => this.deps.log.info(line);
-    // The budget and the learned limits are those of the account of the interface in use.
-    const account = async (): Promise<string | undefined> => {
-      const c = await this.credentials(await this.activeInterface());
-      return c ? accountKey(settings.endpoints, c) : undefined;
-    };
-    const warn = (text: string): void => {
-      if (this.deps.warned.has(text)) return;
-      this.deps.warned.add(text);
-      this.deps.log.warn(text);
-      void vscode.window.showWarningMessage(text);
-    };
-    const sharing = openWindowSharing({ context: this.deps.context, settings, sandbox, account, log, warn });
-    let client: BizDataClient;
-    try {
-      client = new BizDataClient({
-        endpoints: settings.endpoints,
-        // Only credentials entered for the current sign-in address: guarded() asks before moving them.
-        credentials: async (id) => (this.sandboxCredentials ? this.sandboxCredentials[id] : this.bound.here(id, settings.endpoints)),
-        tokenStore: sharing.tokenStore,
-        guardStore: sharing.guardStore,
-        locks: sharing.locks,
-        limiter: sharing.limiter,
-        http: settings.http,
-        codes: this.deps.codes.current(),
-        log,
-        observe: (event) => {
-          for (const tap of this.wireTaps) tap(event);
-        },
-      });
-    } catch (err) {
-      sharing.dispose();
-      // The client refuses only an unreadable CA file or a malformed proxy URL: settings to fix, not a
-      // bug. A proxy URL may carry a password, so it never reaches the message (or the log).
-      const reason = redact(errorMessage(err), [settings.http.proxyUrl]);
-      const where = this.definition.from === 'setting' ? `the connection "${this.name}" in bizdata.connections (caFile, proxy) or ` : '';
-      throw new UserError(`The network settings of the connection "${this.name}" cannot be used: ${reason} Check ${where}bizdata.network.caFile and bizdata.network.proxy.`);
-    }
+    const endpoints = this.settings().endpoints;
+    const { client, sharing } = buildClient({
+      name: this.name,
+      definition: this.definition,
+      sandbox: this.isSandbox,
+      deps: this.deps,
+      // Only credentials entered for the current sign-in address: guarded() asks before moving them.
+      credentials: async (id) => (this.sandboxCredentials ? this.sandboxCredentials[id] : this.bound.here(id, endpoints)),
+      activeCredentials: async () => this.credentials(await this.activeInterface()),
+      observe: (event) => {
+        for (const tap of this.wireTaps) tap(event);
+      },
+    });
     this.client = client;
     this.sharing = sharing;
     this.clientSubscription = client.onDidChangeStatus(() => this.fireChanged());
@@ -231,25 +235,27 @@ export class Connection implements vscode.Disposable {
     return this.guarded(request.interfaceId, (o) => this.getClient().send(request, o), options);
   }
 
+  /**
+   * Asks readiness once, before a host shows progress: why `id` cannot be called (the host offers the
+   * fix, readinessOffer.ts), or the call to make, which does not ask again (one for another interface does).
+   */
+  async whenReady(id: InterfaceId): Promise<{ readonly ok: true; readonly call: ReadyCall } | { readonly ok: false; readonly notReady: NotReady }> {
+    const notReady = await this.readiness(id);
+    if (notReady) return { ok: false, notReady };
+    const call: ReadyCall = {
+      lookup: (query, o = {}) => guardedCall(this.gate, interfaceOf(query), (x) => this.getClient().lookup(query, x), o, interfaceOf(query) === id),
+      send: (request, o = {}) => guardedCall(this.gate, request.interfaceId, (x) => this.getClient().send(request, x), o, request.interfaceId === id),
+    };
+    return { ok: true, call };
+  }
+
   refreshToken(id: InterfaceId, options: CallOptions = {}): Promise<CallResult> {
     return this.guarded(id, (o) => this.getClient().refreshToken(id, o), { forceNewToken: true, ...options });
   }
 
-  /**
-   * Calls `run`; when the lockout guard refuses (failure kind `guard`), asks the user and, on
-   * "Try anyway", calls again with `confirmRisk: true`. Batch and quick fixes use this too.
-   */
-  async guarded(id: InterfaceId, run: (o: CallOptions) => Promise<CallResult>, options: CallOptions = {}): Promise<CallResult> {
-    const moved = this.sandboxCredentials ? undefined : await this.bound.mayGo(id, this.settings().endpoints);
-    if (moved) return moved;
-    const reason = await this.readiness(id);
-    if (reason) return notReadyFailure(reason);
-    this.lastUsed = id;
-    const first = await run(options);
-    if (first.ok || first.kind !== 'guard') return first;
-    const status = await this.status(id);
-    if (!(await confirmRiskyAttempt(id, status))) return first;
-    return run({ ...options, confirmRisk: true });
+  /** Calls `run` under the connection's guard (guardedCall.ts). Batch and quick fixes use this too. */
+  guarded(id: InterfaceId, run: (o: CallOptions) => Promise<CallResult>, options: CallOptions = {}): Promise<CallResult> {
+    return guardedCall(this.gate, id, run, options);
   }
 
   /** Why `id` cannot be called now (not signed in, no address), or undefined when it can. */
@@ -265,12 +271,13 @@ export class Connection implements vscode.Disposable {
     this.changed.fire();
   }
 
-  /** Drops the client (and what it shares); the next call builds one from the current settings. */
+  /** Drops the client (and what it shares) and builds one from the current settings. */
   resetClient(): void {
     this.clientSubscription?.dispose();
     this.clientSubscription = undefined;
     this.closeClient();
     this.fireChanged();
+    void this.prepareClient();
   }
 
   /** The client first (it may still release permits), then what it shared. */
@@ -284,6 +291,7 @@ export class Connection implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.clientSubscription?.dispose();
     this.closeClient();
     for (const d of this.disposables) d.dispose();

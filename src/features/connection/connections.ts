@@ -2,8 +2,8 @@
 // `bizdata.connections` (machine scope: a workspace can neither define nor change one; a value there
 // is ignored with one warning in the log), from today's `bizdata.endpoints.*` settings as `default`,
 // and the local sandbox as `sandbox` while one is attached. Each connection has its own client,
-// built on first use and disposed when the connection goes away or its settings change; a connection
-// deleted from the setting takes its stored credentials and tokens with it.
+// built once it is signed in and disposed when the connection goes away or rebuilt when its settings
+// change; a connection deleted from the setting takes its stored credentials and tokens with it.
 import * as vscode from 'vscode';
 import { DEFAULT_CONNECTION, sandboxConnection, SANDBOX_CONNECTION, shownName, type Connection as ConnectionDefinition } from '../../core/connections/connection';
 import type { InterfaceId } from '../../core/model';

@@ -3,7 +3,9 @@ import * as vscode from 'vscode';
 import { safeLine } from '../../core/sanitize';
 import { failureLine } from '../../core/exchange/failures';
 import { commandOf, Commands } from '../shared/commandIds';
-import { ANSWER_NOT_STORED, queryKindLabel, queryLabel, type HistoryQuery, type LookupEntry, type LookupModel, type LookupNode } from '../state/lookupModel';
+import { queryKindLabel, queryLabel, type HistoryQuery } from '../state/historyQueries';
+import { ANSWER_NOT_STORED, type LookupEntry, type LookupNode } from '../state/lookupEntries';
+import type { LookupModel } from '../state/lookupModel';
 import { toResultUri } from '../state/resultUri';
 
 export const LOOKUP_CONTEXT = { history: 'bizdata.lookup.history', saved: 'bizdata.lookup.saved' } as const;

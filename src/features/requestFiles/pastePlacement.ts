@@ -1,7 +1,7 @@
 // Where a pasted request goes in a request file, and the separators it needs: at the cursor's line,
 // or after the request the cursor is in (a request split in two would send its tail as a request of
 // its own). Plain TypeScript (unit-tested in plain Node).
-import { parseRequestFile } from '../../core/requests/requestFile';
+import type { ParsedRequestFile } from '../../core/requests/requestFile';
 import { splitLines } from '../../core/requests/requestText';
 
 export interface Placement {
@@ -13,10 +13,11 @@ export interface Placement {
 
 const SEPARATOR = /^###/;
 
-export function pastePlacement(document: string, cursorLine: number, request: readonly string[]): Placement {
+/** `parsed`: what the parser read of `document`. */
+export function pastePlacement(document: string, parsed: ParsedRequestFile, cursorLine: number, request: readonly string[]): Placement {
   const lines = splitLines(document);
   if (document.trim() === '') return { line: 0, text: `${request.join('\n')}\n` };
-  const inside = parseRequestFile(document).requests.find((r) => r.startLine <= cursorLine && cursorLine <= r.endLine && cursorLine >= firstWritten(lines, r.startLine));
+  const inside = parsed.requests.find((r) => r.startLine <= cursorLine && cursorLine <= r.endLine && cursorLine >= firstWritten(lines, r.startLine));
   const line = inside ? inside.endLine + 1 : Math.min(cursorLine, lines.length);
   const before = lines.slice(0, line).filter((l) => l.trim() !== '').at(-1);
   const after = lines.slice(line).find((l) => l.trim() !== '');

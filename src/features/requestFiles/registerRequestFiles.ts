@@ -4,10 +4,10 @@
 import * as vscode from 'vscode';
 import type { Connections } from '../connection/connections';
 import type { ChainedResponses } from '../state/chainedResponses';
-import { parseRequestFile } from '../../core/requests/requestFile';
 import { connectionVariables } from '../../core/requests/requestVariables';
 import { safeLine } from '../../core/sanitize';
 import { credentialHeaderFixes } from './credentialHeaderFix';
+import type { ParsedDocuments } from './parsedDocuments';
 import { RequestCodeLenses } from './requestCodeLenses';
 import { completeRequestFile, type Suggestion, type SuggestionKind } from './requestCompletions';
 import { registerRequestDiagnostics } from './requestDiagnostics';
@@ -39,18 +39,20 @@ export function toCompletionItem(line: number, s: Suggestion, order: number): vs
   return item;
 }
 
-export function registerRequestFiles(context: vscode.ExtensionContext, deps: { readonly connections: Connections; readonly responses: ChainedResponses }): void {
+export function registerRequestFiles(context: vscode.ExtensionContext, deps: { readonly connections: Connections; readonly responses: ChainedResponses; readonly documents: ParsedDocuments }): void {
   const choice = () => deps.connections.choice();
   const onEndpointsMayChange: vscode.Event<void> = (listener, thisArg, disposables) => deps.connections.onDidChange(listener, thisArg, disposables);
-  registerRequestDiagnostics(context, choice, onEndpointsMayChange);
-  const lenses = new RequestCodeLenses(choice, onEndpointsMayChange);
+  const { documents } = deps;
+  registerRequestDiagnostics(context, { connections: choice, documents }, onEndpointsMayChange);
+  const lenses = new RequestCodeLenses(choice, documents, onEndpointsMayChange);
   const completion: vscode.CompletionItemProvider = {
     provideCompletionItems(document, position) {
       // The variables of the file's connection (its first `# @connection`), else the active one's.
       const c = choice();
-      const named = parseRequestFile(document.getText()).connection?.name;
+      const file = documents.get(document);
+      const named = file.connection?.name;
       const endpoints = (named === undefined ? undefined : c.endpoints(named)) ?? c.endpoints(c.active);
-      const suggestions = completeRequestFile(document.getText(), position.line, position.character, endpoints ? connectionVariables(endpoints) : {});
+      const suggestions = completeRequestFile(document.getText(), file, position.line, position.character, endpoints ? connectionVariables(endpoints) : {});
       return suggestions.map((s, i) => toCompletionItem(position.line, s, i));
     },
   };
@@ -61,7 +63,10 @@ export function registerRequestFiles(context: vscode.ExtensionContext, deps: { r
     vscode.languages.registerCodeActionsProvider(REQUEST_FILES, { provideCodeActions: (d, _r, c) => credentialHeaderFixes(d, c.diagnostics) }, {
       providedCodeActionKinds: [vscode.CodeActionKind.QuickFix],
     }),
-    // Chained answers belong to their document: gone with it.
-    vscode.workspace.onDidCloseTextDocument((d) => deps.responses.forget(d.uri.toString())),
+    // Chained answers and what the parser read belong to their document: gone with it.
+    vscode.workspace.onDidCloseTextDocument((d) => {
+      deps.responses.forget(d.uri.toString());
+      documents.forget(d.uri);
+    }),
   );
 }

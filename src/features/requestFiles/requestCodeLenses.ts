@@ -1,10 +1,10 @@
 // "Send" and "Copy as curl" above every request of a request file, naming the interface whose token
 // goes with it when the file or the host decides it, and the connection it goes to.
 import * as vscode from 'vscode';
-import { parseRequestFile } from '../../core/requests/requestFile';
 import { commandOf, Commands } from '../shared/commandIds';
 import { INTERFACES } from '../shared/interfaces';
 import { connectionOfRequest, type ConnectionChoice } from '../../core/requests/requestConnections';
+import type { ParsedDocuments } from './parsedDocuments';
 import { likelyInterface } from './prepareRequest';
 
 export class RequestCodeLenses implements vscode.CodeLensProvider, vscode.Disposable {
@@ -14,6 +14,7 @@ export class RequestCodeLenses implements vscode.CodeLensProvider, vscode.Dispos
 
   constructor(
     private readonly connections: () => ConnectionChoice,
+    private readonly documents: ParsedDocuments,
     onEndpointsMayChange: vscode.Event<void>,
   ) {
     this.subscription = onEndpointsMayChange(() => this.changed.fire());
@@ -22,7 +23,7 @@ export class RequestCodeLenses implements vscode.CodeLensProvider, vscode.Dispos
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
     const choice = this.connections();
     const uri = document.uri.toString();
-    const file = parseRequestFile(document.getText());
+    const file = this.documents.get(document);
     return file.requests.flatMap((r) => {
       const range = new vscode.Range(r.requestLine, 0, r.requestLine, 0);
       const connection = connectionOfRequest(file, r, choice);

@@ -3,7 +3,7 @@
 // Plain TypeScript (unit-tested in plain Node).
 import { COUNTRIES } from '../../core/protocol/countries';
 import { MANAGED_HEADERS } from '../../core/requests/queries';
-import { HTTP_METHODS, parseRequestFile, type ParsedRequest, type ParsedRequestFile } from '../../core/requests/requestFile';
+import { HTTP_METHODS, type ParsedRequest, type ParsedRequestFile } from '../../core/requests/requestFile';
 import { splitLines } from '../../core/requests/requestText';
 import { SYSTEM_VARIABLES } from '../../core/requests/requestVariables';
 import { KNOWN_OPERATIONS, operationOf, REQUEST_HEADERS, type QueryParameter } from './knownOperations';
@@ -35,14 +35,13 @@ type Role =
 const SEPARATOR = /^###/;
 const PREAMBLE = /^\s*(?:$|#|\/\/|@[A-Za-z_])/;
 
-/** Suggestions at a 0-based line and column of a request file's text. */
-export function completeRequestFile(text: string, line: number, character: number, connection: Readonly<Record<string, string>>): Suggestion[] {
+/** Suggestions at a 0-based line and column of a request file's text; `file` is what the parser read of it. */
+export function completeRequestFile(text: string, file: ParsedRequestFile, line: number, character: number, connection: Readonly<Record<string, string>>): Suggestion[] {
   const lines = splitLines(text);
   // A position the text does not have (a stale one) has nothing to offer.
   if (!(line >= 0 && line < lines.length)) return [];
   const lineText = lines[line];
   const before = lineText.slice(0, character);
-  const file = parseRequestFile(text);
   const open = before.lastIndexOf('{{');
   if (open >= 0 && !before.slice(open).includes('}}')) return variables(file, line, lineText, open + 2, character, connection);
   const role = roleOf(lines, file, line);

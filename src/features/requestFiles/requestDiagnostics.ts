@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { safeLine } from '../../core/sanitize';
 import { DIAGNOSTIC_SOURCE } from '../shared/codeDocuments';
 import type { ConnectionChoice } from '../../core/requests/requestConnections';
+import type { ParsedDocuments } from './parsedDocuments';
 import { REQUEST_FILE_LANGUAGE } from './requestFileLanguage';
 import { requestFileProblems, type RequestProblem } from './requestProblems';
 
@@ -19,7 +20,11 @@ export function toRequestDiagnostic(p: RequestProblem): vscode.Diagnostic {
   return d;
 }
 
-export function registerRequestDiagnostics(context: vscode.ExtensionContext, connections: () => ConnectionChoice, onEndpointsMayChange: vscode.Event<void>): void {
+export function registerRequestDiagnostics(
+  context: vscode.ExtensionContext,
+  deps: { readonly connections: () => ConnectionChoice; readonly documents: ParsedDocuments },
+  onEndpointsMayChange: vscode.Event<void>,
+): void {
   const collection = vscode.languages.createDiagnosticCollection('bizdata-requests');
   const timers = new Map<string, NodeJS.Timeout>();
   const update = (document: vscode.TextDocument): void => {
@@ -28,7 +33,7 @@ export function registerRequestDiagnostics(context: vscode.ExtensionContext, con
       collection.delete(document.uri);
       return;
     }
-    collection.set(document.uri, requestFileProblems(document.getText(), connections()).map(toRequestDiagnostic));
+    collection.set(document.uri, requestFileProblems(document.getText(), deps.connections(), deps.documents.get(document)).map(toRequestDiagnostic));
   };
   const schedule = (document: vscode.TextDocument, delayMs = DEBOUNCE_MS): void => {
     const key = document.uri.toString();

@@ -12,7 +12,8 @@ import type { Services } from '../services';
 import { Commands, executeCommand } from '../shared/commandIds';
 import { interfaceOf } from '../shared/interfaces';
 import { rerunArgs, rerunFixFor } from '../shared/rerunFixes';
-import { queryLabel, type HistoryQuery, type LookupEntry } from '../state/lookupModel';
+import { queryLabel, type HistoryQuery } from '../state/historyQueries';
+import type { LookupEntry } from '../state/lookupEntries';
 import { toResultUri } from '../state/resultUri';
 import { readyAnswer, type ReadyAnswer } from './largeAnswers';
 
@@ -50,9 +51,10 @@ function titleOf(query: HistoryQuery): string {
 /** lookUpAndShow, also returning the call's result (request files chain on it). */
 export async function callAndShow(services: Services, query: HistoryQuery, options: LookUpOptions = {}): Promise<Shown> {
   const connection = options.connection ?? services.connections.active;
-  const notReady = await connection.readiness(interfaceOf(query));
-  if (notReady) {
-    void offerToGetReady(notReady);
+  // Asked once, before any progress shows: the call below does not ask again.
+  const ready = await connection.whenReady(interfaceOf(query));
+  if (!ready.ok) {
+    void offerToGetReady(ready.notReady);
     return {};
   }
   const title = `${titleOf(query)} (connection ${connection.name})`;
@@ -69,8 +71,10 @@ export async function callAndShow(services: Services, query: HistoryQuery, optio
           progress.report({ message: 'retrying' });
         }
         const o = { signal: abort.signal, forceNewToken: options.forceNewToken };
-        if (query.kind !== 'request') return { result: await connection.lookup(query, o), json: false };
-        return await sendForAnswer(connection, services, query.request, o, () => progress.report({ message: 'reading the answer' }));
+        // After a pause the answer above may be stale (signed out meanwhile): the call asks again.
+        const call = options.pauseMs ? connection : ready.call;
+        if (query.kind !== 'request') return { result: await call.lookup(query, o), json: false };
+        return await sendForAnswer(call, services, query.request, o, () => progress.report({ message: 'reading the answer' }));
       } finally {
         subscription.dispose();
       }
@@ -95,7 +99,7 @@ export async function callAndShow(services: Services, query: HistoryQuery, optio
  * cleaned of any secret it echoes (the history never keeps one) and, when large, pretty-printed on
  * the worker. `onAnswer` runs when the answer is in and that work starts. The Test Explorer sends so too.
  */
-export async function sendForAnswer(connection: Connection, services: Pick<Services, 'scanner' | 'connections'>, request: OperationRequest, options: CallOptions, onAnswer?: () => void): Promise<ReadyAnswer> {
+export async function sendForAnswer(connection: Pick<Connection, 'send'>, services: Pick<Services, 'scanner' | 'connections'>, request: OperationRequest, options: CallOptions, onAnswer?: () => void): Promise<ReadyAnswer> {
   const result = await connection.send(request, options);
   onAnswer?.();
   // Every connection's secrets: a request file may send one connection's answer on to another.

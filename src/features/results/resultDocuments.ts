@@ -2,7 +2,8 @@
 // way back from a document to the lookup behind it. The lookups themselves live in the LookupModel.
 import * as vscode from 'vscode';
 import { EXTENSION_DOCUMENT_LIMIT_CHARS } from '../connection/settings';
-import { ANSWER_NOT_STORED, prettyJson, type LookupEntry, type LookupModel, type StoredAnswer } from '../state/lookupModel';
+import { ANSWER_NOT_STORED, prettyJson, type LookupEntry, type StoredAnswer } from '../state/lookupEntries';
+import type { LookupModel } from '../state/lookupModel';
 import { fromResultUri, resultExtension, toResultUri } from '../state/resultUri';
 
 export class ResultDocuments implements vscode.TextDocumentContentProvider {

@@ -4,7 +4,7 @@
 // accepts, so tree items, quick fixes and other commands call them with the right shape.
 import * as vscode from 'vscode';
 import type { InterfaceId } from '../../core/model';
-import type { LookupNode } from '../state/lookupModel';
+import type { LookupNode } from '../state/lookupEntries';
 
 export const Commands = {
   signIn: 'bizdata.signIn',

@@ -1,7 +1,7 @@
 // The two interfaces of the service, spelled once: their ids, the names sentences use, the labels of
 // pickers and views, the letter of the status bar. Plain TypeScript (unit-tested in plain Node).
 import type { InterfaceId } from '../../core/model';
-import type { HistoryQuery } from '../state/lookupModel';
+import type { HistoryQuery } from '../state/historyQueries';
 
 export interface InterfaceInfo {
   readonly id: InterfaceId;

@@ -3,7 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
-import { LookupModel, type HistoryStorage } from './lookupModel';
+import type { HistoryStorage } from './historyRecords';
+import { LookupModel } from './lookupModel';
 
 export class VscodeHistoryStorage implements HistoryStorage {
   private folderReady: Thenable<void> | undefined;

@@ -1,7 +1,8 @@
 // Addresses of read-only result documents: bizdata-result:/<entry id>/<name>@<connection>.json, or
 // .txt for a request's answer that is not JSON (so it opens in a plain editor).
 import * as vscode from 'vscode';
-import type { HistoryQuery, LookupEntry } from './lookupModel';
+import type { HistoryQuery } from './historyQueries';
+import type { LookupEntry } from './lookupEntries';
 
 export const RESULT_SCHEME = 'bizdata-result';
 

@@ -16,7 +16,7 @@ export interface TestExplorer {
 
 export function registerTestExplorer(context: vscode.ExtensionContext, services: Services): TestExplorer {
   const controller = vscode.tests.createTestController(TEST_CONTROLLER_ID, 'Business Data request files');
-  const tree = new RequestTestTree(controller);
+  const tree = new RequestTestTree(controller, services.documents);
   const runner = new TestRunner(controller, tree, services);
   const runProfile = controller.createRunProfile('Run', vscode.TestRunProfileKind.Run, (request, token) => runner.run(request, token), true);
   context.subscriptions.push(controller, tree, runProfile);

@@ -1,12 +1,14 @@
 // The Test Explorer's tree of request files: file → request (→ assertion), found lazily. The files
 // are listed when VS Code first asks (the Testing view opens, a run of everything starts) and kept
 // current by a file watcher; a file is read when its item is expanded, run, or open in an editor, and
-// read again on every change (an open editor's unsaved text wins over the file on disk).
+// read again on every change (an open editor's unsaved text wins over the file on disk, and is parsed
+// once per version for everyone: parsedDocuments.ts).
 import * as vscode from 'vscode';
 import { parseRequestFile, type ParsedRequestFile } from '../../core/requests/requestFile';
 import { requestFileText } from '../../core/requests/requestText';
 import { safeLine } from '../../core/sanitize';
 import { uriExists } from '../shared/uriExists';
+import type { ParsedDocuments } from '../requestFiles/parsedDocuments';
 import { REQUEST_FILE_EXTENSION, REQUEST_FILE_LANGUAGE } from '../requestFiles/requestFileLanguage';
 import { requestTests } from './requestTests';
 
@@ -37,7 +39,10 @@ export class RequestTestTree implements vscode.Disposable {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private watching = false;
 
-  constructor(private readonly controller: vscode.TestController) {
+  constructor(
+    private readonly controller: vscode.TestController,
+    private readonly documents: ParsedDocuments,
+  ) {
     controller.resolveHandler = (item) => (item ? this.resolve(item) : this.discover());
     controller.refreshHandler = () => this.discover();
     this.disposables.push(
@@ -70,8 +75,8 @@ export class RequestTestTree implements vscode.Disposable {
   /** Reads the file behind any item again and returns it with its request items, fresh. */
   async read(uri: vscode.Uri): Promise<ReadFile> {
     const item = this.fileItem(uri);
-    const text = await this.textOf(uri);
-    const parsed = this.fill(item, text);
+    const { text, parsed } = await this.contentOf(uri);
+    this.fill(item, parsed);
     const requests = new Map<number, vscode.TestItem>();
     item.children.forEach((child) => {
       const node = this.nodes.get(child);
@@ -84,7 +89,7 @@ export class RequestTestTree implements vscode.Disposable {
     const node = this.nodes.get(item);
     if (node?.kind !== 'file') return;
     try {
-      this.fill(item, await this.textOf(node.uri));
+      this.fill(item, (await this.contentOf(node.uri)).parsed);
     } catch (err) {
       item.error = safeLine(`This file could not be read: ${err instanceof Error ? err.message : String(err)}`);
     }
@@ -113,11 +118,10 @@ export class RequestTestTree implements vscode.Disposable {
     return item;
   }
 
-  /** Sets the file's children from its text; returns what the parser read. */
-  private fill(item: vscode.TestItem, text: string): ParsedRequestFile {
+  /** Sets the file's children from what the parser read of it. */
+  private fill(item: vscode.TestItem, parsed: ParsedRequestFile): void {
     const node = this.nodes.get(item);
     if (node?.kind !== 'file') throw new Error(`${item.id} is not a request file's item`);
-    const parsed = parseRequestFile(text);
     const children = requestTests(parsed).map((t) => {
       const child = this.controller.createTestItem(`${item.id}#${t.key}`, safeLine(t.label), node.uri);
       child.range = new vscode.Range(t.firstLine, 0, t.lastLine, 0);
@@ -137,13 +141,14 @@ export class RequestTestTree implements vscode.Disposable {
     item.children.replace(children);
     item.canResolveChildren = false;
     item.error = undefined;
-    return parsed;
   }
 
-  private async textOf(uri: vscode.Uri): Promise<string> {
+  /** The file's text and what the parser read: an open editor's (shared, parsed once per version), else the disk's. */
+  private async contentOf(uri: vscode.Uri): Promise<{ readonly text: string; readonly parsed: ParsedRequestFile }> {
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-    if (open) return open.getText();
-    return requestFileText(await vscode.workspace.fs.readFile(uri));
+    if (open) return { text: open.getText(), parsed: this.documents.get(open) };
+    const text = requestFileText(await vscode.workspace.fs.readFile(uri));
+    return { text, parsed: parseRequestFile(text) };
   }
 
   private isOpen(id: string): boolean {

@@ -93,7 +93,7 @@ describe('bizdata processes sharing a coordinator (real redis-server)', function
     assertNoCanary([...keys, ...values]);
   });
 
-  it('stops a batch within 5 s when Redis dies, loses and doubles no line, and a rerun finishes it', async () => {
+  it('stops a batch when Redis dies: nothing is sent after, every call sent has its line, none twice, and a rerun finishes it', async () => {
     sb = await sandbox({ qps: 50, concurrency: 5 });
     const input = join(dir, 'ips.txt');
     const out = join(dir, 'out.jsonl');
@@ -108,15 +108,18 @@ describe('bizdata processes sharing a coordinator (real redis-server)', function
     const exit = new Promise<number>((r) => child.once('exit', (code) => r(code ?? -1)));
     while ((await readFile(out, 'utf8').catch(() => '')).split('\n').length < 60) await new Promise((r) => setTimeout(r, 50));
     await redis.kill();
-    const killedAt = Date.now();
+    // How soon it stops is bench:shared's figure; here, that it does (the test's timeout) and sends nothing more.
     const code = await exit;
     outputs.push(stderr);
-    assert.ok(Date.now() - killedAt < 5000, `stopped after ${Date.now() - killedAt} ms`);
     assert.equal(code, 2, stderr);
     assert.match(stderr, new RegExp(`coordinator ${redis.url.replace(/[/.]/g, '\\$&')} cannot be reached`));
     const first = (await readFile(out, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as BatchLine);
     assert.ok(first.length < all.length, 'stopped before the end');
     assert.equal(new Set(first.map((l) => inputKey(l.input))).size, first.length, 'no input written twice');
+    // Nothing was sent once Redis was gone but the calls already on the wire (at most --concurrency 5):
+    // those may lack a line when their end could not be counted, and go again in the rerun.
+    const sent = (await sb.customer()).dataCalls;
+    assert.ok(sent >= first.length && sent <= first.length + 5, `${sent} calls for ${first.length} lines`);
     await redis.restart();
     const rerun = await run(['batch', input, '--out', out], { ...env(), BIZDATA_STATE_DIR: stateDir });
     assert.equal(rerun.code, 0, rerun.stderr);

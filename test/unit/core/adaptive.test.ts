@@ -105,6 +105,46 @@ describe('adaptive limits (the reducer)', () => {
     assert.equal(slow.refusedConcurrency, 8);
   });
 
+  it('reads a refusal with slow answers at a concurrency just probed as the concurrency, though the window counts one more than before', () => {
+    // 200 ms answers, 5 at once: about 20 calls surely accepted in a window, 5 proven in flight, and
+    // 6 refused before. The probe to 6 is refused with 20 surely in the window (one more than the
+    // accepted calls showed: the count varies by one) and 25 counting those in flight.
+    let s = startState(AUTO, undefined, 0);
+    ({ s } = grow(s, 'qps', AUTO, 0, 3));
+    ({ s } = grow(s, 'concurrency', AUTO, 0, 2));
+    s = onThrottled(s, { recent: 0, level: 6, recentAtMost: 5 }, 300);
+    for (let i = 0; i < 3; i++) s = onAccepted(s, { recent: 19, level: 5 }) ?? s;
+    assert.deepEqual({ okQps: s.okQps, okConcurrency: s.okConcurrency, refusedConcurrency: s.refusedConcurrency }, { okQps: 20, okConcurrency: 5, refusedConcurrency: 6 });
+    const probed = { ...s, concurrency: 6 };
+    const after = onThrottled(probed, { recent: 20, level: 6, recentAtMost: 25 }, 5000, 200);
+    assert.equal(after.qps, s.qps, 'the rate is left as it was');
+    assert.equal(after.concurrency, 5);
+    // Calls in flight the service took before: the same window is the rate's.
+    const rate = onThrottled(s, { recent: 20, level: 5, recentAtMost: 25 }, 5000, 200);
+    assert.equal(rate.qps, 20);
+    // Fast answers (5 ms; 30 ms on a busy machine): 50 in the window and 4 in flight, more than proven: still the rate's.
+    for (const roundTrip of [5, 30]) {
+      const fast = onThrottled(startState(AUTO, { qps: 50, concurrency: 3, exact: true, at: 0 }, 0), { recent: 49, level: 4, recentAtMost: 50 }, 1000, roundTrip);
+      assert.deepEqual({ qps: fast.qps, concurrency: fast.concurrency, refusedConcurrency: fast.refusedConcurrency }, { qps: 50, concurrency: 3, refusedConcurrency: undefined });
+    }
+  });
+
+  it('a concurrency accepted at a level and refused one above is found: the next probe above it waits as long as a learned one', () => {
+    // A ramp's doubling refused at 6, 7 and 8 in flight: found only roughly, probed again 4 s later.
+    let s = startState(AUTO, undefined, 0);
+    ({ s } = grow(s, 'concurrency', AUTO, 0, 2));
+    s = onThrottled(s, { recent: 0, level: 6, recentAtMost: 5 }, 300);
+    assert.equal(s.probe.concurrency.at, 300 + 4000);
+    for (let i = 0; i < 3; i++) s = onAccepted(s, { recent: 19, level: 5 }) ?? s;
+    // The probe to 6 is refused: accepted at 5, refused at 6, so 5 it is.
+    s = onBlocked(s, 'concurrency', 4300, AUTO) as AdaptiveState;
+    assert.equal(s.concurrency, 6);
+    s = onThrottled(s, { recent: 19, level: 6, recentAtMost: 24 }, 4400, 200);
+    assert.equal(s.concurrency, 5);
+    assert.equal(onBlocked(s, 'concurrency', 4400 + 29_000, AUTO), undefined, 'not probed again within 30 s');
+    assert.equal(onBlocked(s, 'concurrency', 4400 + 30_000, AUTO)?.concurrency, 6);
+  });
+
   it('grows concurrency to what the rate needs (Little’s law) while calls wait for a slot, and no higher than a refusal left it', () => {
     let s = startState(AUTO, { qps: 2000, concurrency: 2, exact: true, at: 0 }, 0);
     // 2,000/s with answers in 4 ms: 8 in flight on average, 10 with headroom, and one more.

@@ -2,7 +2,8 @@
 // each option read as curl reads it, bash and cmd.exe quoting, continuations, credentials dropped
 // with a note, and a refusal (with what to write instead) for whatever would be sent otherwise.
 import * as assert from 'node:assert/strict';
-import { readCurlCommand, type CurlReading, type CurlRequest } from '../../../src/core/requests/curlCommand';
+import { readCurlCommand } from '../../../src/core/requests/curlCommand';
+import type { CurlReading, CurlRequest } from '../../../src/core/requests/curlReading';
 import { cpuMs } from '../cpuTime';
 
 function read(text: string): { request: CurlRequest; notes: ReadonlyArray<{ kind: string; message: string; written: string }> } {

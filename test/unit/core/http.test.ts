@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { checkServiceUrl } from '../../../src/core/http/http';
+import { checkServiceUrl } from '../../../src/core/http/serviceUrls';
 
 describe('service URLs', () => {
   it('allows https anywhere and plain http only to loopback', () => {

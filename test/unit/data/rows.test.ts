@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { problemText, readRows, rowValue, type ReadRows } from '../../../src/core/data/rows';
 import { tableOf as table } from './tables';
 
@@ -24,6 +26,13 @@ describe('data rows: CSV', () => {
         [7, { country: 'FR', name: 'Plain', note: 'z' }],
       ],
     );
+  });
+
+  it('reads examples/data/companies.csv, whose quoted names hold a comma and quotes', () => {
+    const path = join(__dirname, '../../../../examples/data/companies.csv');
+    const t = table(readRows(readFileSync(path, 'utf8'), 'companies.csv'));
+    assert.deepEqual(t.columns, ['ref', 'country', 'name']);
+    assert.deepEqual(t.rows.map((r) => r.values.name), ['Acme, Inc.', 'Globex Ltd', 'Initech GmbH', 'Les "Bons" Amis SA']);
   });
 
   it('keeps values as written and leaves a short row without the last columns', () => {

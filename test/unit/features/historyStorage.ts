@@ -10,7 +10,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync } from 'node
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { HistoryStorage } from '../../../src/features/state/lookupModel';
+import type { HistoryStorage } from '../../../src/features/state/historyRecords';
 
 export interface Written {
   /** Record updates (removals included) and the JSON bytes of the values set. */

@@ -9,7 +9,9 @@ import type { CallFailure, CallResult, CallSuccess, LookupQuery } from '../../..
 import { redact } from '../../../src/core/redact';
 import { SLICE_CHARS } from '../../../src/features/shared/codeScanner';
 import { UserError } from '../../../src/features/shared/userError';
-import { HISTORY_LIMIT, LookupModel, SAVED_LIMIT, type HistoryQuery, type LookupEntry } from '../../../src/features/state/lookupModel';
+import type { HistoryQuery } from '../../../src/features/state/historyQueries';
+import type { LookupEntry } from '../../../src/features/state/lookupEntries';
+import { HISTORY_LIMIT, LookupModel, SAVED_LIMIT } from '../../../src/features/state/lookupModel';
 import { assertNoCanary, CANARY, endpointsFor, GOOD, ok, sandbox, testClient, type Sandbox, type TestClient } from '../core/harness';
 import { FolderHistoryStorage } from './historyStorage';
 

@@ -8,7 +8,7 @@ const NEW = ['POST {{baseUrl}}/v1/things', 'Content-Type: application/json', '',
 
 /** The document with the placement applied, as the editor inserts it. */
 function apply(doc: string, cursor: number): string {
-  const p = pastePlacement(doc, cursor, NEW);
+  const p = pastePlacement(doc, parseRequestFile(doc), cursor, NEW);
   const lines = doc.split('\n');
   if (p.line >= lines.length) return doc + p.text;
   return [...lines.slice(0, p.line), ''].join('\n') + p.text + lines.slice(p.line).join('\n');

@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { COUNTRIES } from '../../../src/core/protocol/countries';
 import type { Endpoints } from '../../../src/core/model';
+import { parseRequestFile } from '../../../src/core/requests/requestFile';
 import { connectionVariables } from '../../../src/core/requests/requestVariables';
 import { completeRequestFile, type Suggestion } from '../../../src/features/requestFiles/requestCompletions';
 
@@ -14,7 +15,7 @@ function complete(textWithCursor: string): Suggestion[] {
   const offset = textWithCursor.indexOf('|');
   const text = textWithCursor.slice(0, offset) + textWithCursor.slice(offset + 1);
   const before = text.slice(0, offset).split('\n');
-  return completeRequestFile(text, before.length - 1, before[before.length - 1].length, CONNECTION);
+  return completeRequestFile(text, parseRequestFile(text), before.length - 1, before[before.length - 1].length, CONNECTION);
 }
 
 const labels = (s: readonly Suggestion[]): string[] => s.map((x) => x.label);

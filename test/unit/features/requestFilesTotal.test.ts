@@ -46,10 +46,10 @@ function readsTotally(text: string): void {
   for (const p of requestFileProblems(text, SANDBOX, file)) assertSpan(p.span, lines, p.code);
   const connection = connectionVariables(SANDBOX);
   lines.forEach((line, i) => {
-    completeRequestFile(text, i, line.length, connection);
-    completeRequestFile(text, i, Math.floor(line.length / 2), connection);
+    completeRequestFile(text, file, i, line.length, connection);
+    completeRequestFile(text, file, i, Math.floor(line.length / 2), connection);
   });
-  assert.deepEqual(completeRequestFile(text, lines.length + 1, 0, connection), [], 'a line the text does not have');
+  assert.deepEqual(completeRequestFile(text, file, lines.length + 1, 0, connection), [], 'a line the text does not have');
 }
 
 /** Pieces of the syntax, odd characters and stray braces, to put together at random. */

@@ -30,7 +30,7 @@ const config: SandboxConfig = {
   }],
 };
 
-describe('sandbox: store (store.ts): persistence and secrecy', () => {
+describe('sandbox: store (store.ts, persistedState.ts): persistence and secrecy', () => {
   let dir: string;
   let statePath: string;
   const logs: string[] = [];

@@ -1,0 +1,123 @@
+// The client a command talks to the service with, built from the chosen connection, its flags and
+// environment: the endpoints (refusing what is missing), credentials (environment or a hidden
+// prompt, never flags; the sandbox's demo ones with --sandbox), the stores and limiter shared with
+// other processes, and how it is closed.
+import { BizDataClient } from '../core/client';
+import type { CredentialProvider, LearnedLimits } from '../core/ports';
+import type { SecretRegistry } from '../core/redact';
+import type { CodeBook } from '../core/codes/codes';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../core/http/http';
+import { safeLine } from '../core/sanitize';
+import { AUTH_VERSION_B, ORG_VERSION_B } from '../core/constants';
+import type { Endpoints, InterfaceId, WireEvent } from '../core/model';
+import { DEMO_CREDENTIALS } from '../sandbox/defaults';
+import { userInfoProblem } from './addresses';
+import { openSharing, SharingError } from './coordination';
+import { credentialsFromEnvOrPrompt } from './credentials';
+import { chooseConnection, envForConnection, missingLabel, withConnectionFields, type Chosen } from './connections';
+import type { Connection, Connections } from '../core/connections/connection';
+import { errorMessage } from '../core/errors';
+import { resilienceFrom, type ConnectionValues } from './connectionOptions';
+import { UsageError, type CliIo } from './io';
+
+export interface Setup {
+  readonly client: BizDataClient;
+  /** The catalog the client reads codes with (the built-in one plus --codes). */
+  readonly codes: CodeBook;
+  readonly sandbox: boolean;
+  /** What the account's limiter learned before, as remembered. */
+  learned(): Promise<LearnedLimits | undefined>;
+  /** Disposes the client, then the shared stores (and the coordinator's connection). */
+  close(): Promise<void>;
+  readonly endpoints: Endpoints;
+  /** The connection this client talks to; undefined without a connections file or a name (the flags and variables alone). */
+  readonly connection?: Connection;
+  readonly connections?: Connections;
+  /** The longest one request may take (--timeout): also how long a stopped run waits for calls in flight. */
+  readonly requestTimeoutMs: number;
+}
+
+/** Builds the client from flags and environment ('any': one interface's addresses suffice); throws UsageError for what is missing or a coordinator that cannot be reached. */
+export async function makeClient(
+  given: ConnectionValues,
+  io: CliIo,
+  needs: InterfaceId | 'any',
+  use: { readonly chosen?: Chosen; readonly credentials?: CredentialProvider; readonly secrets?: SecretRegistry; readonly observe?: (e: WireEvent) => void } = {},
+): Promise<Setup> {
+  const chosen = use.chosen ?? (await chooseConnection(given, io.env));
+  const connection = chosen.connection;
+  const values = withConnectionFields(given, connection);
+  const env = envForConnection(io.env, connection);
+  const sandbox = values.sandbox;
+  const pick = (flag: string | undefined, name: string): string | undefined => flag ?? sandbox ?? (env[name] || undefined);
+  const authUrl = pick(values['auth-url'], 'BIZDATA_AUTH_URL');
+  const baseUrl = pick(values['base-url'], 'BIZDATA_BASE_URL');
+  const legacyUrl = pick(values['legacy-url'], 'BIZDATA_LEGACY_URL');
+  let origin = values.origin ?? (env.BIZDATA_ORIGIN || undefined);
+  if (origin === undefined && sandbox !== undefined) origin = safeOrigin(sandbox);
+  const resilience = resilienceFrom(values, env);
+  const userInfo = userInfoProblem(values, env);
+  if (userInfo) throw new UsageError(userInfo);
+  const missingA = [
+    ...(authUrl ? [] : [missingLabel(connection, 'authUrl', '--auth-url', 'BIZDATA_AUTH_URL')]),
+    ...(baseUrl ? [] : [missingLabel(connection, 'baseUrl', '--base-url', 'BIZDATA_BASE_URL')]),
+    ...(origin ? [] : [missingLabel(connection, 'origin', '--origin', 'BIZDATA_ORIGIN')]),
+  ];
+  const missingB = legacyUrl ? [] : [missingLabel(connection, 'legacyUrl', '--legacy-url', 'BIZDATA_LEGACY_URL')];
+  const missing = needs === 'a' ? missingA : needs === 'b' ? missingB : missingA.length > 0 && missingB.length > 0 ? [...missingA, ...missingB] : [];
+  if (missing.length > 0) {
+    throw new UsageError(`Missing ${missing.join(', ')}. To try the local sandbox, run "bizdata sandbox" and pass --sandbox http://127.0.0.1:8080.`);
+  }
+  const endpoints: Endpoints = {
+    authUrl: authUrl ?? '',
+    baseUrl: baseUrl ?? '',
+    legacyUrl: legacyUrl ?? '',
+    origin: origin ?? '',
+    authVersion: connection?.endpoints.authVersion ?? AUTH_VERSION_B,
+    orgVersion: connection?.endpoints.orgVersion ?? ORG_VERSION_B,
+    ...(resilience.aVersion !== undefined ? { aVersion: resilience.aVersion } : {}),
+  };
+  const verbose = values.verbose === true;
+  const log = verbose ? (line: string): void => void io.stderr.write(`${safeLine(line)}\n`) : undefined;
+  const credentials: CredentialProvider = sandbox !== undefined ? async (id) => DEMO_CREDENTIALS[id] : (use.credentials ?? credentialsFromEnvOrPrompt(io, { connection: connection?.name, own: true }));
+  let shared;
+  try {
+    shared = await openSharing(values, env, endpoints, needs, credentials, log, (line) => void io.stderr.write(`${safeLine(`bizdata: warning: ${line}`)}\n`));
+  } catch (err) {
+    if (err instanceof SharingError) throw new UsageError(err.message);
+    throw err;
+  }
+  let client: BizDataClient;
+  try {
+    client = new BizDataClient({
+      endpoints,
+      credentials,
+      tokenStore: shared.tokenStore,
+      guardStore: shared.guardStore,
+      locks: shared.locks,
+      limiter: shared.limiter,
+      http: { caFile: values['ca-file'] ?? (env.BIZDATA_CA_FILE || undefined), proxyUrl: values.proxy ?? (env.BIZDATA_PROXY || undefined), requestTimeoutMs: resilience.requestTimeoutMs },
+      codes: resilience.codes,
+      log,
+      secrets: use.secrets,
+      observe: use.observe,
+    });
+  } catch (err) {
+    await shared.close();
+    throw new UsageError(errorMessage(err));
+  }
+  const close = async (): Promise<void> => {
+    await client.dispose();
+    await shared.close();
+  };
+  const requestTimeoutMs = resilience.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  return { client, codes: resilience.codes, sandbox: sandbox !== undefined, endpoints, connection, connections: chosen.connections, learned: shared.learned, close, requestTimeoutMs };
+}
+
+function safeOrigin(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
