@@ -89,6 +89,22 @@ describe('bizdata send and test --data', function () {
     assert.equal((await results(out)).length, 24);
   });
 
+  it('runs the requests of each row in order with its own chained answers, rows at once', async () => {
+    sb = await sandbox({ qps: 100, concurrency: 8 });
+    const requests = await file(
+      'chain.bizdata.http',
+      `### first\n# @name first\nGET {{baseUrl}}/v1/duns-search/ip/{{ip}}?view=standard\n\n### again, from the first answer\nGET {{baseUrl}}/v1/duns-search/ip/{{first.response.body.$.inquiryDetail.ipAddress}}?view=standard\n\n?? status == 200\n`,
+    );
+    const rows = await file('rows.csv', ipRows(16));
+    const out = join(dir, 'out.jsonl');
+    const r = await run(['send', requests, '--data', rows, '--out', out, '--concurrency', '6'], canaryEnv(sb.url));
+    assert.equal(r.code, 0, r.stderr);
+    const lines = await results(out);
+    assert.equal(lines.length, 16);
+    for (const l of lines) assert.equal((l.answer as { inquiryDetail: { ipAddress: string } }).inquiryDetail.ipAddress, l.values.ip, `row ${l.line} chained on its own answer`);
+    assert.equal((await sb.customer()).contractUsed, 32, 'two requests per row');
+  });
+
   it('after kill -9 in the middle, a second run with the same --out writes every row once', async function () {
     this.timeout(120_000);
     const { child, exited, requests, rows, out } = await startAndWait(40);
