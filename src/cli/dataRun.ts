@@ -29,7 +29,7 @@ import { batchWorkers } from './coordination';
 import { chooseConnection, withConnectionFields } from './connections';
 import { EXIT, readInputBytes, UsageError, type CliIo } from './io';
 import { refuseAll, refuseErrors, refuseRunProblems, requestClients, type RequestClients } from './requestClients';
-import { checkNotes, promptAnswers, requestFileContext, type InputValues } from './requestInputs';
+import { promptAnswers, requestFileContext, type InputValues } from './requestInputs';
 import { writeJunit } from './runReportFile';
 import { cliRunHost } from './runHost';
 import { againToStop, endBySignal, StopRequests } from './signals';
@@ -100,8 +100,11 @@ async function prepareDataRun(file: string, values: ParsedArgs, io: CliIo, comma
   const { table } = read;
   const columns = parseColumnFlags(values.column ?? []);
   if (!columns.ok) throw new UsageError(`nothing was sent: ${columns.message}`);
-  if (command === 'test' && (values.column ?? []).length > 0) throw new UsageError('--column shapes the results CSV of "bizdata send --data"; "bizdata test" writes no results file. Leave it out.');
-  checkNotes(requests, values, io, file);
+  // A note would be asked once per row and request: a data run takes --confirm-notes instead.
+  const noted = requests.filter((r) => r.settings.note !== undefined);
+  if (noted.length > 0 && values['confirm-notes'] !== true) {
+    throw new UsageError(`nothing was sent: ${noted.map((r) => `${file}:${r.requestLine + 1}`).join(', ')} ${noted.length === 1 ? 'is' : 'are'} marked "# @note", which a data-driven run would ask once per row. Pass --confirm-notes to send ${noted.length === 1 ? 'it' : 'them'} for every row without asking.`);
+  }
   const { root, system } = await requestFileContext(file, values, io, command);
   const secrets = new SecretRegistry();
   const prompts = await promptAnswers(requests, values, io, file, secrets);

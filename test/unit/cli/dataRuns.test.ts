@@ -174,6 +174,10 @@ describe('bizdata send and test --data', function () {
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
       assert.match(r.stderr, message);
     }
+    const noted = await file('noted.bizdata.http', ORG_FILE.replace('### match\n', '### match\n# @note spends the contract\n'));
+    const asked = await run(['send', noted, '--data', good], canaryEnv(sb.url));
+    assert.equal(asked.code, 2, asked.stderr);
+    assert.match(asked.stderr, /marked "# @note", which a data-driven run would ask once per row\. Pass --confirm-notes/);
     const t = await run(['test', requests, '--data', join(dir, 'short.jsonl')], canaryEnv(sb.url));
     assert.equal(t.code, 2, t.stderr);
     assert.match(t.stderr, /short\.jsonl:2:/);
