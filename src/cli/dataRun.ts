@@ -43,7 +43,8 @@ breaks in quotes, CRLF, a UTF-8 BOM) or JSON Lines (.jsonl, one object a line). 
 file's requests in order with its own chained answers; --concurrency N rows run at once ("auto" by
 default), all through one client per connection: one token, limiter and lockout guard. Before
 anything is sent (not even a sign-in), a data file that cannot be read is refused at its line
-(ROWS:LINE), and so is a row without a value for a variable the file uses (exit status 2).`;
+(ROWS:LINE), and so is a row without a value for a variable the file uses (exit status 2). A
+request marked "# @note" is sent for every row only with --confirm-notes.`;
 
 export const DATA_SEND_HELP = `Data-driven runs:
   --data ROWS          run the file once per row of ROWS (.csv or .jsonl)
