@@ -8,7 +8,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { ResultLine } from '../../../src/core/data/results';
-import { sandbox, type Sandbox } from '../core/harness';
+import { assertNoCanary, sandbox, type Sandbox } from '../core/harness';
 import { waitFor } from '../sandbox/helpers';
 import { canaryEnv, CLI, cliEnv, cliRuns } from './cliHarness';
 
@@ -87,6 +87,7 @@ describe('bizdata send and test --data', function () {
     assert.deepEqual(JSON.parse(second.stdout), { ...JSON.parse(second.stdout), skipped: 24, done: 0 });
     assert.equal((await sb.customer()).dataCalls, calls, 'no row was sent again');
     assert.equal((await results(out)).length, 24);
+    assertNoCanary([await readFile(out, 'utf8')]);
   });
 
   it('runs the requests of each row in order with its own chained answers, rows at once', async () => {
