@@ -11,7 +11,8 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inputKey, type BatchLine } from '../src/core/run/batchLines';
+import type { BatchLine } from '../src/core/run/batchLines';
+import { lookupKey } from '../src/core/requests/queries';
 import { DEMO_CREDENTIALS } from '../src/sandbox/defaults';
 import { startRedis, type RedisServer } from '../test/unit/redisServer';
 import { admin, customerStats, ips, sandboxEnv, startCli, startSandboxProcess, type BenchSandbox } from './processes';
@@ -115,7 +116,7 @@ async function redisKilled(dir: string, redis: RedisServer): Promise<Record<stri
     const afterKill = stopped.map((s) => Number(((s.at - killedAt) / 1000).toFixed(2)));
     const named = stopped.every((s) => s.stderr.includes(`coordinator ${redis.url} cannot be reached`));
     const first = await Promise.all(files.map((f) => readLines(f.out)));
-    const doubledFirst = first.map((ls) => ls.length - new Set(ls.map((l) => inputKey(l.input))).size);
+    const doubledFirst = first.map((ls) => ls.length - new Set(ls.map((l) => lookupKey(l.input))).size);
     await redis.restart();
     const reruns = await Promise.all(files.map((f) => startCli(['batch', f.input, '--out', f.out], env).done));
     const final = await Promise.all(files.map((f) => readLines(f.out)));
@@ -127,7 +128,7 @@ async function redisKilled(dir: string, redis: RedisServer): Promise<Record<stri
       inputsWrittenTwiceBeforeRerun: doubledFirst.reduce((a, b) => a + b, 0),
       rerunExitCodes: reruns.map((r) => r.code),
       linesAfterRerun: final.reduce((n, ls) => n + ls.length, 0),
-      distinctInputsAfterRerun: final.reduce((n, ls) => n + new Set(ls.map((l) => inputKey(l.input))).size, 0),
+      distinctInputsAfterRerun: final.reduce((n, ls) => n + new Set(ls.map((l) => lookupKey(l.input))).size, 0),
       okAfterRerun: final.reduce((n, ls) => n + ls.filter((l) => l.ok).length, 0),
     };
     console.log(`(d) Redis killed mid-run: ${JSON.stringify(result)}`);

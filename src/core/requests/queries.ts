@@ -1,6 +1,7 @@
 // Checks of a whole query, of a request to another operation and of the credentials before anything
 // is sent (built on validate.ts).
 import type { Credentials, Endpoints, LookupQuery, OperationRequest } from '../model';
+import { DEFAULT_MATCH_TYPE, DEFAULT_VIEW } from '../constants';
 import { credentialRefusal } from '../protocol/credentialOrigins';
 import { checkCountry, checkHeaderValue, checkIp, checkName, checkOptionalText } from '../protocol/validate';
 import { MAX_BODY_FILE_BYTES } from './fileSafety';
@@ -9,6 +10,16 @@ import { identityHeaderProblem } from './identityHeaders';
 import { signInPathRefusal } from '../protocol/signInPaths';
 
 const TOKEN_WORD = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/**
+ * The one identity of a lookup: the same query written differently (spaces, case, a default left out)
+ * is the same lookup. A batch resumes by it; the history keeps a saved query once by it.
+ */
+export function lookupKey(q: LookupQuery): string {
+  return q.kind === 'ip'
+    ? JSON.stringify(['ip', q.ip.trim().toLowerCase(), q.view ?? DEFAULT_VIEW])
+    : JSON.stringify(['org', q.country.trim().toUpperCase(), q.name.trim(), q.territory?.trim() ?? '', q.matchType ?? DEFAULT_MATCH_TYPE]);
+}
 
 /** The first problem with a query, or undefined when it may be sent. */
 export function checkLookup(q: LookupQuery): string | undefined {

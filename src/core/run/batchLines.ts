@@ -5,15 +5,8 @@
 import { writeSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import type { CallResult, FailureKind, LookupQuery } from '../model';
-import { DEFAULT_MATCH_TYPE, DEFAULT_VIEW } from '../constants';
 import { safeJson } from '../sanitize';
-
-/** The identity of an input for resuming: the same query written differently is the same input. */
-export function inputKey(q: LookupQuery): string {
-  return q.kind === 'ip'
-    ? JSON.stringify(['ip', q.ip.trim().toLowerCase(), q.view ?? DEFAULT_VIEW])
-    : JSON.stringify(['org', q.country.trim().toUpperCase(), q.name.trim(), q.territory?.trim() ?? '', q.matchType ?? DEFAULT_MATCH_TYPE]);
-}
+import { lookupKey } from '../requests/queries';
 
 /** One line of the output file. */
 export interface BatchLine {
@@ -75,7 +68,7 @@ export async function openBatchResults(outFile: string, connection: string | und
   }
   return {
     isDone(q) {
-      const key = inputKey(q);
+      const key = lookupKey(q);
       // A duplicate within the file: looked up once.
       const skip = done.has(key) || seen.has(key);
       seen.add(key);
@@ -109,7 +102,7 @@ async function readDone(outFile: string, connection: string | undefined): Promis
       continue; // a line cut short by a crash: that input runs again
     }
     if (!line.input || !countsFor(line, connection)) continue;
-    latest.set(inputKey(line.input), isFinalLine(line));
+    latest.set(lookupKey(line.input), isFinalLine(line));
   }
   const done = new Set([...latest].filter(([, final]) => final).map(([key]) => key));
   return { done, endsMidLine: text !== '' && !text.endsWith('\n') };

@@ -1,7 +1,8 @@
 // A batch's rows as its report shows them (pure): each input's outcome in this run, read from the
 // results file the run appended to, with the batch's own rules of what an earlier run finished.
 import type { BatchSummary } from './batch';
-import { countsFor, inputKey, isFinalLine, type BatchLine } from './batchLines';
+import { countsFor, isFinalLine, type BatchLine } from './batchLines';
+import { lookupKey } from '../requests/queries';
 import { failureLine } from '../exchange/failures';
 import type { LimiterState, LookupQuery, WireEvent } from '../model';
 import type { ReportRow, ReportRun } from '../report/reportModel';
@@ -46,12 +47,12 @@ export function batchReportRun(b: BatchRecords): ReportRun {
  */
 export function batchRows(inputs: readonly LookupQuery[], before: string, during: string, connection: string | undefined): ReportRow[] {
   const finishedBefore = new Map<string, boolean>();
-  for (const line of lines(before)) if (countsFor(line, connection)) finishedBefore.set(inputKey(line.input), isFinalLine(line));
+  for (const line of lines(before)) if (countsFor(line, connection)) finishedBefore.set(lookupKey(line.input), isFinalLine(line));
   const now = new Map<string, BatchLine>();
-  for (const line of lines(during)) now.set(inputKey(line.input), line);
+  for (const line of lines(during)) now.set(lookupKey(line.input), line);
   const seen = new Set<string>();
   return inputs.map((q) => {
-    const key = inputKey(q);
+    const key = lookupKey(q);
     const input = q.kind === 'ip' ? q.ip : [q.country, q.name, q.territory].filter((x) => x !== undefined && x !== '').join(',');
     const first = !seen.has(key);
     seen.add(key);

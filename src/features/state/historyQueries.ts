@@ -2,6 +2,7 @@
 // a request file's request; the check that a stored one can be shown, the key that says two are the
 // same, and the labels the Lookups view and the result documents show for one.
 import type { LookupQuery, OperationRequest } from '../../core/model';
+import { lookupKey } from '../../core/requests/queries';
 import { safeLine } from '../../core/sanitize';
 
 /**
@@ -33,9 +34,7 @@ export function isHistoryQuery(value: unknown): value is HistoryQuery {
 
 /** One string per distinct query: the Saved group holds each once. */
 export function queryKey(q: HistoryQuery): string {
-  if (q.kind === 'ip') return JSON.stringify(['ip', q.ip, q.view ?? '']);
-  if (q.kind === 'org') return JSON.stringify(['org', q.country, q.name, q.territory ?? '', q.matchType ?? '']);
-  return JSON.stringify(['request', q.name ?? '', q.request]);
+  return q.kind === 'request' ? JSON.stringify(['request', q.name ?? '', q.request]) : lookupKey(q);
 }
 
 /** Short label for a query: "203.0.113.7", "Acme Ltd (GB)", or a request's name or "GET /v1/…". */

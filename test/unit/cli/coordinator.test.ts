@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BatchLine } from '../../../src/core/run/batchLines';
-import { inputKey } from '../../../src/core/run/batchLines';
+import { lookupKey } from '../../../src/core/requests/queries';
 import { assertNoCanary, CANARY, sandbox, type Sandbox } from '../core/harness';
 import { startRedis, type RedisServer } from '../redisServer';
 import { canaryEnv as canaryEnvFor, CLI, runCli, type Run } from './cliHarness';
@@ -115,7 +115,7 @@ describe('bizdata processes sharing a coordinator (real redis-server)', function
     assert.match(stderr, new RegExp(`coordinator ${redis.url.replace(/[/.]/g, '\\$&')} cannot be reached`));
     const first = (await readFile(out, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as BatchLine);
     assert.ok(first.length < all.length, 'stopped before the end');
-    assert.equal(new Set(first.map((l) => inputKey(l.input))).size, first.length, 'no input written twice');
+    assert.equal(new Set(first.map((l) => lookupKey(l.input))).size, first.length, 'no input written twice');
     // Nothing was sent once Redis was gone but the calls already on the wire (at most --concurrency 5):
     // those may lack a line when their end could not be counted, and go again in the rerun.
     const sent = (await sb.customer()).dataCalls;
@@ -126,6 +126,6 @@ describe('bizdata processes sharing a coordinator (real redis-server)', function
     const lines = (await readFile(out, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as BatchLine);
     assert.equal(lines.length, all.length, 'each input exactly once over both runs');
     assert.ok(lines.every((l) => l.ok));
-    assert.equal(new Set(lines.map((l) => inputKey(l.input))).size, all.length);
+    assert.equal(new Set(lines.map((l) => lookupKey(l.input))).size, all.length);
   });
 });

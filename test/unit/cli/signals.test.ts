@@ -6,7 +6,8 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inputKey, type BatchLine } from '../../../src/core/run/batchLines';
+import type { BatchLine } from '../../../src/core/run/batchLines';
+import { lookupKey } from '../../../src/core/requests/queries';
 import { type BatchSummary } from '../../../src/core/run/batch';
 import { assertNoCanary, sandbox, type Sandbox } from '../core/harness';
 import { waitFor } from '../sandbox/helpers';
@@ -109,7 +110,7 @@ describe('bizdata on Ctrl-C (SIGINT) and SIGTERM', function () {
       assert.deepEqual([again.skipped, again.done, again.ok], [first.length, 16 - first.length, 16 - first.length]);
       const all = await rows(out);
       assert.equal(all.length, 16);
-      assert.equal(new Set(all.map((l) => inputKey(l.input))).size, 16, 'each input written once');
+      assert.equal(new Set(all.map((l) => lookupKey(l.input))).size, 16, 'each input written once');
       assert.equal((await sb.customer()).dataCalls, 16, 'no input was sent twice');
     });
   }
