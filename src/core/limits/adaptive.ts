@@ -213,8 +213,9 @@ function refusedBy(s: AdaptiveState, o: Observation, roundTripMs: number | undef
  *   fills while calls are in flight);
  * - otherwise the concurrency: below the rate accepted before, or with hardly more calls in the
  *   window than in flight (slow calls, where the concurrency binds long before any window fills).
+ * `shownLevel`: calls in flight an accepted answer showed, one below the level a start's probe allowed.
  */
-export function onThrottled(s: AdaptiveState, o: Observation, now: number, roundTripMs?: number): AdaptiveState {
+export function onThrottled(s: AdaptiveState, o: Observation, now: number, roundTripMs?: number, shownLevel = 0): AdaptiveState {
   const beyondRate = (o.recentAtMost ?? o.recent) + 1 > s.okQps;
   const byRate = refusedBy(s, o, roundTripMs) === 'rate';
   const byConcurrency = !byRate;
@@ -244,7 +245,7 @@ export function onThrottled(s: AdaptiveState, o: Observation, now: number, round
   const probeQps = !byRate ? s.probe.qps : beyondRate ? later(s.probe.qps, s.ramp.qps) : soon(s.probe.qps);
   // Accepted at a level and refused one above it: the concurrency is found exactly, and each probe
   // above it costs a refusal and a hold of every call; it is looked at again as rarely as a learned one.
-  const found = byConcurrency && o.level === concurrency + 1 && s.okConcurrency >= concurrency;
+  const found = byConcurrency && o.level === concurrency + 1 && Math.max(s.okConcurrency, shownLevel) >= concurrency;
   const probeConcurrency = !byConcurrency ? s.probe.concurrency : found ? { at: now + PROBE_LEARNED_MS, step: 1, intervalMs: PROBE_LEARNED_MS } : later(s.probe.concurrency, s.ramp.concurrency);
   return {
     ...s,

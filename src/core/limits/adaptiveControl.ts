@@ -1,7 +1,7 @@
 // The adaptive limiter: a RateLimiter whose limits follow the rules of adaptive.ts, capped by the
 // user's --qps / --concurrency, started from what the account's limiter learned before, and kept in
 // step with every other process of the account when the state is shared (the coordinator).
-import { capped, estimate, nextGrowth, onAccepted, onBlocked, onThrottled, SLOW_ANSWER_MS, startState, toLearned, type AdaptiveState, type Caps, type LimitName } from './adaptive';
+import { capped, estimate, nextGrowth, onAccepted, onBlocked, onThrottled, SLOW_ANSWER_MS, START, startState, toLearned, type AdaptiveState, type Caps, type LimitName } from './adaptive';
 import { onProbeAnswer, probeNeed, startProbe, type InFlightProbe } from './inFlightProbe';
 import type { Budget } from './budget';
 import type { Limits } from './budget';
@@ -103,8 +103,11 @@ class AdaptiveControl implements Control {
     const now = this.now();
     if (throttled) {
       // The first refusal ends the probe: what it allowed in flight is where the concurrency stands.
-      const base = this.probing() ? { ...this.state, concurrency: Math.min(this.state.concurrency, this.probe.allowed) } : this.state;
-      this.apply(onThrottled(base, seen, now, this.roundTrip()));
+      // A step above START was shown one below by an accepted answer: refused there, the concurrency is found.
+      const allowed = this.probing() ? this.probe.allowed : undefined;
+      const base = allowed !== undefined ? { ...this.state, concurrency: Math.min(this.state.concurrency, allowed) } : this.state;
+      const shown = allowed !== undefined && allowed > START.concurrency ? allowed - 1 : 0;
+      this.apply(onThrottled(base, seen, now, this.roundTrip(), shown));
       return;
     }
     this.latencyMs = this.latencyMs === undefined ? tookMs : this.latencyMs + (tookMs - this.latencyMs) * LATENCY_WEIGHT;
