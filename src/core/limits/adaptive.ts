@@ -67,7 +67,7 @@ const PROBE_LEARNED_MS = 30_000;
 /** How long a refusal at a rate the service took before is remembered: three close together mean the limit moved. */
 const BELOW_MEMORY_MS = 10_000;
 /** A round trip at least this long (ms) is a slow answer: an eighth of a window's calls or more are in flight at once. */
-const SLOW_ANSWER_MS = 125;
+export const SLOW_ANSWER_MS = 125;
 /** How many times more calls in the service's window than in flight make a refusal the rate's rather than the concurrency's. */
 const RATE_EVIDENCE = 4;
 /** Calls in flight beyond what the rate needs on average: answers that come back late still leave a slot free. */
@@ -106,8 +106,13 @@ function littleTarget(s: AdaptiveState, caps: Caps, latencyMs: number | undefine
   const rate = Math.min(s.qps, caps.qps);
   if (latencyMs === undefined || !(latencyMs > 0) || !Number.isFinite(rate)) return undefined;
   const ceiling = Math.min(caps.concurrency, s.refusedConcurrency !== undefined ? s.refusedConcurrency - 1 : Infinity);
-  const need = Math.ceil(((rate * latencyMs) / 1000) * IN_FLIGHT_HEADROOM) + 1;
+  const need = inFlightFor(rate, latencyMs);
   return { target: Math.max(1, Math.min(ceiling, need)), ceiling: need > ceiling ? ceiling : Infinity };
+}
+
+/** Little's law: the calls in flight a rate needs at a round trip, with headroom and one more. */
+export function inFlightFor(rate: number, latencyMs: number): number {
+  return Math.ceil(((rate * latencyMs) / 1000) * IN_FLIGHT_HEADROOM) + 1;
 }
 
 /**
@@ -208,8 +213,9 @@ function refusedBy(s: AdaptiveState, o: Observation, roundTripMs: number | undef
  *   fills while calls are in flight);
  * - otherwise the concurrency: below the rate accepted before, or with hardly more calls in the
  *   window than in flight (slow calls, where the concurrency binds long before any window fills).
+ * `shownLevel`: calls in flight an accepted answer showed, one below the level a start's probe allowed.
  */
-export function onThrottled(s: AdaptiveState, o: Observation, now: number, roundTripMs?: number): AdaptiveState {
+export function onThrottled(s: AdaptiveState, o: Observation, now: number, roundTripMs?: number, shownLevel = 0): AdaptiveState {
   const beyondRate = (o.recentAtMost ?? o.recent) + 1 > s.okQps;
   const byRate = refusedBy(s, o, roundTripMs) === 'rate';
   const byConcurrency = !byRate;
@@ -239,7 +245,7 @@ export function onThrottled(s: AdaptiveState, o: Observation, now: number, round
   const probeQps = !byRate ? s.probe.qps : beyondRate ? later(s.probe.qps, s.ramp.qps) : soon(s.probe.qps);
   // Accepted at a level and refused one above it: the concurrency is found exactly, and each probe
   // above it costs a refusal and a hold of every call; it is looked at again as rarely as a learned one.
-  const found = byConcurrency && o.level === concurrency + 1 && s.okConcurrency >= concurrency;
+  const found = byConcurrency && o.level === concurrency + 1 && Math.max(s.okConcurrency, shownLevel) >= concurrency;
   const probeConcurrency = !byConcurrency ? s.probe.concurrency : found ? { at: now + PROBE_LEARNED_MS, step: 1, intervalMs: PROBE_LEARNED_MS } : later(s.probe.concurrency, s.ramp.concurrency);
   return {
     ...s,

@@ -1,7 +1,8 @@
 // The adaptive limiter: a RateLimiter whose limits follow the rules of adaptive.ts, capped by the
 // user's --qps / --concurrency, started from what the account's limiter learned before, and kept in
 // step with every other process of the account when the state is shared (the coordinator).
-import { capped, estimate, nextGrowth, onAccepted, onBlocked, onThrottled, START, startState, toLearned, type AdaptiveState, type Caps, type LimitName } from './adaptive';
+import { capped, estimate, nextGrowth, onAccepted, onBlocked, onThrottled, SLOW_ANSWER_MS, START, startState, toLearned, type AdaptiveState, type Caps, type LimitName } from './adaptive';
+import { onProbeAnswer, probeNeed, startProbe, type InFlightProbe } from './inFlightProbe';
 import type { Budget } from './budget';
 import type { Limits } from './budget';
 import { RateLimiter, type BackoffOptions, type Control } from './limiter';
@@ -49,13 +50,14 @@ class AdaptiveControl implements Control {
   /** The round trip of accepted calls here (ms), smoothed, and the fastest one. */
   private latencyMs: number | undefined;
   private fastestMs = Infinity;
-  /** Answers accepted so far here: how far calls in flight have grown before the first refusal (startLimits). */
-  private answered = 0;
+  /** Calls in flight allowed before the first refusal (startLimits). */
+  private probe: InFlightProbe;
   private readonly now: () => number;
 
   constructor(private readonly o: AdaptiveOptions) {
     this.now = o.now ?? Date.now;
     this.state = startState(o.caps, undefined, this.now());
+    this.probe = startProbe(this.now());
   }
 
   ready(): Promise<void> {
@@ -68,16 +70,25 @@ class AdaptiveControl implements Control {
   }
 
   /**
-   * A given concurrency not yet seen at work (no refusal, nothing learned exactly) is reached with
-   * the answers: START's calls in flight, and one more per accepted answer, so they double each
-   * round trip (TCP's slow start) up to it. A cap far above the service's limits is then found by
-   * one refusal of its window, not by a burst of calls all refused together. Without a cap the
-   * concurrency itself starts at START and grows (see adaptive.ts).
+   * Until the first refusal (and when nothing was learned exactly), calls in flight grow as
+   * inFlightProbe.ts says: with a given concurrency, with slow answers, and before any answer.
+   * Without a cap and with fast answers the concurrency follows the rate's ramp (adaptive.ts).
    */
   startLimits(): Limits {
     const l = this.limits();
-    if (this.state.exact || !Number.isFinite(this.o.caps.concurrency)) return l;
-    return { qps: l.qps, concurrency: Math.min(l.concurrency, START.concurrency + this.answered) };
+    return this.probing() ? { qps: l.qps, concurrency: Math.min(l.concurrency, this.probe.allowed) } : l;
+  }
+
+  private probing(): boolean {
+    if (this.state.exact) return false;
+    const rt = this.roundTrip();
+    return rt === undefined || rt >= SLOW_ANSWER_MS || Number.isFinite(this.o.caps.concurrency);
+  }
+
+  /** What the probe may grow to: a given rate not yet seen at work counts as what the service accepted. */
+  private probeNeed(rt: number): number {
+    const rate = Number.isFinite(this.o.caps.qps) ? Math.min(this.limits().qps, this.state.okQps) : this.limits().qps;
+    return probeNeed(rate, rt, rt >= SLOW_ANSWER_MS);
   }
 
   blocked(by: LimitName): boolean {
@@ -88,13 +99,22 @@ class AdaptiveControl implements Control {
     return nextGrowth(this.state, by, this.o.caps);
   }
 
-  ended(seen: { recent: number; level: number }, throttled: boolean, tookMs: number): void {
-    if (!throttled) {
-      this.answered++;
-      this.latencyMs = this.latencyMs === undefined ? tookMs : this.latencyMs + (tookMs - this.latencyMs) * LATENCY_WEIGHT;
-      this.fastestMs = Math.min(this.fastestMs, tookMs);
+  ended(seen: { recent: number; level: number }, throttled: boolean, tookMs: number, startLevel: number): void {
+    const now = this.now();
+    if (throttled) {
+      // The first refusal ends the probe: what it allowed in flight is where the concurrency stands.
+      // A step above START was shown one below by an accepted answer: refused there, the concurrency is found.
+      const allowed = this.probing() ? this.probe.allowed : undefined;
+      const base = allowed !== undefined ? { ...this.state, concurrency: Math.min(this.state.concurrency, allowed) } : this.state;
+      const shown = allowed !== undefined && allowed > START.concurrency ? allowed - 1 : 0;
+      this.apply(onThrottled(base, seen, now, this.roundTrip(), shown));
+      return;
     }
-    this.apply(throttled ? onThrottled(this.state, seen, this.now(), this.roundTrip()) : onAccepted(this.state, seen));
+    this.latencyMs = this.latencyMs === undefined ? tookMs : this.latencyMs + (tookMs - this.latencyMs) * LATENCY_WEIGHT;
+    this.fastestMs = Math.min(this.fastestMs, tookMs);
+    this.apply(onAccepted(this.state, seen));
+    const rt = this.roundTrip();
+    if (this.probing() && rt !== undefined) this.probe = onProbeAnswer(this.probe, { startedAt: now - tookMs, level: startLevel }, now, this.probeNeed(rt));
   }
 
   /**

@@ -33,8 +33,8 @@ export interface Control {
   blocked(by: 'qps' | 'concurrency'): boolean;
   /** When the limits may change while calls wait for `by` (epoch ms), so the limiter looks again then. */
   nextChangeAt(by: 'qps' | 'concurrency'): number | undefined;
-  /** A data call ended: what it showed, whether the service refused it for the rate, and how long it took (ms). */
-  ended(seen: { recent: number; level: number }, throttled: boolean, tookMs: number): void;
+  /** A data call ended: what it showed, whether the service refused it for the rate, how long it took (ms), and the calls in flight when it started (itself included). */
+  ended(seen: { recent: number; level: number }, throttled: boolean, tookMs: number, startLevel: number): void;
   describe(): Pick<LimiterState, 'caps' | 'learned'>;
   dispose(): void;
   /** Resolves once what was learned is stored; never rejects. */
@@ -197,7 +197,7 @@ export class RateLimiter implements Limiter {
         const tookMs = this.now() - startedAt;
         // A sign-in spends the budget like any call, but says nothing of the limits of data calls.
         const tell = (o: Observation | undefined): void => {
-          if (!signIn && !this.disposed) this.control.ended(o ?? seen, throttle !== undefined, tookMs);
+          if (!signIn && !this.disposed) this.control.ended(o ?? seen, throttle !== undefined, tookMs, seen.level);
         };
         if (shown instanceof Promise) void shown.then((r) => tell(r && { ...seen, recent: r.recent, recentAtMost: Math.max(r.recent, seen.recent) }), () => tell(undefined));
         else tell(shown);

@@ -145,6 +145,16 @@ describe('adaptive limits (the reducer)', () => {
     assert.equal(onBlocked(s, 'concurrency', 4400 + 30_000, AUTO)?.concurrency, 6);
   });
 
+  it('a start’s probe that showed a level by an accepted answer and was refused one above has found the concurrency', () => {
+    // Slow answers, 6 allowed in flight after an answer showed 5 (the probe's step), refused at 6.
+    const s = { ...startState(AUTO, undefined, 0), concurrency: 6 };
+    const found = onThrottled(s, { recent: 19, level: 6, recentAtMost: 20 }, 900, 200, 5);
+    assert.equal(found.concurrency, 5);
+    assert.equal(found.probe.concurrency.at, 900 + 30_000, 'probed again as rarely as a learned one');
+    // Without an answer that showed 5, the ramp's refusal is found only roughly: probed again after 4 s.
+    assert.equal(onThrottled(s, { recent: 19, level: 6, recentAtMost: 20 }, 900, 200).probe.concurrency.at, 900 + 4000);
+  });
+
   it('grows concurrency to what the rate needs (Little’s law) while calls wait for a slot, and no higher than a refusal left it', () => {
     let s = startState(AUTO, { qps: 2000, concurrency: 2, exact: true, at: 0 }, 0);
     // 2,000/s with answers in 4 ms: 8 in flight on average, 10 with headroom, and one more.

@@ -133,8 +133,13 @@ describe('adaptive limiter', () => {
 
     it('lowers its limits after a refusal with Retry-After (HTTP 429) and holds every caller that long', async () => {
       const l = adaptiveLimiter({ caps: { qps: Infinity, concurrency: Infinity }, account: async () => undefined });
-      // Three at once: the third waits until the concurrency grows past the two it starts at.
-      const permits = await clock.runUntil(Promise.all(Array.from({ length: 3 }, () => l.acquire())));
+      // Three at once: two start, and a third only once an answer (slow, 200 ms) has shown the service takes two.
+      const first = await clock.runUntil(Promise.all([l.acquire(), l.acquire()]));
+      const more = Promise.all([l.acquire(), l.acquire()]);
+      await clock.runUntil(new Promise((r) => setTimeout(r, 200)));
+      first[1].release();
+      const permits = [first[0], ...(await clock.runUntil(more))];
+      assert.equal(l.state().active, 3);
       const before = l.state();
       permits[0].release();
       permits[1].release();
