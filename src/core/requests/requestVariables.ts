@@ -3,6 +3,7 @@
 // (systemVariables.ts), `{{%name}}` percent-encoded (REST Client), and
 // chained values from an earlier named request of the same file, as REST Client and httpYac allow:
 // `{{NAME.response.body.$.a.b[0]}}`, `{{NAME.response.body.*}}` and `{{NAME.response.headers.X}}`.
+// What none of these defines a data-driven run takes from each row's columns (dataVariables).
 import type { Endpoints, InterfaceId, OperationRequest } from '../model';
 import type { FileVariable, ParsedRequest, ParsedRequestFile, RequestFileProblem } from './requestFile';
 import { credentialRefusal, mayCarryCredentials, noServiceHostMessage } from '../protocol/credentialOrigins';
@@ -49,33 +50,56 @@ export const connectionVariables = endpointVariables;
 
 /** References to nothing the file, the connection, the system or a named request of the file defines. */
 export function unknownReferences(text: string, file: ParsedRequestFile, connection: Readonly<Record<string, string>>): RequestFileProblem[] {
+  const out: RequestFileProblem[] = [];
+  forEachReference(text, file, connection, (ref, name, chain) => {
+    if (isSystemReference(name)) {
+      const wrong = systemReferenceProblem(name);
+      if (wrong) out.push({ span: ref.span, message: wrong, severity: 'error', code: 'unknown-variable' });
+      return;
+    }
+    const badPath = chain && chain[2] === 'body' && chain[3] !== '*' ? jsonPathProblem(chain[3]) : undefined;
+    if (badPath) out.push({ span: ref.span, message: badPath, severity: 'error', code: 'syntax' });
+    if (ref.known) return;
+    const message = chain
+      ? `No request named "${chain[1]}" in this file; name the request with "# @name ${chain[1]}" above its request line.`
+      : `Unknown variable "${name}". Define it with "@${name} = value", or use one of ${[...Object.keys(connection), '$guid', '$timestamp', '$datetime iso8601'].map((v) => `{{${v}}}`).join(', ')}.`;
+    out.push({ span: ref.span, message, severity: 'error', code: 'unknown-variable' });
+  });
+  return out;
+}
+
+/**
+ * The plain variables a file uses and nothing defines (not the file, the connection, a prompt, the
+ * system or a chained request): those a data file's rows must supply, one column each (issue 26).
+ * Each name once, in the order the file first uses it; a reference unknownReferences would refuse
+ * anyway (a chain to no request, a system variable that is none) is not a column.
+ */
+export function dataVariables(text: string, file: ParsedRequestFile, connection: Readonly<Record<string, string>>): string[] {
+  const names = new Set<string>();
+  forEachReference(text, file, connection, (ref, name, chain) => {
+    if (!ref.known && !chain && !isSystemReference(name)) names.add(name);
+  });
+  return [...names];
+}
+
+type Reference = ReturnType<typeof references>[number] & { readonly known: boolean };
+
+/** Every `{{…}}` of the file outside assertions, with the name it reads and whether the file, connection, a prompt or a named request defines it. */
+function forEachReference(text: string, file: ParsedRequestFile, connection: Readonly<Record<string, string>>, visit: (ref: Reference, name: string, chain: RegExpExecArray | null) => void): void {
   const known = new Set([...Object.keys(connection), ...file.variables.map((v) => v.name), ...file.requests.flatMap((r) => r.settings.prompts.map((p) => p.name))]);
   const named = new Set(file.requests.flatMap((r) => (r.name ? [r.name] : [])));
-  const out: RequestFileProblem[] = [];
   // A file that is not text has one problem already; its bytes name no variables.
-  if (file.problems.some((p) => p.code === 'binary')) return out;
+  if (file.problems.some((p) => p.code === 'binary')) return;
   splitLines(text).forEach((line, i) => {
     // An assertion's value is compared as written; assertions.ts says so at its line.
     if (isAssertionLine(line)) return;
     for (const ref of references(line, i)) {
       // `{{%name}}` is name's value percent-encoded.
       const name = ref.name.startsWith('%') ? ref.name.slice(1).trim() : ref.name;
-      if (isSystemReference(name)) {
-        const wrong = systemReferenceProblem(name);
-        if (wrong) out.push({ span: ref.span, message: wrong, severity: 'error', code: 'unknown-variable' });
-        continue;
-      }
       const chain = CHAIN.exec(name);
-      const badPath = chain && chain[2] === 'body' && chain[3] !== '*' ? jsonPathProblem(chain[3]) : undefined;
-      if (badPath) out.push({ span: ref.span, message: badPath, severity: 'error', code: 'syntax' });
-      if (known.has(name) || (chain && named.has(chain[1]))) continue;
-      const message = chain
-        ? `No request named "${chain[1]}" in this file; name the request with "# @name ${chain[1]}" above its request line.`
-        : `Unknown variable "${name}". Define it with "@${name} = value", or use one of ${[...Object.keys(connection), '$guid', '$timestamp', '$datetime iso8601'].map((v) => `{{${v}}}`).join(', ')}.`;
-      out.push({ span: ref.span, message, severity: 'error', code: 'unknown-variable' });
+      visit({ ...ref, known: known.has(name) || (chain !== null && named.has(chain[1])) }, name, chain);
     }
   });
-  return out;
 }
 
 export type Resolved =
