@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { answerErrorMessages, openRequestFile, stats, useSignedInTestSandbox } from './helpers';
+import { answerErrorMessages, extensionApi, openRequestFile, stats, useSignedInTestSandbox, waitFor } from './helpers';
 
 const REQUEST = ['### lookup', 'GET {{baseUrl}}/{{aVersion}}/duns-search/ip/{{ip}}?view=standard', '?? status == 200', ''].join('\n');
 
@@ -85,6 +85,48 @@ describe('Run with Data in the editor', function () {
     } finally {
       errors.restore();
       await file.dispose();
+      await vscode.workspace.fs.delete(data);
+    }
+  });
+});
+
+describe('a data-driven request file in the Test Explorer', function () {
+  this.timeout(90_000);
+  const { sandbox } = useSignedInTestSandbox();
+
+  it('runs NAME.bizdata.http once per row of NAME.data.csv beside it, one test per row', async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    assert.ok(folder);
+    const name = `driven-${randomUUID()}`;
+    const requestFile = vscode.Uri.joinPath(folder, `${name}.bizdata.http`);
+    const data = vscode.Uri.joinPath(folder, `${name}.data.csv`);
+    // An assertion's value is compared as written: the second row's answer fails it. The third row lacks "ip".
+    await vscode.workspace.fs.writeFile(data, Buffer.from('label,ip\nfirst,203.0.113.7\nsecond,203.0.113.8\nthird\n'));
+    await vscode.workspace.fs.writeFile(requestFile, Buffer.from([REQUEST.trim(), '?? body $.inquiryDetail.ipAddress == 203.0.113.7', ''].join('\n')));
+    const tests = (await extensionApi()).testing.tests;
+    try {
+      await tests.discover();
+      await tests.resolve(requestFile.toString());
+      const rows = await waitFor(() => tests.items().filter((i) => i.parent === requestFile.toString()), (r) => r.length === 3, 'a test per row');
+      assert.deepEqual(
+        rows.map((r) => r.label),
+        ['line 2: label=first, ip=203.0.113.7', 'line 3: label=second, ip=203.0.113.8', 'line 4: label=third'],
+      );
+      const before = (await stats(sandbox())).customers.test?.dataCalls ?? 0;
+      const run = await tests.run([requestFile.toString()]);
+      await run.done;
+      const state = (id: string) => run.events.filter((e) => e.id === id && ['passed', 'failed', 'errored', 'skipped'].includes(e.state)).at(-1);
+      const events = JSON.stringify(run.events);
+      assert.deepEqual(
+        rows.map((r) => state(r.id)?.state),
+        ['passed', 'failed', 'errored'],
+        events,
+      );
+      assert.match(state(rows[1].id)?.messages?.[0]?.text.replace(/\\(.)/g, '$1').replace(/&nbsp;/g, ' ') ?? '', /1 of 1 requests did not pass:[^]*expected == 203\.0\.113\.7/);
+      assert.match(state(rows[2].id)?.messages?.[0]?.text.replace(/\\(.)/g, '$1').replace(/&nbsp;/g, ' ') ?? '', /\.data\.csv:4: this row has no value for "ip"/);
+      assert.equal((await stats(sandbox())).customers.test?.dataCalls ?? 0, before + 2, 'the row without "ip" sent nothing');
+    } finally {
+      await vscode.workspace.fs.delete(requestFile);
       await vscode.workspace.fs.delete(data);
     }
   });

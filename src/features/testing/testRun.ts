@@ -2,8 +2,8 @@
 // host, requestFiles/editorRunHost.ts): each chosen file's requests in file order (with the named
 // requests they chain on), sent, judged, chained and stopped by the engine as `bizdata test` runs them;
 // this runner only shows the engine's events as test results, keeps each answer in the history so it
-// opens from its test, and records the run for its report. Cancelling aborts the request on the wire
-// and skips the rest.
+// opens from its test, and records the run for its report. A data-driven file runs as one test per
+// row (testRows.ts). Cancelling aborts the request on the wire and skips the rest.
 import * as vscode from 'vscode';
 import type { CallResult } from '../../core/model';
 import type { AssertionOutcome } from '../../core/requests/assertions';
@@ -23,12 +23,15 @@ import type { TestAnswers } from '../state/testAnswers';
 import { answerLine, diffOf, runOrder } from './requestTests';
 import type { ReadFile, RequestTestTree } from './testTree';
 import { RunRecording } from './testRunReport';
+import { runDataRows } from './testRows';
 
 export type RunServices = Pick<Services, 'connections' | 'scanner' | 'lookups' | 'responses' | 'reports'> & { readonly testAnswers: TestAnswers };
 
 interface Planned {
   readonly file: ReadFile;
   readonly order: readonly ParsedRequest[];
+  /** A data-driven file's chosen rows, by line. */
+  readonly rows?: ReadonlySet<number> | 'all';
 }
 
 export class TestRunner {
@@ -48,17 +51,28 @@ export class TestRunner {
       for (const [uri, indexes] of await this.chosen(request)) {
         const file = await this.tree.read(vscode.Uri.parse(uri));
         const order = runOrder(file.text, file.parsed, indexes === 'all' ? new Set(file.parsed.requests.map((r) => r.index)) : indexes);
+        if (file.data) {
+          // A data-driven file: its chosen rows, each a test (testRows.ts).
+          planned.push({ file, order: [], rows: indexes });
+          file.data.items.forEach((row, line) => (indexes === 'all' || indexes.has(line) ? run.enqueued(row) : undefined));
+          continue;
+        }
         planned.push({ file, order });
         for (const r of order) for (const queued of itemsOf(file, r)) run.enqueued(queued);
       }
       // One question for the run when it reaches a production connection; declined, nothing is sent.
       let stopped = !(await this.productionConfirmed(planned)) || !this.trusted(run, planned);
-      for (const { file, order } of planned) {
+      for (const { file, order, rows } of planned) {
         if (stopped || abort.signal.aborted) {
           for (const r of order) for (const skipped of itemsOf(file, r)) run.skipped(skipped);
+          file.data?.items.forEach((row, line) => (rows === 'all' || rows?.has(line) ? run.skipped(row) : undefined));
           continue;
         }
-        stopped = await this.runFile(run, file, order, abort.signal, recording);
+        if (rows) {
+          const send: EditorSend = async (connection, sent) => (recording.watch(connection), (await sendForAnswer(connection, this.services, sent, { signal: abort.signal })).result);
+          const message = (item: vscode.TestItem, uri: vscode.Uri, line: number, text: string): vscode.TestMessage => this.message({ ...file, uri }, item, line, text);
+          stopped = await runDataRows({ run, file, lines: rows, services: this.services, send, signal: abort.signal, message });
+        } else stopped = await this.runFile(run, file, order, abort.signal, recording);
       }
     } finally {
       cancelled.dispose();
@@ -160,15 +174,16 @@ export class TestRunner {
       if (!node) continue;
       const key = node.uri.toString();
       if (node.kind === 'file') {
-        // Excluded requests of a file leave the rest of it.
+        // Excluded requests (or rows) of a file leave the rest of it.
         const file = await this.tree.read(node.uri);
-        const kept = [...file.requests].filter(([, child]) => !excluded.has(child.id)).map(([index]) => index);
-        out.set(key, kept.length === file.requests.size ? 'all' : new Set(kept));
+        const children = file.data ? file.data.items : file.requests;
+        const kept = [...children].filter(([, child]) => !excluded.has(child.id)).map(([index]) => index);
+        out.set(key, kept.length === children.size ? 'all' : new Set(kept));
         continue;
       }
       const current = out.get(key);
       if (current === 'all') continue;
-      out.set(key, new Set([...(current ?? []), node.index]));
+      out.set(key, new Set([...(current ?? []), node.kind === 'row' ? node.line : node.index]));
     }
     return out;
   }

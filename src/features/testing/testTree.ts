@@ -1,13 +1,16 @@
-// The Test Explorer's tree of request files: file → request (→ assertion), found lazily. The files
-// are listed when VS Code first asks (the Testing view opens, a run of everything starts) and kept
-// current by a file watcher; a file is read when its item is expanded, run, or open in an editor, and
-// read again on every change (an open editor's unsaved text wins over the file on disk).
+// The Test Explorer's tree of request files: file → request (→ assertion), found lazily; a data-driven
+// file (NAME.bizdata.http with NAME.data.csv or NAME.data.jsonl beside it) is file → row, one test per
+// row of its data file. The files are listed when VS Code first asks (the Testing view opens, a run of
+// everything starts) and kept current by a file watcher; a file is read when its item is expanded,
+// run, or open in an editor, and read again on every change (an open editor's unsaved text wins over
+// the file on disk).
 import * as vscode from 'vscode';
 import { parseRequestFile, type ParsedRequestFile } from '../../core/requests/requestFile';
 import { requestFileText } from '../../core/requests/requestText';
 import { safeLine } from '../../core/sanitize';
 import { uriExists } from '../shared/uriExists';
 import { REQUEST_FILE_EXTENSION, REQUEST_FILE_LANGUAGE } from '../requestFiles/requestFileLanguage';
+import { dataFileOf, rowLabel, type DataRows } from './testData';
 import { requestTests } from './requestTests';
 
 const GLOB = `**/*${REQUEST_FILE_EXTENSION}`;
@@ -20,7 +23,9 @@ const DEBOUNCE_MS = 200;
 export type TestNode =
   | { readonly kind: 'file'; readonly uri: vscode.Uri }
   | { readonly kind: 'request'; readonly uri: vscode.Uri; readonly index: number }
-  | { readonly kind: 'assertion'; readonly uri: vscode.Uri; readonly index: number; readonly line: number };
+  | { readonly kind: 'assertion'; readonly uri: vscode.Uri; readonly index: number; readonly line: number }
+  /** A row of a data-driven file's data file, by its 1-based line there. */
+  | { readonly kind: 'row'; readonly uri: vscode.Uri; readonly line: number };
 
 /** A file as read for a run: its text, what the parser made of it, and its request items by index. */
 export interface ReadFile {
@@ -29,6 +34,8 @@ export interface ReadFile {
   readonly parsed: ParsedRequestFile;
   readonly item: vscode.TestItem;
   readonly requests: ReadonlyMap<number, vscode.TestItem>;
+  /** A data-driven file's rows (or why its data file cannot be read), and their items by line. */
+  readonly data?: DataRows & { readonly items: ReadonlyMap<number, vscode.TestItem> };
 }
 
 export class RequestTestTree implements vscode.Disposable {
@@ -71,20 +78,23 @@ export class RequestTestTree implements vscode.Disposable {
   async read(uri: vscode.Uri): Promise<ReadFile> {
     const item = this.fileItem(uri);
     const text = await this.textOf(uri);
-    const parsed = this.fill(item, text);
+    const data = await dataFileOf(uri);
+    const parsed = this.fill(item, text, data);
     const requests = new Map<number, vscode.TestItem>();
+    const rows = new Map<number, vscode.TestItem>();
     item.children.forEach((child) => {
       const node = this.nodes.get(child);
       if (node?.kind === 'request') requests.set(node.index, child);
+      if (node?.kind === 'row') rows.set(node.line, child);
     });
-    return { uri, text, parsed, item, requests };
+    return { uri, text, parsed, item, requests, ...(data ? { data: { ...data, items: rows } } : {}) };
   }
 
   private async resolve(item: vscode.TestItem): Promise<void> {
     const node = this.nodes.get(item);
     if (node?.kind !== 'file') return;
     try {
-      this.fill(item, await this.textOf(node.uri));
+      this.fill(item, await this.textOf(node.uri), await dataFileOf(node.uri));
     } catch (err) {
       item.error = safeLine(`This file could not be read: ${err instanceof Error ? err.message : String(err)}`);
     }
@@ -113,11 +123,15 @@ export class RequestTestTree implements vscode.Disposable {
     return item;
   }
 
-  /** Sets the file's children from its text; returns what the parser read. */
-  private fill(item: vscode.TestItem, text: string): ParsedRequestFile {
+  /** Sets the file's children from its text (and its data file's rows); returns what the parser read. */
+  private fill(item: vscode.TestItem, text: string, data?: DataRows): ParsedRequestFile {
     const node = this.nodes.get(item);
     if (node?.kind !== 'file') throw new Error(`${item.id} is not a request file's item`);
     const parsed = parseRequestFile(text);
+    if (data) {
+      this.fillRows(item, node.uri, data);
+      return parsed;
+    }
     const children = requestTests(parsed).map((t) => {
       const child = this.controller.createTestItem(`${item.id}#${t.key}`, safeLine(t.label), node.uri);
       child.range = new vscode.Range(t.firstLine, 0, t.lastLine, 0);
@@ -138,6 +152,21 @@ export class RequestTestTree implements vscode.Disposable {
     item.canResolveChildren = false;
     item.error = undefined;
     return parsed;
+  }
+
+  /** One test per row of the data file; a data file that cannot be read is the file's error. */
+  private fillRows(item: vscode.TestItem, uri: vscode.Uri, data: DataRows): void {
+    const rows = data.read.ok ? data.read.table.rows : [];
+    item.children.replace(
+      rows.map((row) => {
+        const child = this.controller.createTestItem(`${item.id}#row${row.line}`, safeLine(rowLabel(row)), uri);
+        child.sortText = String(row.line).padStart(8, '0');
+        this.nodes.set(child, { kind: 'row', uri, line: row.line });
+        return child;
+      }),
+    );
+    item.canResolveChildren = false;
+    item.error = data.read.ok ? undefined : safeLine(data.problem ?? '');
   }
 
   private async textOf(uri: vscode.Uri): Promise<string> {
