@@ -12,7 +12,7 @@ import type { NotReady } from '../features/connection/readiness';
 import type { CallResult } from '../core/model';
 import { runRequests } from '../core/run/engine';
 import { editorRunHost } from '../features/requestFiles/editorRunHost';
-import { callAndShow } from '../features/results/lookUpAndShow';
+import { showCall } from '../features/results/lookUpAndShow';
 import type { Services } from '../features/services';
 import { INTERFACE_IDS } from '../features/shared/interfaces';
 import { connectionOfRequest } from '../core/requests/requestConnections';
@@ -43,7 +43,7 @@ export async function sendRequest(services: Services, arg?: unknown): Promise<st
     file: target.file,
     // Beside the file, as a preview: the next Send replaces it, and the file stays in view.
     send: async (connection, request) => {
-      const shown = await callAndShow(services, { kind: 'request', request, name: r.name }, { show: { viewColumn: vscode.ViewColumn.Beside, preview: true }, connection });
+      const shown = await showCall(services, { kind: 'request', request, name: r.name }, { show: { viewColumn: vscode.ViewColumn.Beside, preview: true }, connection });
       uri = shown.uri;
       return shown.result ?? NOTHING_SHOWN;
     },

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { TestRunView } from '../../src/features/testingApi';
 import { recordingRelay, type RawRequest } from '../recordingRelay';
-import { admin, answerModalWarnings, EXTENSION_PATH, extensionApi, pointAt, useSignedInTestSandbox, waitFor } from './helpers';
+import { admin, answerErrorMessages, answerModalWarnings, EXTENSION_PATH, extensionApi, pointAt, runCodeLens, useSignedInTestSandbox, waitFor } from './helpers';
 
 const ORG_SEARCH = 'GET {{legacyUrl}}/{{orgVersion}}/organizations?CountryISOAlpha2Code=GB&SubjectName=Parity%20Co&match=true&MatchTypeText=Advanced';
 const IP = (ip: string): string => `GET {{baseUrl}}/{{aVersion}}/duns-search/ip/${ip}?view=standard`;
@@ -206,6 +206,22 @@ describe('one run engine: bizdata test and the Test Explorer decide alike (issue
       ['passed', 'passed', 'failed', 'skipped', decisions[20].verdict],
     );
     assert.notEqual(decisions[20].verdict, 'skipped', 'the body file request ran');
+  });
+
+  it('Send chains on an expected refusal\'s answer too, as the runs do', async () => {
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder(), dir, 'main.bizdata.http'));
+    await vscode.window.showTextDocument(document);
+    // The refusal is shown as an error too; the test answers nothing.
+    const errors = answerErrorMessages();
+    try {
+      await runCodeLens<string>(document, 2, 'Send');
+      const chained = await runCodeLens<string | undefined>(document, 6, 'Send');
+      assert.ok(chained, 'the chained request was sent');
+      const answer = await vscode.workspace.openTextDocument(vscode.Uri.parse(chained));
+      assert.equal((JSON.parse(answer.getText()) as { inquiryDetail?: { ipAddress?: string } }).inquiryDetail?.ipAddress, '203.0.113.8');
+    } finally {
+      errors.restore();
+    }
   });
 
   it('an SC001 answer ends the run as an error in both, whatever its assertion expects', async () => {

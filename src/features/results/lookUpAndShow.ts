@@ -47,7 +47,7 @@ function titleOf(query: HistoryQuery): string {
   return query.kind === 'ip' ? `Looking up IP address ${query.ip}` : `Looking up organization ${queryLabel(query)}`;
 }
 
-/** lookUpAndShow, also returning the call's result (request files chain on it). */
+/** lookUpAndShow, also returning the call's result. */
 export async function callAndShow(services: Services, query: HistoryQuery, options: LookUpOptions = {}): Promise<Shown> {
   const connection = options.connection ?? services.connections.active;
   const notReady = await connection.readiness(interfaceOf(query));
@@ -55,6 +55,15 @@ export async function callAndShow(services: Services, query: HistoryQuery, optio
     void offerToGetReady(notReady);
     return {};
   }
+  return showCall(services, query, { ...options, connection });
+}
+
+/**
+ * The call with a cancellable progress notification, kept in the history and its answer opened, once
+ * the connection is known to be ready (Send: the editor's run host asked, editorRunHost.ts).
+ */
+export async function showCall(services: Services, query: HistoryQuery, options: LookUpOptions & { readonly connection: Connection }): Promise<Shown> {
+  const { connection } = options;
   const title = `${titleOf(query)} (connection ${connection.name})`;
   const outcome = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title, cancellable: true },
