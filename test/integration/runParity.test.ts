@@ -163,6 +163,9 @@ describe('one run engine: bizdata test and the Test Explorer decide alike (issue
     return { decisions, calls: callsSince(before, relay.requests()), code: run.code };
   }
 
+  /** The Test Explorer's latest run, for what it wrote besides the results. */
+  let lastRun: TestRunView | undefined;
+
   async function throughTestExplorer(name: string): Promise<{ decisions: Decisions; calls: string[] }> {
     const tests = (await extensionApi()).testing.tests;
     const uri = vscode.Uri.joinPath(folder(), dir, `${name}.bizdata.http`);
@@ -174,6 +177,7 @@ describe('one run engine: bizdata test and the Test Explorer decide alike (issue
     const before = relay.requests();
     const run: TestRunView = await tests.run([uri.toString()]);
     await run.done;
+    lastRun = run;
     const last = (id: string) => run.events.filter((e) => e.id === id && !['output', 'enqueued', 'started'].includes(e.state)).at(-1);
     const decisions: Decisions = {};
     for (const item of items) {
@@ -229,6 +233,8 @@ describe('one run engine: bizdata test and the Test Explorer decide alike (issue
     try {
       const decisions = await same('sc001');
       assert.deepEqual([decisions[2].verdict, decisions[6].verdict], ['error', 'skipped']);
+      // The output says why the rest was skipped, in the words of the one stop table.
+      assert.ok(lastRun?.events.some((e) => e.state === 'output' && /the run stopped here: the credentials or the token were refused/.test(e.output ?? '')), JSON.stringify(lastRun?.events));
     } finally {
       await fetch(`${sandbox().url}/_sandbox/faults`, { method: 'DELETE', headers: { 'x-sandbox-admin': sandbox().adminKey } });
       await admin(sandbox(), 'faults', { type: 'respond', path: '/v1/duns-search/ip/198.51.100.44', status: 404, body: { error: { errorCode: '40400', errorMessage: 'No organization at this address', nearest: '203.0.113.8' } } });

@@ -5,7 +5,8 @@
 // opens from its test, and records the run for its report. A data-driven file runs as one test per
 // row (testRows.ts). Cancelling aborts the request on the wire and skips the rest.
 import * as vscode from 'vscode';
-import type { CallResult } from '../../core/model';
+import type { CallFailure, CallResult } from '../../core/model';
+import { STOPPING } from '../../core/run/stops';
 import type { AssertionOutcome } from '../../core/requests/assertions';
 import type { ParsedRequest } from '../../core/requests/requestFile';
 import { connectionOfRequest } from '../../core/requests/requestConnections';
@@ -97,7 +98,8 @@ export class TestRunner {
     const on = async (e: RunEvent): Promise<void> => {
       const item = file.requests.get((e.kind === 'answered' ? e.step.request : e.kind === 'judged' ? e.outcome.request : e.request).index);
       if (!item) return;
-      if (e.kind === 'skipped') for (const skipped of itemsOf(file, e.request)) run.skipped(skipped);
+      if (e.kind === 'stopped') run.appendOutput(`${safeLine(item.label)}: ${safeLine(this.redact(stopLine(e.failure)))}\r\n`, undefined, item);
+      else if (e.kind === 'skipped') for (const skipped of itemsOf(file, e.request)) run.skipped(skipped);
       else if (e.kind === 'started') for (const started of itemsOf(file, e.request)) run.started(started);
       else if (e.kind === 'answered') {
         const { request: r, sent, result, route } = e.step;
@@ -137,11 +139,13 @@ export class TestRunner {
   /** In Restricted Mode nothing goes out with a token: the first request errs, saying how to trust the folder, and the run stops. */
   private trusted(run: vscode.TestRun, planned: readonly Planned[]): boolean {
     if (vscode.workspace.isTrusted) return true;
-    const first = planned.find((p) => p.order.length > 0);
-    const item = first && first.file.requests.get(first.order[0].index);
-    if (first && item) {
-      const text = 'This folder is in Restricted Mode, so request files send nothing with your token. Trust the folder ("Workspaces: Manage Workspace Trust") if you trust its request files, then run again.';
-      run.errored(item, this.message(first.file, item, first.order[0].requestLine, text));
+    const text = 'This folder is in Restricted Mode, so request files send nothing with your token. Trust the folder ("Workspaces: Manage Workspace Trust") if you trust its request files, then run again.';
+    for (const { file, order, rows } of planned) {
+      // The first request's test, or a data-driven file's first row's.
+      const item = order[0] ? file.requests.get(order[0].index) : [...(file.data?.items ?? [])].find(([line]) => rows === 'all' || rows?.has(line))?.[1];
+      if (!item) continue;
+      run.errored(item, this.message(file, item, order[0]?.requestLine ?? 0, text));
+      break;
     }
     return false;
   }
@@ -150,8 +154,9 @@ export class TestRunner {
   private async productionConfirmed(planned: readonly Planned[]): Promise<boolean> {
     if (!vscode.workspace.isTrusted) return true;
     const choice = this.services.connections.choice();
-    const reached = planned.flatMap(({ file, order }) =>
-      order.flatMap((r) => {
+    // A data-driven file runs every request of the file for each row.
+    const reached = planned.flatMap(({ file, order, rows }) =>
+      (rows ? file.parsed.requests : order).flatMap((r) => {
         const c = r.settings.disabled ? undefined : connectionOfRequest(file.parsed, r, choice);
         const connection = c?.ok ? this.services.connections.named(c.name) : undefined;
         return connection ? [connection] : [];
@@ -232,6 +237,12 @@ function assertionFailures(file: ReadFile, o: RequestOutcome): string {
   const answer = [o.status !== undefined ? `HTTP ${o.status}` : undefined, o.code].filter(Boolean).join(' ');
   const where = vscode.workspace.asRelativePath(file.uri);
   return [`${failed.length} of ${o.assertions.length} assertions failed${answer ? ` (${answer})` : ''}:`, ...failed.map((a) => `${where}:${a.line + 1}: ${a.message}`)].join('\n');
+}
+
+/** Why the run ends here, in the words of the one stop table (core/run/stops.ts). */
+function stopLine(failure: CallFailure | undefined): string {
+  const why = failure ? STOPPING[failure.kind] : undefined;
+  return `the run stopped here${why ? `: ${why}` : ''}; no other request was sent.`;
 }
 
 /** The context value of messages whose test has an answer to open (package.json's `testing/message/context`). */
