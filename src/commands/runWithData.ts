@@ -15,8 +15,10 @@ import { openResults } from '../core/data/results';
 import { connectionOfRequest } from '../core/requests/requestConnections';
 import { parseRequestFile, type ParsedRequestFile } from '../core/requests/requestFile';
 import { connectionVariables, dataVariables } from '../core/requests/requestVariables';
+import { runLimit } from '../core/report/runRecords';
 import { runRows, type DataRunSummary } from '../core/run/dataRun';
 import { safeLine } from '../core/sanitize';
+import type { Connection } from '../features/connection/connection';
 import { confirmProductionRun } from '../features/connection/consent';
 import { dataPercentDone, dataProgressMessage, dataResultsPath, dataSummaryMessage } from '../features/requestFiles/dataRunText';
 import { askedOnce, editorRunHost } from '../features/requestFiles/editorRunHost';
@@ -75,7 +77,7 @@ export async function runWithData(services: Services, arg?: unknown): Promise<st
               }),
             (p) => {
               const percent = dataPercentDone(p);
-              progress.report({ increment: percent - shown, message: dataProgressMessage(p, performance.now() - started) });
+              progress.report({ increment: percent - shown, message: dataProgressMessage(p, performance.now() - started, limitOf(reached[0])) });
               shown = percent;
             },
           );
@@ -93,6 +95,11 @@ export async function runWithData(services: Services, arg?: unknown): Promise<st
   const show = summary.stoppedBy ? vscode.window.showErrorMessage : summary.cancelled || summary.failed > 0 ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
   void show(safeLine(`Business Data: ${dataSummaryMessage(summary, path.basename(outFile))}`));
   return outUri.toString();
+}
+
+/** The calls a second the connection's client holds to now (learned, capped or the contract's), when known. */
+function limitOf(connection: Connection | undefined): number | undefined {
+  return connection && runLimit(connection.getClient().limiterState())?.qps;
 }
 
 /** The request file: `{ uri }` (the CodeLens), else the active editor's. */

@@ -9,12 +9,17 @@ export function dataResultsPath(dataPath: string): string {
   return join(dirname(dataPath), `${basename(dataPath, extname(dataPath))}.results.jsonl`);
 }
 
-/** "12 of 40 rows, 3.2 rows a second, about 9 s left (20 from an earlier run)": rate and time left from this run's rows only. */
-export function dataProgressMessage(p: DataProgress, elapsedMs: number): string {
+/**
+ * "12 of 40 rows, 3.2 rows a second (limit 50 calls a second), about 9 s left (20 from an earlier
+ * run)": rate and time left from this run's rows only; `limitQps`, the connection's limit as the
+ * client holds it (runRecords.ts runLimit), when known.
+ */
+export function dataProgressMessage(p: DataProgress, elapsedMs: number, limitQps?: number): string {
   const seconds = elapsedMs / 1000;
   const rate = seconds > 0 && p.done > 0 ? p.done / seconds : undefined;
   const left = p.total - p.skipped - p.done;
-  const pace = rate === undefined ? '' : `, ${rate >= 10 ? Math.round(rate) : rate.toFixed(1)} rows a second, about ${duration(left / rate)} left`;
+  const limit = limitQps === undefined ? '' : ` (limit ${limitQps >= 10 ? Math.round(limitQps) : limitQps.toFixed(1)} calls a second)`;
+  const pace = rate === undefined ? '' : `, ${rate >= 10 ? Math.round(rate) : rate.toFixed(1)} rows a second${limit}, about ${duration(left / rate)} left`;
   const resumed = p.skipped > 0 ? ` (${p.skipped} from an earlier run)` : '';
   return `${p.skipped + p.done} of ${p.total} rows${pace}${resumed}`;
 }

@@ -13,6 +13,7 @@ describe('Run with Data: results path, progress and summary (plain)', () => {
     // 20 rows in 4 s: 5 a second; 60 left: 12 s.
     assert.equal(dataProgressMessage({ total: 100, done: 20, skipped: 20, ok: 19, failed: 1 }, 4000), '40 of 100 rows, 5.0 rows a second, about 12 s left (20 from an earlier run)');
     assert.equal(dataProgressMessage({ total: 10_000, done: 500, skipped: 0, ok: 500, failed: 0 }, 10_000), '500 of 10000 rows, 50 rows a second, about 4 min left');
+    assert.equal(dataProgressMessage({ total: 100, done: 45, skipped: 0, ok: 45, failed: 0 }, 1000, 50), '45 of 100 rows, 45 rows a second (limit 50 calls a second), about 2 s left');
     assert.equal(dataPercentDone({ total: 4, done: 1, skipped: 1 }), 50);
   });
 
