@@ -85,8 +85,8 @@ export async function runRows(plan: DataRunPlan, hostFor: (row: DataRow) => RunH
 
 /**
  * What a row's run comes to: ok when every request passed; the status, code and answer (redacted) of
- * its last answered request; why it did not pass. Final (a later run skips it) unless it ended the run
- * or met no answer (the network): those are worth trying again.
+ * its last answered request; why it did not pass. Final (a later run skips it) unless it ended the run,
+ * met no answer (the network) or ran no request: those are worth trying again.
  */
 export function rowResult(row: DataRow, summary: RunSummary, last: RunStep | undefined, redact: (text: string) => string): RowResult {
   const outcomes = summary.outcomes;
@@ -100,7 +100,8 @@ export function rowResult(row: DataRow, summary: RunSummary, last: RunStep | und
     : notPassed
       ? { kind: notPassed.verdict, text: redact(notPassed.message ?? notPassed.assertions.filter((a) => !a.passed).map((a) => a.message).join('; ')), advice: `See ${notPassed.name} at line ${notPassed.line + 1} of the request file.` }
       : undefined;
-  const final = failure === undefined && outcomes.every((o) => o.verdict !== 'error' || o.status !== undefined);
+  // A row none of whose requests ran (a `# @note` declined, a prompt closed) is not done either.
+  const final = failure === undefined && outcomes.length > 0 && outcomes.every((o) => o.verdict !== 'error' || o.status !== undefined);
   return {
     row,
     ok,
