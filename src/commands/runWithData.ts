@@ -80,6 +80,8 @@ export async function runWithData(services: Services, arg?: unknown): Promise<st
               progress.report({ increment: percent - shown, message: dataProgressMessage(p, performance.now() - started, limitOf(reached[0])) });
               shown = percent;
             },
+            // Rows at a time, as a batch runs its lookups; the client's limiter keeps the rate.
+            vscode.workspace.getConfiguration('bizdata.batch').get<number>('concurrency', 2),
           );
         } finally {
           subscription.dispose();

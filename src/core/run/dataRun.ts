@@ -37,49 +37,56 @@ export interface DataRunSummary extends DataProgress {
   readonly cancelled: boolean;
 }
 
-/** Runs every row not done yet, in file order; `onProgress` after each row. */
-export async function runRows(plan: DataRunPlan, hostFor: (row: DataRow) => RunHost, onProgress?: (p: DataProgress) => void): Promise<DataRunSummary> {
+/**
+ * Runs every row not done yet, taken in file order, `concurrency` rows at a time (each row's requests
+ * in order; the client's limiter keeps the rate); `onProgress` after each row. After a stop or a
+ * cancel no row starts, and the rows on their way end as the engine ends them.
+ */
+export async function runRows(plan: DataRunPlan, hostFor: (row: DataRow) => RunHost, onProgress?: (p: DataProgress) => void, concurrency = 1): Promise<DataRunSummary> {
   const { table, results } = plan;
   const counts = { total: table.rows.length, done: 0, skipped: 0, ok: 0, failed: 0 };
   let stoppedBy: CallFailure | undefined;
   let cancelled = false;
-  for (const row of table.rows) {
-    if (results.isDone(row)) {
-      counts.skipped++;
-      continue;
-    }
-    const host = hostFor(row);
-    if (host.stopped?.()) {
-      cancelled = true;
-      break;
-    }
-    let last: RunStep | undefined;
-    const summary = await runRequests(
-      { file: plan.file, requests: plan.requests, until: 'end' },
-      {
-        ...host,
-        on: async (e) => {
-          if (e.kind === 'answered') last = e.step;
-          await host.on?.(e);
+  const pending = table.rows.filter((row) => {
+    const done = results.isDone(row);
+    if (done) counts.skipped++;
+    return !done;
+  });
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < pending.length && !stoppedBy && !cancelled) {
+      const row = pending[next++];
+      const host = hostFor(row);
+      if (host.stopped?.()) {
+        cancelled = true;
+        return;
+      }
+      let last: RunStep | undefined;
+      const summary = await runRequests(
+        { file: plan.file, requests: plan.requests, until: 'end' },
+        {
+          ...host,
+          on: async (e) => {
+            if (e.kind === 'answered') last = e.step;
+            await host.on?.(e);
+          },
         },
-      },
-    );
-    // Cut short by the host (a cancelled run): no result for this row, which runs again next time.
-    if (summary.stopped && !summary.stopped.failure) {
-      cancelled = true;
-      break;
+      );
+      // Cut short by the host (a cancelled run): no result for this row, which runs again next time.
+      if (summary.stopped && !summary.stopped.failure) {
+        cancelled = true;
+        return;
+      }
+      const result = rowResult(row, summary, last, host.redact);
+      results.write(result);
+      counts.done++;
+      if (result.ok) counts.ok++;
+      else counts.failed++;
+      onProgress?.({ ...counts });
+      if (summary.stopped?.failure) stoppedBy ??= summary.stopped.failure;
     }
-    const result = rowResult(row, summary, last, host.redact);
-    results.write(result);
-    counts.done++;
-    if (result.ok) counts.ok++;
-    else counts.failed++;
-    onProgress?.({ ...counts });
-    if (summary.stopped?.failure) {
-      stoppedBy = summary.stopped.failure;
-      break;
-    }
-  }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, pending.length)) }, worker));
   return { ...counts, cancelled, ...(stoppedBy ? { stoppedBy } : {}) };
 }
 

@@ -41,11 +41,11 @@ describe('a data-driven run: the engine once per row', function () {
     return read.table;
   }
 
-  async function run(dir: string, rows: DataTable, client: TestClient, url: string, progress: DataProgress[] = []) {
+  async function run(dir: string, rows: DataTable, client: TestClient, url: string, progress: DataProgress[] = [], concurrency = 1) {
     const opened = await openResults({ outFile: join(dir, 'rows.results.jsonl'), table: rows });
     assert.ok(opened.ok);
     try {
-      return await runRows({ file: FILE, requests: FILE.requests, table: rows, results: opened.results }, hostFor(dir, client, url), (p) => progress.push(p));
+      return await runRows({ file: FILE, requests: FILE.requests, table: rows, results: opened.results }, hostFor(dir, client, url), (p) => progress.push(p), concurrency);
     } finally {
       await opened.results.close();
     }
@@ -89,5 +89,19 @@ describe('a data-driven run: the engine once per row', function () {
         [3, false, false, 'SC005'],
       ],
     );
+  });
+
+  it('runs rows side by side up to its concurrency, each row once', async () => {
+    ({ sb, t } = await sandboxWithClient({ responseDelayMs: 100 }));
+    const dir = await dirs.make('bizdata-datarun-');
+    const ips = Array.from({ length: 12 }, (_, i) => `198.51.100.${i + 1}`);
+    const rows = table(dir, `ip\n${ips.join('\n')}\n`);
+    const summary = await run(dir, rows, t, sb.url, [], 4);
+    assert.deepEqual([summary.done, summary.ok], [12, 12]);
+    const lines = (await readFile(join(dir, 'rows.results.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { values: { ip: string } });
+    assert.deepEqual(lines.map((l) => l.values.ip).sort(), [...ips].sort(), 'every row once');
+    const c = await sb.customer();
+    assert.equal(c.dataCalls, 12);
+    assert.ok(c.maxConcurrency >= 2 && c.maxConcurrency <= 4, `rows side by side, at most 4: ${c.maxConcurrency}`);
   });
 });
