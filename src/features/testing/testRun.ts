@@ -62,11 +62,14 @@ export class TestRunner {
         for (const r of order) for (const queued of itemsOf(file, r)) run.enqueued(queued);
       }
       // One question for the run when it reaches a production connection; declined, nothing is sent.
-      let stopped = !(await this.productionConfirmed(planned)) || !this.trusted(run, planned);
+      // Tests given their outcome before any request runs (Restricted Mode's error).
+      const ended = new Set<vscode.TestItem>();
+      let stopped = !(await this.productionConfirmed(planned)) || !this.trusted(run, planned, ended);
+      const skip = (item: vscode.TestItem): void => (ended.has(item) ? undefined : run.skipped(item));
       for (const { file, order, rows } of planned) {
         if (stopped || abort.signal.aborted) {
-          for (const r of order) for (const skipped of itemsOf(file, r)) run.skipped(skipped);
-          file.data?.items.forEach((row, line) => (rows === 'all' || rows?.has(line) ? run.skipped(row) : undefined));
+          for (const r of order) itemsOf(file, r).forEach(skip);
+          file.data?.items.forEach((row, line) => (rows === 'all' || rows?.has(line) ? skip(row) : undefined));
           continue;
         }
         if (rows) {
@@ -137,7 +140,7 @@ export class TestRunner {
   }
 
   /** In Restricted Mode nothing goes out with a token: the first request errs, saying how to trust the folder, and the run stops. */
-  private trusted(run: vscode.TestRun, planned: readonly Planned[]): boolean {
+  private trusted(run: vscode.TestRun, planned: readonly Planned[], ended: Set<vscode.TestItem>): boolean {
     if (vscode.workspace.isTrusted) return true;
     const text = 'This folder is in Restricted Mode, so request files send nothing with your token. Trust the folder ("Workspaces: Manage Workspace Trust") if you trust its request files, then run again.';
     for (const { file, order, rows } of planned) {
@@ -145,6 +148,7 @@ export class TestRunner {
       const item = order[0] ? file.requests.get(order[0].index) : [...(file.data?.items ?? [])].find(([line]) => rows === 'all' || rows?.has(line))?.[1];
       if (!item) continue;
       run.errored(item, this.message(file, item, order[0]?.requestLine ?? 0, text));
+      ended.add(item);
       break;
     }
     return false;
