@@ -115,6 +115,22 @@ describe('data results: CSV', () => {
     assert.equal(await readFile(data, 'utf8'), 'just some text');
   });
 
+  it('writes JSON Lines rows under every key met, an absent value as an empty cell, and resumes them', async () => {
+    const out = join(await dirs.make('data-'), 'results.csv');
+    const t = table('{"name":"Acme","country":"US"}\n{"name":"Beta","extra":"-1"}\n', 'rows.jsonl');
+    const first = await open(out, t, []);
+    for (const row of t.rows) first.write(success(row));
+    await first.close();
+    assert.deepEqual(await records(out), [
+      ['name', 'country', 'extra', 'line', 'status', 'code'],
+      ['Acme', 'US', '', '1', '200', 'CM000'],
+      ['Beta', '', "'-1", '2', '200', 'CM000'],
+    ]);
+    const second = await open(out, t, []);
+    assert.deepEqual(t.rows.map((r) => second.isDone(r)), [true, true]);
+    await second.close();
+  });
+
   it('refuses a data column or a --column named like a column the results add, or like a data column', async () => {
     const dir = await dirs.make('data-');
     const withStatus = table('name,status\nAcme,x\n', 'rows.csv');
