@@ -94,7 +94,7 @@ describe('a data-driven request file in the Test Explorer', function () {
   this.timeout(90_000);
   const { sandbox } = useSignedInTestSandbox();
 
-  it('runs NAME.bizdata.http once per row of NAME.data.csv beside it, one test per row', async () => {
+  it('runs NAME.bizdata.http once per row of NAME.data.csv beside it, one test per row, and follows the data file', async () => {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     assert.ok(folder);
     const name = `driven-${randomUUID()}`;
@@ -125,6 +125,10 @@ describe('a data-driven request file in the Test Explorer', function () {
       assert.match(state(rows[1].id)?.messages?.[0]?.text.replace(/\\(.)/g, '$1').replace(/&nbsp;/g, ' ') ?? '', /1 of 1 requests did not pass:[^]*expected == 203\.0\.113\.7/);
       assert.match(state(rows[2].id)?.messages?.[0]?.text.replace(/\\(.)/g, '$1').replace(/&nbsp;/g, ' ') ?? '', /\.data\.csv:4: this row has no value for "ip"/);
       assert.equal((await stats(sandbox())).customers.test?.dataCalls ?? 0, before + 2, 'the row without "ip" sent nothing');
+      // A row added to the data file is a new test.
+      await vscode.workspace.fs.writeFile(data, Buffer.from('label,ip\nfirst,203.0.113.7\nsecond,203.0.113.8\nthird\nfourth,203.0.113.10\n'));
+      const four = await waitFor(() => tests.items().filter((i) => i.parent === requestFile.toString()), (r) => r.length === 4, 'the added row');
+      assert.equal(four[3].label, 'line 5: label=fourth, ip=203.0.113.10');
     } finally {
       await vscode.workspace.fs.delete(requestFile);
       await vscode.workspace.fs.delete(data);

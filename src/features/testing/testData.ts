@@ -13,6 +13,13 @@ export interface DataRows {
 }
 
 const DATA_ENDINGS = ['.data.csv', '.data.jsonl'];
+/** The data files the tree watches: a change changes the rows of the request file of the same name. */
+export const DATA_GLOB = '**/*.data.{csv,jsonl}';
+
+/** NAME.bizdata.http for NAME.data.csv or NAME.data.jsonl. */
+export function requestFileOfData(data: vscode.Uri): vscode.Uri {
+  return data.with({ path: data.path.replace(/\.data\.(csv|jsonl)$/, '.bizdata.http') });
+}
 
 /** NAME.data.csv or NAME.data.jsonl beside NAME.bizdata.http, read; undefined when there is none. */
 export async function dataFileOf(requestFile: vscode.Uri): Promise<DataRows | undefined> {

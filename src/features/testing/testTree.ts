@@ -10,7 +10,7 @@ import { requestFileText } from '../../core/requests/requestText';
 import { safeLine } from '../../core/sanitize';
 import { uriExists } from '../shared/uriExists';
 import { REQUEST_FILE_EXTENSION, REQUEST_FILE_LANGUAGE } from '../requestFiles/requestFileLanguage';
-import { dataFileOf, rowLabel, type DataRows } from './testData';
+import { DATA_GLOB, dataFileOf, requestFileOfData, rowLabel, type DataRows } from './testData';
 import { requestTests } from './requestTests';
 
 const GLOB = `**/*${REQUEST_FILE_EXTENSION}`;
@@ -110,6 +110,14 @@ export class RequestTestTree implements vscode.Disposable {
       watcher.onDidChange((uri) => this.fileChanged(uri)),
       watcher.onDidDelete((uri) => this.controller.items.delete(uri.toString())),
     );
+    // A data file made, changed or deleted changes the rows of its request file, if that one was read.
+    const data = vscode.workspace.createFileSystemWatcher(DATA_GLOB);
+    const rowsChanged = (uri: vscode.Uri): void => {
+      const file = requestFileOfData(uri);
+      const item = this.controller.items.get(file.toString());
+      if (item && !item.canResolveChildren) this.schedule(file, DEBOUNCE_MS);
+    };
+    this.disposables.push(data, data.onDidCreate(rowsChanged), data.onDidChange(rowsChanged), data.onDidDelete(rowsChanged));
   }
 
   /** The file's item, made (unread: its children come when asked) if it is not there yet. */
