@@ -24,9 +24,10 @@ describe('a data-driven run: the engine once per row', function () {
   let t: TestClient | undefined;
   afterEach(() => closeAll(t, sb));
 
-  function hostFor(dir: string, client: TestClient, url: string): (row: DataRow) => RunHost {
+  function hostFor(dir: string, client: TestClient, url: string, stopped?: () => boolean): (row: DataRow) => RunHost {
     const endpoints = endpointsFor(url);
     return (row) => ({
+      ...(stopped ? { stopped } : {}),
       connections: onlyConnection(endpoints),
       route: (name) => ({ name, endpoints, send: (request) => client.client.send(request) }),
       inputs: () => Promise.resolve({ row: new Map(Object.entries(row.values)), files: bodyFiles(join(dir, 'r.bizdata.http'), dir) }),
@@ -103,5 +104,20 @@ describe('a data-driven run: the engine once per row', function () {
     const c = await sb.customer();
     assert.equal(c.dataCalls, 12);
     assert.ok(c.maxConcurrency >= 2 && c.maxConcurrency <= 4, `rows side by side, at most 4: ${c.maxConcurrency}`);
+  });
+
+  it('cancelled, starts no other row: the rows done are written, the rest run next time', async () => {
+    ({ sb, t } = await sandboxWithClient());
+    const dir = await dirs.make('bizdata-datarun-');
+    const rows = table(dir, 'ip\n203.0.113.7\n203.0.113.8\n203.0.113.9\n203.0.113.10\n');
+    const opened = await openResults({ outFile: join(dir, 'rows.results.jsonl'), table: rows });
+    assert.ok(opened.ok);
+    let done = 0;
+    const summary = await runRows({ file: FILE, requests: FILE.requests, table: rows, results: opened.results }, hostFor(dir, t, sb.url, () => done >= 2), (p) => (done = p.done));
+    await opened.results.close();
+    assert.deepEqual([summary.cancelled, summary.done], [true, 2]);
+    assert.equal((await sb.customer()).dataCalls, 2, 'no row started after the cancel');
+    const next = await run(dir, rows, t, sb.url);
+    assert.deepEqual([next.skipped, next.done], [2, 2]);
   });
 });
