@@ -51,19 +51,19 @@ export class TestRunner {
       const planned: Planned[] = [];
       for (const [uri, indexes] of await this.chosen(request)) {
         const file = await this.tree.read(vscode.Uri.parse(uri));
-        const order = runOrder(file.text, file.parsed, indexes === 'all' ? new Set(file.parsed.requests.map((r) => r.index)) : indexes);
         if (file.data) {
           // A data-driven file: its chosen rows, each a test (testRows.ts).
           planned.push({ file, order: [], rows: indexes });
           file.data.items.forEach((row, line) => (indexes === 'all' || indexes.has(line) ? run.enqueued(row) : undefined));
           continue;
         }
+        const order = runOrder(file.text, file.parsed, indexes === 'all' ? new Set(file.parsed.requests.map((r) => r.index)) : indexes);
         planned.push({ file, order });
         for (const r of order) for (const queued of itemsOf(file, r)) run.enqueued(queued);
       }
-      // One question for the run when it reaches a production connection; declined, nothing is sent.
       // Tests given their outcome before any request runs (Restricted Mode's error).
       const ended = new Set<vscode.TestItem>();
+      // One question for the run when it reaches a production connection; declined, nothing is sent.
       let stopped = !(await this.productionConfirmed(planned)) || !this.trusted(run, planned, ended);
       const skip = (item: vscode.TestItem): void => (ended.has(item) ? undefined : run.skipped(item));
       for (const { file, order, rows } of planned) {
@@ -169,7 +169,7 @@ export class TestRunner {
     return confirmProductionRun(reached, 'Run these tests');
   }
 
-  /** File URI → the request indexes chosen in it ('all' for a whole file), honouring `exclude`. */
+  /** File URI → the request indexes (a data-driven file: the rows' lines) chosen in it ('all' for a whole file), honouring `exclude`. */
   private async chosen(request: vscode.TestRunRequest): Promise<Map<string, Set<number> | 'all'>> {
     if (!request.include) await this.tree.discover();
     const excluded = new Set((request.exclude ?? []).map((i) => i.id));
