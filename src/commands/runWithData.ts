@@ -4,13 +4,13 @@
 // read and checked before anything is sent (a row that lacks a variable the file uses is refused at its
 // line); a cancellable progress notification says rows done of total, the rate and the time left; the
 // results go beside the data file as NAME.results.jsonl (one line per row, as written), and running it
-// again resumes where it stopped. With { uri, data } it skips the open dialog. Returns the URI (string)
-// of the results file, or undefined when nothing ran.
+// again resumes where it stopped; the run is kept for "Open Report". With { uri, data } it skips the
+// open dialog. Returns the URI (string) of the results file, or undefined when nothing ran.
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { checkRows } from '../core/data/rowCheck';
-import { problemText, readRows, type DataTable } from '../core/data/rows';
+import { problemText, readRows, type DataRow, type DataTable } from '../core/data/rows';
 import { openResults } from '../core/data/results';
 import { connectionOfRequest } from '../core/requests/requestConnections';
 import { parseRequestFile, type ParsedRequestFile } from '../core/requests/requestFile';
@@ -24,8 +24,12 @@ import { dataPercentDone, dataProgressMessage, dataResultsPath, dataSummaryMessa
 import { askedOnce, editorRunHost } from '../features/requestFiles/editorRunHost';
 import { sendForAnswer } from '../features/results/lookUpAndShow';
 import type { Services } from '../features/services';
+import { Commands, executeCommand } from '../features/shared/commandIds';
 import { UserError } from '../features/shared/userError';
+import { RunRecording } from '../features/testing/testRunReport';
 import { stringField } from './args';
+
+const OPEN_REPORT = 'Open Report';
 
 export async function runWithData(services: Services, arg?: unknown): Promise<string | undefined> {
   const requestUri = requestFileOf(arg);
@@ -52,6 +56,7 @@ export async function runWithData(services: Services, arg?: unknown): Promise<st
   const opened = await openResults({ outFile, table });
   if (!opened.ok) throw new UserError(opened.message);
   const { results } = opened;
+  const recording = new RunRecording(`Run with Data: ${where} × ${vscode.workspace.asRelativePath(data)}`);
   let summary: DataRunSummary;
   try {
     summary = await vscode.window.withProgress(
@@ -60,6 +65,7 @@ export async function runWithData(services: Services, arg?: unknown): Promise<st
         const abort = new AbortController();
         const subscription = token.onCancellationRequested(() => abort.abort());
         const asked = askedOnce();
+        const rowPlace = (row: DataRow): string => `${path.basename(data.fsPath)}:${row.line}`;
         const started = performance.now();
         let shown = 0;
         try {
@@ -73,7 +79,11 @@ export async function runWithData(services: Services, arg?: unknown): Promise<st
                 row: new Map(Object.entries(row.values)),
                 asked,
                 signal: abort.signal,
-                send: async (connection, request) => (await sendForAnswer(connection, services, request, { signal: abort.signal })).result,
+                send: async (connection, request) => (recording.watch(connection), (await sendForAnswer(connection, services, request, { signal: abort.signal })).result),
+                // Each request of each row in the run's report, named after its row.
+                on: (e) => {
+                  if (e.kind === 'judged') recording.add(where, e.outcome.request, { verdict: e.outcome.verdict, name: `${e.outcome.name} (row ${rowPlace(row)})`, connection: e.step?.route.name, sent: e.step?.sent, result: e.step?.result, assertions: e.outcome.assertions, message: e.outcome.message });
+                },
               }),
             (p) => {
               const percent = dataPercentDone(p);
@@ -90,12 +100,14 @@ export async function runWithData(services: Services, arg?: unknown): Promise<st
     );
   } finally {
     await results.close();
+    services.reports.keep(recording.report());
+    recording.dispose();
   }
   services.log.info(`run with data: ${where} × ${data.fsPath}: ${summary.done} rows run, ${summary.skipped} done before, ${summary.ok} passed, ${summary.failed} did not${summary.cancelled ? ', cancelled' : ''}`);
   const outUri = vscode.Uri.file(outFile);
   await vscode.window.showTextDocument(outUri, { preview: true, viewColumn: vscode.ViewColumn.Beside });
   const show = summary.stoppedBy ? vscode.window.showErrorMessage : summary.cancelled || summary.failed > 0 ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-  void show(safeLine(`Business Data: ${dataSummaryMessage(summary, path.basename(outFile))}`));
+  void show(safeLine(`Business Data: ${dataSummaryMessage(summary, path.basename(outFile))}`), OPEN_REPORT).then((choice) => (choice === OPEN_REPORT ? executeCommand(Commands.openReport) : undefined));
   return outUri.toString();
 }
 

@@ -58,6 +58,11 @@ describe('Run with Data in the editor', function () {
         ],
       );
       assert.ok(vscode.window.visibleTextEditors.some((e) => e.document.uri.toString() === results.toString()), 'the results are open');
+      // The run is kept for Open Report: each row's request, named after its row.
+      await vscode.commands.executeCommand('bizdata.openReport');
+      const { testing } = await extensionApi();
+      const html = await waitFor(() => testing.reportHtml(), (h) => h?.includes('Run with Data') === true, 'the report of the run');
+      assert.ok(html?.includes(`lookup (row ${name}.csv:3)`), 'a row\'s request by its row');
 
       // Again on the same data: every row is done, nothing is sent, nothing is written twice.
       await vscode.commands.executeCommand('bizdata.runWithData', { uri: file.document.uri.toString(), data: `${name}.csv` });
