@@ -23,6 +23,7 @@ import { runBatchLookup } from './runBatchLookup';
 import { saveQuery } from './saveQuery';
 import { saveResponse } from './saveResponse';
 import { sendRequest } from './sendRequest';
+import { runWithData } from './runWithData';
 import { showTokenStatus } from './showTokenStatus';
 import { setCoordinatorPassword } from './setCoordinatorPassword';
 import { signIn } from './signIn';
@@ -51,6 +52,7 @@ export function commandRunner(services: Services): CommandRunner {
     [Commands.showLog]: () => services.log.show(true),
     [Commands.newRequestFile]: () => newRequestFile(),
     [Commands.sendRequest]: (arg) => sendRequest(services, arg),
+    [Commands.runWithData]: (arg) => runWithData(services, arg),
     [Commands.copyRequestAsCurl]: (arg) => copyRequestAsCurl(services, arg),
     [Commands.switchConnection]: (arg) => switchConnection(services, arg),
     [Commands.addConnection]: (arg) => addConnection(services, arg),

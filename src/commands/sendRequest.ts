@@ -1,22 +1,26 @@
-// "Business Data: Send Request" (and the Send CodeLens): one request of a request file, sent with the
-// token of its connection (`# @connection`, else the active one) through the guarded path (readiness
-// offer, lockout prompt), nothing in Restricted Mode; its answer opened and kept in the history; a
-// named request's answer is remembered for the requests of the same document that chain on it.
+// "Business Data: Send Request" (and the Send CodeLens): one request of a request file, run by the run
+// engine (core/run/engine.ts) through the editor's host (editorRunHost.ts) as `bizdata send` runs it:
+// its connection (`# @connection`, else the active one), `# @note` and `# @prompt` asked, prepared and
+// judged by the engine, nothing in Restricted Mode. It is sent through the guarded path (readiness
+// offer, lockout prompt) with a progress notification, its answer opened and kept in the history, and
+// the answers the engine keeps for chaining remembered for the requests of the same document.
 import * as vscode from 'vscode';
 import type { Connection } from '../features/connection/connection';
 import { confirmProductionRun } from '../features/connection/consent';
 import { offerToGetReady } from '../features/connection/readinessOffer';
 import type { NotReady } from '../features/connection/readiness';
-import { prepareToSend, type RequestInputs } from '../features/requestFiles/prepareToSend';
-import { requestInputs } from '../features/requestFiles/requestInputs';
-import { confirmNote } from '../features/requestFiles/requestSettingsUi';
-import { callAndShow } from '../features/results/lookUpAndShow';
+import type { CallResult } from '../core/model';
+import { runRequests } from '../core/run/engine';
+import { editorRunHost } from '../features/requestFiles/editorRunHost';
+import { showCall } from '../features/results/lookUpAndShow';
 import type { Services } from '../features/services';
 import { INTERFACE_IDS } from '../features/shared/interfaces';
 import { connectionOfRequest } from '../core/requests/requestConnections';
-import { chainedFrom } from '../features/state/chainedResponses';
 import { UserError } from '../features/shared/userError';
 import { resolveRequestTarget, type RequestTarget } from './requestTarget';
+
+/** What a Send that showed nothing returns to the engine: the call ended without an answer (cancelled). */
+const NOTHING_SHOWN: CallResult = { ok: false, kind: 'cancelled', text: 'Nothing was sent, or the call was cancelled.', advice: '', durationMs: 0 };
 
 /** Returns the URI (string) of the opened result document, or undefined when nothing was opened. */
 export async function sendRequest(services: Services, arg?: unknown): Promise<string | undefined> {
@@ -27,38 +31,39 @@ export async function sendRequest(services: Services, arg?: unknown): Promise<st
     return undefined;
   }
   const key = target.document.uri.toString();
-  const chosen = requestConnection(services, target);
-  const inputs = await askBeforeSending(target);
-  if (!inputs) return undefined;
-  // One Send is one run: a production connection, however it was reached (# @connection, the active one), asks first.
-  if (!(await confirmProductionRun([chosen], `Send the request at ${placeOf(target, target.request.requestLine)}`))) return undefined;
-  // A secret-looking prompt's answer is hidden from the log and the history like a credential.
-  for (const p of target.request.settings.prompts) if (p.secret) chosen.getClient().addSecret(inputs.prompts?.get(p.name) ?? '');
-  const prepared = await prepareToSend(target.file, target.request, chosen.settings().endpoints, services.responses.of(key), inputs);
-  if (!prepared.ok) {
-    // No service address to recognise the host by: the user has not connected anywhere yet.
-    const notReady = prepared.reason === 'interface' ? await notReadyAnywhere(chosen) : undefined;
-    if (notReady) {
-      void offerToGetReady(notReady);
-      return undefined;
-    }
-    throw new UserError(`${placeOf(target, prepared.line)}: ${prepared.message}`);
-  }
-  const name = target.request.name;
-  // Beside the file, as a preview: the next Send replaces it, and the file stays in view.
-  const shown = await callAndShow(services, { kind: 'request', request: prepared.request, name }, { show: { viewColumn: vscode.ViewColumn.Beside, preview: true }, connection: chosen });
-  const result = shown.result;
-  if (result?.ok && name !== undefined) services.responses.remember(key, name, chainedFrom(result, shown.entry?.answer?.form === 'json'));
-  return shown.uri;
-}
-
-/** The request's settings in the editor: `# @disabled` refuses, `# @note` asks, `# @prompt` asks for values; undefined when the user said no. */
-async function askBeforeSending(target: RequestTarget): Promise<RequestInputs | undefined> {
   const r = target.request;
+  const chosen = requestConnection(services, target);
   if (r.settings.disabled) throw new UserError(`${placeOf(target, r.requestLine)}: this request is marked "# @disabled", so it is never sent. Delete that line to send it.`);
-  const label = r.name ?? `the request at line ${r.requestLine + 1}`;
-  if (r.settings.note !== undefined && !(await confirmNote(r.settings.note, label))) return undefined;
-  return requestInputs(target.document.uri, r, label);
+  // One Send is one run: a production connection, however it was reached (# @connection, the active one), asks first.
+  if (!(await confirmProductionRun([chosen], `Send the request at ${placeOf(target, r.requestLine)}`))) return undefined;
+  let uri: string | undefined;
+  const host = editorRunHost({
+    connections: services.connections,
+    uri: target.document.uri,
+    file: target.file,
+    // Beside the file, as a preview: the next Send replaces it, and the file stays in view.
+    send: async (connection, request, _r, call) => {
+      const shown = await showCall(services, { kind: 'request', request, name: r.name }, { show: { viewColumn: vscode.ViewColumn.Beside, preview: true }, connection, call });
+      uri = shown.uri;
+      return shown.result ?? NOTHING_SHOWN;
+    },
+    on: async (e) => {
+      if (e.kind !== 'judged' || e.step) return;
+      const atRequest = e.outcome.line === r.requestLine;
+      // Not sent: no service address to recognise the host by (the user has not connected anywhere yet), or the line at fault.
+      const notReady = await notReadyAnywhere(chosen);
+      if (atRequest && notReady?.kind === 'missingSetting') {
+        void offerToGetReady(notReady);
+        return;
+      }
+      throw new UserError(`${placeOf(target, e.outcome.line)}: ${e.outcome.message ?? 'this request cannot be sent.'}`);
+    },
+  });
+  const run = await runRequests({ file: target.file, requests: [r], responses: services.responses.of(key), until: 'end' }, host);
+  // The engine's rule (chain.ts): a named request's answer is kept whenever the service answered, a refusal too.
+  const chained = r.name === undefined ? undefined : run.responses.get(r.name);
+  if (r.name !== undefined && chained) services.responses.remember(key, r.name, chained);
+  return uri;
 }
 
 /** "file.bizdata.http:12", as the problems view writes places. */

@@ -144,7 +144,8 @@ describe('request files in the Test Explorer', function () {
       const [message] = failed.messages ?? [];
       assert.equal(message.uri, fileId);
       assert.equal(message.line, LINES.failing);
-      assert.match(plain(message.text), /^The answer is not a success: HTTP 400 · CM001 · Invalid request \(\d+ ms\)/);
+      // The one judge's words, as `bizdata test` prints them (core/run/judge.ts).
+      assert.match(plain(message.text), /^The answer is no success \(HTTP 400 CM001\): [^]*Invalid request[^]*"\?\? status == 400"/);
       assert.match(message.text, /Open the answer/);
       assert.equal(message.contextValue, 'bizdata.testAnswer');
       assert.ok(run.events.some((e) => e.state === 'output' && e.id === failing.id && /CM001/.test(e.output ?? '')), 'the answer line in the output');

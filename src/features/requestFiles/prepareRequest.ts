@@ -5,14 +5,14 @@ import type { Endpoints, InterfaceId, OperationRequest } from '../../core/model'
 import type { ParsedRequest, ParsedRequestFile } from '../../core/requests/requestFile';
 import { replaceReferences } from '../../core/requests/requestText';
 import { connectionVariables, inferInterface, resolveRequest, type ChainedResponse, type VariableContext } from '../../core/requests/requestVariables';
-import { withoutManagedHeaders } from './requestProblems';
+import { withoutManagedHeaders } from '../../core/run/prepare';
 
 export type Prepared =
   | { readonly ok: true; readonly request: OperationRequest }
   /** `problem`: the request's lines or the file's variables have an error; `variable`, `interface` and `body` as resolveRequest says. */
   | { readonly ok: false; readonly line: number; readonly message: string; readonly reason: 'problem' | 'variable' | 'interface' | 'body' };
 
-/** `inputs`: the answers to `# @prompt` lines and what system variables may read (prepareToSend.ts gathers them). */
+/** Without reading body files, for Copy as curl and the diagnostics; a run prepares with core/run/prepare.ts. `inputs`: the answers to `# @prompt` lines and what system variables may read. */
 export function prepareRequest(file: ParsedRequestFile, r: ParsedRequest, endpoints: Endpoints, responses: ReadonlyMap<string, ChainedResponse>, inputs: Pick<VariableContext, 'prompts' | 'system'> = {}): Prepared {
   // Its own lines, and the file's variables, which every request may use.
   const variableLines = new Set(file.variables.map((v) => v.span.line));

@@ -1,5 +1,6 @@
 // "Send" and "Copy as curl" above every request of a request file, naming the interface whose token
-// goes with it when the file or the host decides it, and the connection it goes to.
+// goes with it when the file or the host decides it, and the connection it goes to; "Run with Data…"
+// at the top of a file with a request to run.
 import * as vscode from 'vscode';
 import { commandOf, Commands } from '../shared/commandIds';
 import { INTERFACES } from '../shared/interfaces';
@@ -24,7 +25,9 @@ export class RequestCodeLenses implements vscode.CodeLensProvider, vscode.Dispos
     const choice = this.connections();
     const uri = document.uri.toString();
     const file = this.documents.get(document);
-    return file.requests.flatMap((r) => {
+    const top = new vscode.Range(0, 0, 0, 0);
+    const runWithData = file.requests.some((r) => !r.settings.disabled) ? [new vscode.CodeLens(top, commandOf(Commands.runWithData, '$(table) Run with Data…', { uri }))] : [];
+    return [...runWithData, ...file.requests.flatMap((r) => {
       const range = new vscode.Range(r.requestLine, 0, r.requestLine, 0);
       const connection = connectionOfRequest(file, r, choice);
       const id = connection.ok ? likelyInterface(file, r, connection.endpoints) : undefined;
@@ -36,7 +39,7 @@ export class RequestCodeLenses implements vscode.CodeLensProvider, vscode.Dispos
         new vscode.CodeLens(range, commandOf(Commands.sendRequest, `${id ? `$(play) Send (${INTERFACES[id].name})` : '$(play) Send'}${to}`, target)),
         new vscode.CodeLens(range, commandOf(Commands.copyRequestAsCurl, 'Copy as curl', target)),
       ];
-    });
+    })];
   }
 
   dispose(): void {

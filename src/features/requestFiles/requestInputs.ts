@@ -8,14 +8,14 @@ import * as vscode from 'vscode';
 import { bodyFiles, dotenvBeside, type BodyFileAccess } from '../../core/requests/fileSafety';
 import type { ParsedRequest } from '../../core/requests/requestFile';
 import type { DotenvValues } from '../../core/requests/systemVariables';
-import type { RequestInputs } from './prepareToSend';
+import type { FileInputs } from '../../core/run/prepare';
 import { askPrompts } from './requestSettingsUi';
 
 export const ALLOW_ENV_SECTION = 'bizdata.requestFiles';
 export const ALLOW_ENV_KEY = 'allowEnv';
 
 /** The inputs of one send; undefined when the user closed a prompt (nothing is sent then). */
-export async function requestInputs(uri: vscode.Uri, r: ParsedRequest, label: string): Promise<RequestInputs | undefined> {
+export async function requestInputs(uri: vscode.Uri, r: ParsedRequest, label: string): Promise<FileInputs | undefined> {
   const prompts = await askPrompts(r.settings.prompts, label);
   if (prompts === undefined) return undefined;
   const allowEnv = new Set(allowedEnvironment());

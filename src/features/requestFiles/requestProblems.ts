@@ -1,8 +1,9 @@
 // Everything wrong with a request file, as plain data with line spans: the parser's problems, unknown
 // variables, and requests the client would refuse (another host, a bad header) — so a file that
 // would send the token elsewhere says so before anyone clicks Send. Plain TypeScript (Node-tested).
-import type { Endpoints, OperationRequest } from '../../core/model';
-import { checkOperation, MANAGED_HEADERS } from '../../core/requests/queries';
+import type { Endpoints } from '../../core/model';
+import { checkOperation } from '../../core/requests/queries';
+import { withoutManagedHeaders } from '../../core/run/prepare';
 import { parseRequestFile, type ParsedRequestFile, type ProblemCode } from '../../core/requests/requestFile';
 import { splitLines, type LineSpan } from '../../core/requests/requestText';
 import { connectionVariables, resolveRequest, unknownReferences } from '../../core/requests/requestVariables';
@@ -45,11 +46,6 @@ export function requestFileProblems(text: string, connections: ConnectionChoice 
     problems.push({ span: { line: r.requestLine, start, end: Math.max(start + 1, line.trimEnd().length) }, message, severity: 'error', code: 'operation' });
   }
   return sorted(problems);
-}
-
-/** The request as the client will send it: the file's own credential headers are dropped (and warned about). */
-export function withoutManagedHeaders(r: OperationRequest): OperationRequest {
-  return { ...r, headers: Object.fromEntries(Object.entries(r.headers).filter(([k]) => !MANAGED_HEADERS.has(k.toLowerCase()))) };
 }
 
 function sorted(problems: RequestProblem[]): RequestProblem[] {

@@ -6,7 +6,7 @@ import { safeLine } from '../../core/sanitize';
 import { failureLine } from '../../core/exchange/failures';
 import type { CallOptions } from '../../core/clientOptions';
 import type { CallFailure, CallResult, OperationRequest } from '../../core/model';
-import type { Connection } from '../connection/connection';
+import type { Connection, ReadyCall } from '../connection/connection';
 import { offerToGetReady } from '../connection/readinessOffer';
 import type { Services } from '../services';
 import { Commands, executeCommand } from '../shared/commandIds';
@@ -48,7 +48,7 @@ function titleOf(query: HistoryQuery): string {
   return query.kind === 'ip' ? `Looking up IP address ${query.ip}` : `Looking up organization ${queryLabel(query)}`;
 }
 
-/** lookUpAndShow, also returning the call's result (request files chain on it). */
+/** lookUpAndShow, also returning the call's result. */
 export async function callAndShow(services: Services, query: HistoryQuery, options: LookUpOptions = {}): Promise<Shown> {
   const connection = options.connection ?? services.connections.active;
   // Asked once, before any progress shows: the call below does not ask again.
@@ -57,6 +57,15 @@ export async function callAndShow(services: Services, query: HistoryQuery, optio
     void offerToGetReady(ready.notReady);
     return {};
   }
+  return showCall(services, query, { ...options, connection, call: ready.call });
+}
+
+/**
+ * The call with a cancellable progress notification, kept in the history and its answer opened, once
+ * the connection is known to be ready (Send: the editor's run host asked, editorRunHost.ts).
+ */
+export async function showCall(services: Services, query: HistoryQuery, options: LookUpOptions & { readonly connection: Connection; readonly call: ReadyCall }): Promise<Shown> {
+  const { connection } = options;
   const title = `${titleOf(query)} (connection ${connection.name})`;
   const outcome = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title, cancellable: true },
@@ -72,7 +81,7 @@ export async function callAndShow(services: Services, query: HistoryQuery, optio
         }
         const o = { signal: abort.signal, forceNewToken: options.forceNewToken };
         // After a pause the answer above may be stale (signed out meanwhile): the call asks again.
-        const call = options.pauseMs ? connection : ready.call;
+        const call = options.pauseMs ? connection : options.call;
         if (query.kind !== 'request') return { result: await call.lookup(query, o), json: false };
         return await sendForAnswer(call, services, query.request, o, () => progress.report({ message: 'reading the answer' }));
       } finally {

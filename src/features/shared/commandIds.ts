@@ -25,6 +25,7 @@ export const Commands = {
   showLog: 'bizdata.showLog',
   newRequestFile: 'bizdata.newRequestFile',
   sendRequest: 'bizdata.sendRequest',
+  runWithData: 'bizdata.runWithData',
   copyRequestAsCurl: 'bizdata.copyRequestAsCurl',
   switchConnection: 'bizdata.switchConnection',
   addConnection: 'bizdata.addConnection',
@@ -107,6 +108,12 @@ export interface RequestTargetArgs {
   readonly name?: string;
 }
 
+/** Run with Data: the request file (default: the active editor's) and the data file (default: picked in the open dialog), a path absolute or relative to the request file. */
+export interface RunWithDataArgs {
+  readonly uri?: string;
+  readonly data?: string;
+}
+
 /**
  * A test of the Test Explorer whose last answer to open: by its id (a test message's link), a test
  * item (its context menus pass one), or `{ test }` (a test message's context menu).
@@ -136,6 +143,7 @@ export interface CommandArgs {
   'bizdata.showLog': [];
   'bizdata.newRequestFile': [];
   'bizdata.sendRequest': [arg?: RequestTargetArgs];
+  'bizdata.runWithData': [arg?: RunWithDataArgs];
   'bizdata.copyRequestAsCurl': [arg?: RequestTargetArgs];
   'bizdata.switchConnection': [arg?: ConnectionArgs];
   'bizdata.addConnection': [arg?: AddConnectionArgs];

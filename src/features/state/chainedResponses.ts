@@ -1,27 +1,8 @@
 // The last response of each named request, per request document, in memory only: later requests of
 // the same document chain on them (`{{NAME.response.body.$.a}}`). Never persisted: answers may be
-// large, and a chained value belongs to this session's sends. Plain TypeScript.
-import type { CallSuccess } from '../../core/model';
+// large, and a chained value belongs to this session's sends. What is kept, and how, is the run
+// engine's rule (core/run/chain.ts). Plain TypeScript.
 import type { ChainedResponse } from '../../core/requests/requestVariables';
-
-/**
- * What later requests chain on from an answer. A large JSON answer is kept as text (it was never
- * parsed on the extension host's thread); it is parsed once, when a request first asks into it.
- */
-export function chainedFrom(result: CallSuccess, textIsJson: boolean): ChainedResponse {
-  const headers = result.headers ?? {};
-  const text = result.text;
-  if (!textIsJson || text === undefined) return { body: result.body, text, headers };
-  let parsed: { value: unknown } | undefined;
-  return {
-    text,
-    headers,
-    get body(): unknown {
-      parsed ??= { value: JSON.parse(text) as unknown };
-      return parsed.value;
-    },
-  };
-}
 
 export class ChainedResponses {
   private readonly byDocument = new Map<string, Map<string, ChainedResponse>>();

@@ -1,9 +1,10 @@
 // Request files as tests, in plain data: which tests a file holds (file → request → assertion, with
 // their lines), which requests a run must send and in what order (a chosen request brings the named
-// requests it chains on), and what a request's answer means for its test. Plain TypeScript, so it is
-// unit-tested in plain Node; testTree.ts and testRun.ts turn it into the testing API's items and results.
+// requests it chains on), and how an answer reads in a test's output. What an answer means is the run
+// engine's judge (core/run/judge.ts). Plain TypeScript, so it is unit-tested in plain Node;
+// testTree.ts and testRun.ts turn it into the testing API's items and results.
 import type { CallResult } from '../../core/model';
-import { answerOf, type Assertion, type AssertionOutcome } from '../../core/requests/assertions';
+import type { Assertion, AssertionOutcome } from '../../core/requests/assertions';
 import type { ParsedRequest, ParsedRequestFile } from '../../core/requests/requestFile';
 import { references, splitLines } from '../../core/requests/requestText';
 
@@ -79,24 +80,6 @@ export function runOrder(text: string, file: ParsedRequestFile, chosen: Readonly
     }
   }
   return file.requests.filter((r) => wanted.has(r.index));
-}
-
-/** How a request's test ends, before any assertion of its own is looked at. */
-export type Verdict =
-  /** An answer came: its assertions decide, or, with none, whether it is a success. */
-  | { readonly kind: 'answered' }
-  /** The run stops here: the lockout guard refused (an error, never a failed assertion) or the user cancelled. */
-  | { readonly kind: 'stop'; readonly reason: 'guard' | 'cancelled' }
-  /** No answer to judge (nothing sent, credentials refused, network, coordinator): an errored test. */
-  | { readonly kind: 'error' };
-
-export function verdictOf(result: CallResult): Verdict {
-  if (result.ok) return { kind: 'answered' };
-  if (result.kind === 'guard' || result.kind === 'cancelled') return { kind: 'stop', reason: result.kind };
-  // A failed sign-in (the core's answerOf has no answer for it): the request was never sent.
-  if (answerOf(result) === undefined) return { kind: 'error' };
-  // An answer of the service (4xx, 5xx, a limit after the client's own waits) is there to be judged.
-  return result.status !== undefined && (result.kind === 'api' || result.kind === 'limit' || result.kind === 'auth') && result.body !== undefined ? { kind: 'answered' } : { kind: 'error' };
 }
 
 /**

@@ -1,35 +1,39 @@
-// One run of the Test Explorer: each chosen file's requests in file order (with the named requests they
-// chain on), each sent as the editor's Send sends it (prepareRequest, then sendForAnswer under the
-// connection's lockout guard), kept in the history so its answer opens from the result, and judged.
-// Cancelling aborts the request on the wire and skips the rest; a refusal by the lockout guard is an
-// error that ends the run, never a failed assertion.
+// One run of the Test Explorer, as a host of the run engine (core/run/engine.ts, through the editor's
+// host, requestFiles/editorRunHost.ts): each chosen file's requests in file order (with the named
+// requests they chain on), sent, judged, chained and stopped by the engine as `bizdata test` runs them;
+// this runner only shows the engine's events as test results, keeps each answer in the history so it
+// opens from its test, and records the run for its report. A data-driven file runs as one test per
+// row (testRows.ts). Cancelling aborts the request on the wire and skips the rest.
 import * as vscode from 'vscode';
-import type { CallResult } from '../../core/model';
-import { answerOf, evaluateAssertions, requestPassed, type AssertionOutcome } from '../../core/requests/assertions';
+import type { CallFailure, CallResult } from '../../core/model';
+import { STOPPING } from '../../core/run/stops';
+import type { AssertionOutcome } from '../../core/requests/assertions';
 import type { ParsedRequest } from '../../core/requests/requestFile';
-import type { ChainedResponse } from '../../core/requests/requestVariables';
+import { connectionOfRequest } from '../../core/requests/requestConnections';
+import { runRequests, type RunEvent } from '../../core/run/engine';
+import type { RequestOutcome } from '../../core/run/judge';
 import { safeLine, safeText } from '../../core/sanitize';
 import { confirmProductionRun } from '../connection/consent';
-import { offerToGetReady } from '../connection/readinessOffer';
-import { connectionOfRequest } from '../../core/requests/requestConnections';
-import { prepareToSend } from '../requestFiles/prepareToSend';
-import { requestInputs } from '../requestFiles/requestInputs';
-import { confirmNote } from '../requestFiles/requestSettingsUi';
+import { editorRunHost, type EditorSend } from '../requestFiles/editorRunHost';
 import { keepInHistory, sendForAnswer } from '../results/lookUpAndShow';
+import type { ReadyAnswer } from '../results/largeAnswers';
 import type { Services } from '../services';
 import { Commands } from '../shared/commandIds';
-import { chainedFrom } from '../state/chainedResponses';
 import { toResultUri } from '../state/resultUri';
 import type { TestAnswers } from '../state/testAnswers';
-import { answerLine, diffOf, runOrder, verdictOf } from './requestTests';
+import { answerLine, diffOf, runOrder } from './requestTests';
 import type { ReadFile, RequestTestTree } from './testTree';
 import { RunRecording } from './testRunReport';
-import type { ReportVerdict } from '../../core/report/reportModel';
+import { runDataRows } from './testRows';
 
 export type RunServices = Pick<Services, 'connections' | 'scanner' | 'lookups' | 'responses' | 'reports'> & { readonly testAnswers: TestAnswers };
 
-/** Stops the whole run: the lockout guard refused, the user cancelled, or no interface is ready. */
-class StopRun extends Error {}
+interface Planned {
+  readonly file: ReadFile;
+  readonly order: readonly ParsedRequest[];
+  /** A data-driven file's chosen rows, by line. */
+  readonly rows?: ReadonlySet<number> | 'all';
+}
 
 export class TestRunner {
   constructor(
@@ -44,34 +48,35 @@ export class TestRunner {
     const cancelled = token.onCancellationRequested(() => abort.abort());
     const recording = new RunRecording();
     try {
-      const planned: Array<{ readonly file: ReadFile; readonly order: readonly ParsedRequest[] }> = [];
+      const planned: Planned[] = [];
       for (const [uri, indexes] of await this.chosen(request)) {
         const file = await this.tree.read(vscode.Uri.parse(uri));
+        if (file.data) {
+          // A data-driven file: its chosen rows, each a test (testRows.ts).
+          planned.push({ file, order: [], rows: indexes });
+          file.data.items.forEach((row, line) => (indexes === 'all' || indexes.has(line) ? run.enqueued(row) : undefined));
+          continue;
+        }
         const order = runOrder(file.text, file.parsed, indexes === 'all' ? new Set(file.parsed.requests.map((r) => r.index)) : indexes);
         planned.push({ file, order });
-        for (const r of order) {
-          const item = file.requests.get(r.index);
-          if (item) for (const queued of [item, ...assertionItems(item, r)]) run.enqueued(queued);
-        }
+        for (const r of order) for (const queued of itemsOf(file, r)) run.enqueued(queued);
       }
+      // Tests given their outcome before any request runs (Restricted Mode's error).
+      const ended = new Set<vscode.TestItem>();
       // One question for the run when it reaches a production connection; declined, nothing is sent.
-      let stopped = !(await this.productionConfirmed(planned));
-      for (const { file, order } of planned) {
-        const responses = new Map<string, ChainedResponse>();
-        for (const r of order) {
-          const item = file.requests.get(r.index);
-          if (!item) continue;
-          if (stopped || abort.signal.aborted) {
-            for (const skipped of [item, ...assertionItems(item, r)]) run.skipped(skipped);
-            continue;
-          }
-          try {
-            await this.runRequest(run, file, r, item, responses, abort.signal, recording);
-          } catch (err) {
-            if (!(err instanceof StopRun)) throw err;
-            stopped = true;
-          }
+      let stopped = !(await this.productionConfirmed(planned)) || !this.trusted(run, planned, ended);
+      const skip = (item: vscode.TestItem): void => (ended.has(item) ? undefined : run.skipped(item));
+      for (const { file, order, rows } of planned) {
+        if (stopped || abort.signal.aborted) {
+          for (const r of order) itemsOf(file, r).forEach(skip);
+          file.data?.items.forEach((row, line) => (rows === 'all' || rows?.has(line) ? skip(row) : undefined));
+          continue;
         }
+        if (rows) {
+          const send: EditorSend = async (connection, sent, _r, call) => (recording.watch(connection), (await sendForAnswer(call, this.services, sent, { signal: abort.signal })).result);
+          const message = (item: vscode.TestItem, uri: vscode.Uri, line: number, text: string): vscode.TestMessage => this.message({ ...file, uri }, item, line, text);
+          stopped = await runDataRows({ run, file, lines: rows, services: this.services, send, signal: abort.signal, message });
+        } else stopped = await this.runFile(run, file, order, abort.signal, recording);
       }
     } finally {
       cancelled.dispose();
@@ -83,12 +88,79 @@ export class TestRunner {
     }
   }
 
+  /** Runs one file's requests through the engine; true when the run stopped (stops.ts, or cancelled). */
+  private async runFile(run: vscode.TestRun, file: ReadFile, order: readonly ParsedRequest[], signal: AbortSignal, recording: RunRecording): Promise<boolean> {
+    const answers = new WeakMap<CallResult, ReadyAnswer>();
+    const where = vscode.workspace.asRelativePath(file.uri);
+    const send: EditorSend = async (connection, request, _r, call) => {
+      recording.watch(connection);
+      const answer = await sendForAnswer(call, this.services, request, { signal });
+      answers.set(answer.result, answer);
+      return answer.result;
+    };
+    const on = async (e: RunEvent): Promise<void> => {
+      const item = file.requests.get((e.kind === 'answered' ? e.step.request : e.kind === 'judged' ? e.outcome.request : e.request).index);
+      if (!item) return;
+      if (e.kind === 'stopped') run.appendOutput(`${safeLine(item.label)}: ${safeLine(this.redact(stopLine(e.failure)))}\r\n`, undefined, item);
+      else if (e.kind === 'skipped') for (const skipped of itemsOf(file, e.request)) run.skipped(skipped);
+      else if (e.kind === 'started') for (const started of itemsOf(file, e.request)) run.started(started);
+      else if (e.kind === 'answered') {
+        const { request: r, sent, result, route } = e.step;
+        const answer = answers.get(result);
+        const entry = answer && (await keepInHistory(this.services, { kind: 'request', request: sent, name: r.name }, answer, route.name));
+        if (entry) this.services.testAnswers.set(item.id, toResultUri(entry).toString());
+        else this.services.testAnswers.forget(item.id);
+        run.appendOutput(`${safeLine(item.label)}: ${safeLine(this.redact(answerLine(result)))}\r\n`, new vscode.Location(file.uri, new vscode.Position(r.requestLine, 0)), item);
+      } else if (e.kind === 'judged') {
+        this.show(run, file, item, e.outcome, e.step !== undefined);
+        recording.add(where, e.outcome.request, { verdict: e.outcome.verdict, connection: e.step?.route.name, sent: e.step?.sent, result: e.step?.result, assertions: e.outcome.assertions, message: e.outcome.message });
+      }
+    };
+    const host = editorRunHost({ connections: this.services.connections, uri: file.uri, file: file.parsed, send, signal, on });
+    const summary = await runRequests({ file: file.parsed, requests: order, until: 'end' }, host);
+    // An open editor's Send chains on what the run got, as on its own sends.
+    if (isOpen(file.uri)) for (const [name, chained] of summary.responses) this.services.responses.remember(file.uri.toString(), name, chained);
+    return summary.stopped !== undefined;
+  }
+
+  /** The engine's verdict as the test's result: the request's, and each assertion's. */
+  private show(run: vscode.TestRun, file: ReadFile, item: vscode.TestItem, o: RequestOutcome, sent: boolean): void {
+    const checks = itemsOf(file, o.request).slice(1);
+    checks.forEach((check, i) => {
+      const a = o.assertions[i];
+      if (!a || o.verdict === 'error') run.skipped(check);
+      else if (a.passed) run.passed(check);
+      else run.failed(check, this.assertionMessage(file, check, a));
+    });
+    // A request that could not be sent says where; the others' messages are the engine's words.
+    const text = o.message === undefined ? assertionFailures(file, o) : sent ? o.message : `${vscode.workspace.asRelativePath(file.uri)}:${o.line + 1}: ${o.message}`;
+    if (o.verdict === 'passed') run.passed(item, o.durationMs);
+    else if (o.verdict === 'failed') run.failed(item, this.message(file, item, o.line, text), o.durationMs);
+    else run.errored(item, this.message(file, item, o.line, text), o.durationMs);
+  }
+
+  /** In Restricted Mode nothing goes out with a token: the first request errs, saying how to trust the folder, and the run stops. */
+  private trusted(run: vscode.TestRun, planned: readonly Planned[], ended: Set<vscode.TestItem>): boolean {
+    if (vscode.workspace.isTrusted) return true;
+    const text = 'This folder is in Restricted Mode, so request files send nothing with your token. Trust the folder ("Workspaces: Manage Workspace Trust") if you trust its request files, then run again.';
+    for (const { file, order, rows } of planned) {
+      // The first request's test, or a data-driven file's first row's.
+      const item = order[0] ? file.requests.get(order[0].index) : [...(file.data?.items ?? [])].find(([line]) => rows === 'all' || rows?.has(line))?.[1];
+      if (!item) continue;
+      run.errored(item, this.message(file, item, order[0]?.requestLine ?? 0, text));
+      ended.add(item);
+      break;
+    }
+    return false;
+  }
+
   /** True unless the run's requests reach a production connection and the user declines (in a trusted workspace: elsewhere nothing is sent anyway). */
-  private async productionConfirmed(planned: ReadonlyArray<{ readonly file: ReadFile; readonly order: readonly ParsedRequest[] }>): Promise<boolean> {
+  private async productionConfirmed(planned: readonly Planned[]): Promise<boolean> {
     if (!vscode.workspace.isTrusted) return true;
     const choice = this.services.connections.choice();
-    const reached = planned.flatMap(({ file, order }) =>
-      order.flatMap((r) => {
+    // A data-driven file runs every request of the file for each row.
+    const reached = planned.flatMap(({ file, order, rows }) =>
+      (rows ? file.parsed.requests : order).flatMap((r) => {
         const c = r.settings.disabled ? undefined : connectionOfRequest(file.parsed, r, choice);
         const connection = c?.ok ? this.services.connections.named(c.name) : undefined;
         return connection ? [connection] : [];
@@ -97,7 +169,7 @@ export class TestRunner {
     return confirmProductionRun(reached, 'Run these tests');
   }
 
-  /** File URI → the request indexes chosen in it ('all' for a whole file), honouring `exclude`. */
+  /** File URI → the request indexes (a data-driven file: the rows' lines) chosen in it ('all' for a whole file), honouring `exclude`. */
   private async chosen(request: vscode.TestRunRequest): Promise<Map<string, Set<number> | 'all'>> {
     if (!request.include) await this.tree.discover();
     const excluded = new Set((request.exclude ?? []).map((i) => i.id));
@@ -111,108 +183,18 @@ export class TestRunner {
       if (!node) continue;
       const key = node.uri.toString();
       if (node.kind === 'file') {
-        // Excluded requests of a file leave the rest of it.
+        // Excluded requests (or rows) of a file leave the rest of it.
         const file = await this.tree.read(node.uri);
-        const kept = [...file.requests].filter(([, child]) => !excluded.has(child.id)).map(([index]) => index);
-        out.set(key, kept.length === file.requests.size ? 'all' : new Set(kept));
+        const children = file.data ? file.data.items : file.requests;
+        const kept = [...children].filter(([, child]) => !excluded.has(child.id)).map(([index]) => index);
+        out.set(key, kept.length === children.size ? 'all' : new Set(kept));
         continue;
       }
       const current = out.get(key);
       if (current === 'all') continue;
-      out.set(key, new Set([...(current ?? []), node.index]));
+      out.set(key, new Set([...(current ?? []), node.kind === 'row' ? node.line : node.index]));
     }
     return out;
-  }
-
-  private async runRequest(run: vscode.TestRun, file: ReadFile, r: ParsedRequest, item: vscode.TestItem, responses: Map<string, ChainedResponse>, signal: AbortSignal, recording: RunRecording): Promise<void> {
-    const checks = assertionItems(item, r);
-    run.started(item);
-    for (const c of checks) run.started(c);
-    const skipChecks = (): void => checks.forEach((c) => run.skipped(c));
-    // A request file may come from anyone's repository: in Restricted Mode nothing goes out with a token.
-    if (!vscode.workspace.isTrusted) {
-      run.errored(item, this.message(file, item, r.requestLine, 'This folder is in Restricted Mode, so request files send nothing with your token. Trust the folder ("Workspaces: Manage Workspace Trust") if you trust its request files, then run again.'));
-      skipChecks();
-      throw new StopRun();
-    }
-    // The request's `# @connection` (or the file's), else the active one, as Send chooses.
-    const place = (line: number): string => `${vscode.workspace.asRelativePath(file.uri)}:${line + 1}`;
-    const choice = connectionOfRequest(file.parsed, r, this.services.connections.choice());
-    const connection = choice.ok ? this.services.connections.named(choice.name) : undefined;
-    if (!choice.ok || !connection) {
-      const line = choice.ok ? r.requestLine : choice.line;
-      run.errored(item, this.message(file, item, line, `${place(line)}: ${choice.ok ? `The connection "${choice.name}" cannot be used now.` : choice.message}`));
-      skipChecks();
-      return;
-    }
-    // The request's settings as Send honours them: `# @disabled` is skipped, `# @note` asks, `# @prompt` asks for values.
-    const label = r.name ?? `the request at line ${r.requestLine + 1}`;
-    if (r.settings.disabled || (r.settings.note !== undefined && !(await confirmNote(r.settings.note, label)))) {
-      run.skipped(item);
-      skipChecks();
-      return;
-    }
-    const inputs = await requestInputs(file.uri, r, label);
-    if (!inputs) {
-      run.skipped(item);
-      skipChecks();
-      return;
-    }
-    for (const p of r.settings.prompts) if (p.secret) connection.getClient().addSecret(inputs.prompts?.get(p.name) ?? '');
-    const prepared = await prepareToSend(file.parsed, r, connection.settings().endpoints, responses, inputs);
-    if (!prepared.ok) {
-      run.errored(item, this.message(file, item, prepared.line, `${place(prepared.line)}: ${prepared.message}`));
-      skipChecks();
-      return;
-    }
-    const notReady = await connection.readiness(prepared.request.interfaceId);
-    if (notReady) {
-      // One offer for the run: every other request would need the same.
-      void offerToGetReady(notReady);
-      run.errored(item, this.message(file, item, r.requestLine, 'Not signed in, or the service address is not set: sign in or start the local sandbox, then run again.'));
-      skipChecks();
-      throw new StopRun();
-    }
-    recording.watch(connection);
-    const answer = await sendForAnswer(connection, this.services, prepared.request, { signal });
-    const result = answer.result;
-    const record = (verdict: ReportVerdict, more: { readonly assertions?: readonly AssertionOutcome[]; readonly message?: string } = {}): void =>
-      recording.add(vscode.workspace.asRelativePath(file.uri), r, { verdict, connection: connection.name, sent: prepared.request, result, ...more });
-    const entry = await keepInHistory(this.services, { kind: 'request', request: prepared.request, name: r.name }, answer, connection.name);
-    if (entry) this.services.testAnswers.set(item.id, toResultUri(entry).toString());
-    else this.services.testAnswers.forget(item.id);
-    run.appendOutput(`${safeLine(item.label)}: ${safeLine(this.redact(answerLine(result)))}\r\n`, new vscode.Location(file.uri, new vscode.Position(r.requestLine, 0)), item);
-    const verdict = verdictOf(result);
-    if (verdict.kind === 'stop') {
-      skipChecks();
-      if (verdict.reason === 'cancelled') run.skipped(item);
-      else run.errored(item, this.message(file, item, r.requestLine, `The lockout guard stopped the run: ${failureText(result)}`), result.durationMs);
-      record(verdict.reason === 'cancelled' ? 'skipped' : 'error', { message: failureText(result) });
-      throw new StopRun();
-    }
-    if (verdict.kind === 'error') {
-      skipChecks();
-      run.errored(item, this.message(file, item, r.requestLine, failureText(result)), result.durationMs);
-      record('error', { message: failureText(result) });
-      return;
-    }
-    if (result.ok && r.name !== undefined) {
-      const chained = chainedFrom(result, answer.json);
-      responses.set(r.name, chained);
-      // An open editor's Send chains on what the run got, as on its own sends.
-      if (isOpen(file.uri)) this.services.responses.remember(file.uri.toString(), r.name, chained);
-    }
-    // Judged with the redaction of every connection's secrets: an actual value that holds one is withheld.
-    const outcomes = evaluateAssertions(r.assertions, answerOf(result), (t) => this.redact(t));
-    outcomes.forEach((o, i) => {
-      const check = checks[i];
-      if (o.passed) run.passed(check);
-      else run.failed(check, this.assertionMessage(file, check, o));
-    });
-    const passed = requestPassed(outcomes, result.ok);
-    if (passed) run.passed(item, result.durationMs);
-    else run.failed(item, this.message(file, item, r.requestLine, requestFailure(file, result, outcomes)), result.durationMs);
-    record(passed ? 'passed' : 'failed', { assertions: outcomes, ...(outcomes.every((o) => o.passed) && !passed ? { message: failureText(result) } : {}) });
   }
 
   private assertionMessage(file: ReadFile, check: vscode.TestItem, o: AssertionOutcome): vscode.TestMessage {
@@ -246,21 +228,25 @@ export class TestRunner {
   }
 }
 
-/** The assertion items of a request's item, in the order of its assertions. */
-function assertionItems(item: vscode.TestItem, r: ParsedRequest): vscode.TestItem[] {
-  return r.assertions.flatMap((_, i) => item.children.get(`${item.id}/a${i}`) ?? []);
+/** A request's item, then its assertions' items in the order of its assertions. */
+function itemsOf(file: ReadFile, r: ParsedRequest): vscode.TestItem[] {
+  const item = file.requests.get(r.index);
+  if (!item) return [];
+  return [item, ...r.assertions.flatMap((_, i) => item.children.get(`${item.id}/a${i}`) ?? [])];
 }
 
-function failureText(result: CallResult): string {
-  return result.ok || !result.advice ? answerLine(result) : `${answerLine(result)} ${result.advice}`;
-}
-
-/** Why a request that got an answer failed: its assertions that did not hold, or (with none) the answer. */
-function requestFailure(file: ReadFile, result: CallResult, outcomes: readonly AssertionOutcome[]): string {
-  const failed = outcomes.filter((o) => !o.passed);
-  if (failed.length === 0) return `The answer is not a success: ${failureText(result)}`;
+/** Why a request failed on its assertions: each that did not hold, at its line. */
+function assertionFailures(file: ReadFile, o: RequestOutcome): string {
+  const failed = o.assertions.filter((a) => !a.passed);
+  const answer = [o.status !== undefined ? `HTTP ${o.status}` : undefined, o.code].filter(Boolean).join(' ');
   const where = vscode.workspace.asRelativePath(file.uri);
-  return [`${failed.length} of ${outcomes.length} assertions failed (${answerLine(result)}):`, ...failed.map((o) => `${where}:${o.line + 1}: ${o.message}`)].join('\n');
+  return [`${failed.length} of ${o.assertions.length} assertions failed${answer ? ` (${answer})` : ''}:`, ...failed.map((a) => `${where}:${a.line + 1}: ${a.message}`)].join('\n');
+}
+
+/** Why the run ends here, in the words of the one stop table (core/run/stops.ts). */
+function stopLine(failure: CallFailure | undefined): string {
+  const why = failure ? STOPPING[failure.kind] : undefined;
+  return `the run stopped here${why ? `: ${why}` : ''}; no other request was sent.`;
 }
 
 /** The context value of messages whose test has an answer to open (package.json's `testing/message/context`). */

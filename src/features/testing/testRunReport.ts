@@ -1,6 +1,6 @@
-// What a Test Explorer run gathers for its report: each request's outcome, and every call and wait of
-// the connections it used (tapped for this run only, so the client decides nothing differently).
-// When the run ends it is kept for "Open Report" (state/runReports.ts).
+// What a Test Explorer run (or a Run with Data) gathers for its report: each request's outcome, and
+// every call and wait of the connections it used (tapped for this run only, so the client decides
+// nothing differently). When the run ends it is kept for "Open Report" (state/runReports.ts).
 import * as vscode from 'vscode';
 import type { CallResult, WireEvent } from '../../core/model';
 import type { AssertionOutcome } from '../../core/requests/assertions';
@@ -18,19 +18,22 @@ export class RunRecording implements vscode.Disposable {
   private readonly files = new Set<string>();
   private readonly startedAt = Date.now();
 
+  /** `title`: the report's (default: "Test run: " and the files). */
+  constructor(private readonly title?: string) {}
+
   /** Hears the connection's calls for the rest of the run. */
   watch(connection: Connection): void {
     if (!this.taps.has(connection)) this.taps.set(connection, connection.tapWire((e) => this.wire.push(e)));
   }
 
   /** A request's outcome; `file` as the workspace names it. */
-  add(file: string, r: ParsedRequest, outcome: { readonly verdict: ReportVerdict; readonly connection?: string; readonly sent?: { readonly method: string; readonly url: string }; readonly result?: CallResult; readonly assertions?: readonly AssertionOutcome[]; readonly message?: string }): void {
+  add(file: string, r: ParsedRequest, outcome: { readonly verdict: ReportVerdict; readonly name?: string; readonly connection?: string; readonly sent?: { readonly method: string; readonly url: string }; readonly result?: CallResult; readonly assertions?: readonly AssertionOutcome[]; readonly message?: string }): void {
     const { verdict, result, sent } = outcome;
     const failing = verdict === 'failed' || verdict === 'error';
     const answer = result && failing ? answerText(result) : undefined;
     this.files.add(file);
     this.tests.push({
-      name: requestName(r),
+      name: outcome.name ?? requestName(r),
       file,
       line: r.requestLine + 1,
       verdict,
@@ -53,7 +56,7 @@ export class RunRecording implements vscode.Disposable {
     const first = connections[0];
     return {
       run: {
-        title: `Test run: ${[...this.files].join(', ') || 'no request'}`,
+        title: this.title ?? `Test run: ${[...this.files].join(', ') || 'no request'}`,
         kind: 'test',
         startedAt: this.startedAt,
         durationMs: Date.now() - this.startedAt,

@@ -1,8 +1,9 @@
-// The Test Explorer's tree of request files: file → request (→ assertion), found lazily. The files
-// are listed when VS Code first asks (the Testing view opens, a run of everything starts) and kept
-// current by a file watcher; a file is read when its item is expanded, run, or open in an editor, and
-// read again on every change (an open editor's unsaved text wins over the file on disk, and is parsed
-// once per version for everyone: parsedDocuments.ts).
+// The Test Explorer's tree of request files: file → request (→ assertion), found lazily; a data-driven
+// file (NAME.bizdata.http with NAME.data.csv or NAME.data.jsonl beside it) is file → row, one test per
+// row of its data file. The files are listed when VS Code first asks (the Testing view opens, a run of
+// everything starts) and kept current by a file watcher; a file is read when its item is expanded,
+// run, or open in an editor, and read again on every change (an open editor's unsaved text wins over
+// the file on disk, and is parsed once per version for everyone: parsedDocuments.ts).
 import * as vscode from 'vscode';
 import { parseRequestFile, type ParsedRequestFile } from '../../core/requests/requestFile';
 import { requestFileText } from '../../core/requests/requestText';
@@ -10,6 +11,7 @@ import { safeLine } from '../../core/sanitize';
 import { uriExists } from '../shared/uriExists';
 import type { ParsedDocuments } from '../requestFiles/parsedDocuments';
 import { REQUEST_FILE_EXTENSION, REQUEST_FILE_LANGUAGE } from '../requestFiles/requestFileLanguage';
+import { DATA_GLOB, dataFileOf, requestFileOfData, rowLabel, type DataRows } from './testData';
 import { requestTests } from './requestTests';
 
 const GLOB = `**/*${REQUEST_FILE_EXTENSION}`;
@@ -22,7 +24,9 @@ const DEBOUNCE_MS = 200;
 export type TestNode =
   | { readonly kind: 'file'; readonly uri: vscode.Uri }
   | { readonly kind: 'request'; readonly uri: vscode.Uri; readonly index: number }
-  | { readonly kind: 'assertion'; readonly uri: vscode.Uri; readonly index: number; readonly line: number };
+  | { readonly kind: 'assertion'; readonly uri: vscode.Uri; readonly index: number; readonly line: number }
+  /** A row of a data-driven file's data file, by its 1-based line there. */
+  | { readonly kind: 'row'; readonly uri: vscode.Uri; readonly line: number };
 
 /** A file as read for a run: its text, what the parser made of it, and its request items by index. */
 export interface ReadFile {
@@ -31,6 +35,8 @@ export interface ReadFile {
   readonly parsed: ParsedRequestFile;
   readonly item: vscode.TestItem;
   readonly requests: ReadonlyMap<number, vscode.TestItem>;
+  /** A data-driven file's rows (or why its data file cannot be read), and their items by line. */
+  readonly data?: DataRows & { readonly items: ReadonlyMap<number, vscode.TestItem> };
 }
 
 export class RequestTestTree implements vscode.Disposable {
@@ -76,20 +82,23 @@ export class RequestTestTree implements vscode.Disposable {
   async read(uri: vscode.Uri): Promise<ReadFile> {
     const item = this.fileItem(uri);
     const { text, parsed } = await this.contentOf(uri);
-    this.fill(item, parsed);
+    const data = await dataFileOf(uri);
+    this.fill(item, parsed, data);
     const requests = new Map<number, vscode.TestItem>();
+    const rows = new Map<number, vscode.TestItem>();
     item.children.forEach((child) => {
       const node = this.nodes.get(child);
       if (node?.kind === 'request') requests.set(node.index, child);
+      if (node?.kind === 'row') rows.set(node.line, child);
     });
-    return { uri, text, parsed, item, requests };
+    return { uri, text, parsed, item, requests, ...(data ? { data: { ...data, items: rows } } : {}) };
   }
 
   private async resolve(item: vscode.TestItem): Promise<void> {
     const node = this.nodes.get(item);
     if (node?.kind !== 'file') return;
     try {
-      this.fill(item, (await this.contentOf(node.uri)).parsed);
+      this.fill(item, (await this.contentOf(node.uri)).parsed, await dataFileOf(node.uri));
     } catch (err) {
       item.error = safeLine(`This file could not be read: ${err instanceof Error ? err.message : String(err)}`);
     }
@@ -105,6 +114,14 @@ export class RequestTestTree implements vscode.Disposable {
       watcher.onDidChange((uri) => this.fileChanged(uri)),
       watcher.onDidDelete((uri) => this.controller.items.delete(uri.toString())),
     );
+    // A data file made, changed or deleted changes the rows of its request file, if that one was read.
+    const data = vscode.workspace.createFileSystemWatcher(DATA_GLOB);
+    const rowsChanged = (uri: vscode.Uri): void => {
+      const file = requestFileOfData(uri);
+      const item = this.controller.items.get(file.toString());
+      if (item && !item.canResolveChildren) this.schedule(file, DEBOUNCE_MS);
+    };
+    this.disposables.push(data, data.onDidCreate(rowsChanged), data.onDidChange(rowsChanged), data.onDidDelete(rowsChanged));
   }
 
   /** The file's item, made (unread: its children come when asked) if it is not there yet. */
@@ -118,10 +135,14 @@ export class RequestTestTree implements vscode.Disposable {
     return item;
   }
 
-  /** Sets the file's children from what the parser read of it. */
-  private fill(item: vscode.TestItem, parsed: ParsedRequestFile): void {
+  /** Sets the file's children from what the parser read of it (and its data file's rows). */
+  private fill(item: vscode.TestItem, parsed: ParsedRequestFile, data?: DataRows): void {
     const node = this.nodes.get(item);
     if (node?.kind !== 'file') throw new Error(`${item.id} is not a request file's item`);
+    if (data) {
+      this.fillRows(item, node.uri, data);
+      return;
+    }
     const children = requestTests(parsed).map((t) => {
       const child = this.controller.createTestItem(`${item.id}#${t.key}`, safeLine(t.label), node.uri);
       child.range = new vscode.Range(t.firstLine, 0, t.lastLine, 0);
@@ -141,6 +162,21 @@ export class RequestTestTree implements vscode.Disposable {
     item.children.replace(children);
     item.canResolveChildren = false;
     item.error = undefined;
+  }
+
+  /** One test per row of the data file; a data file that cannot be read is the file's error. */
+  private fillRows(item: vscode.TestItem, uri: vscode.Uri, data: DataRows): void {
+    const rows = data.read.ok ? data.read.table.rows : [];
+    item.children.replace(
+      rows.map((row) => {
+        const child = this.controller.createTestItem(`${item.id}#row${row.line}`, safeLine(rowLabel(row)), uri);
+        child.sortText = String(row.line).padStart(8, '0');
+        this.nodes.set(child, { kind: 'row', uri, line: row.line });
+        return child;
+      }),
+    );
+    item.canResolveChildren = false;
+    item.error = data.read.ok ? undefined : safeLine(data.problem ?? '');
   }
 
   /** The file's text and what the parser read: an open editor's (shared, parsed once per version), else the disk's. */

@@ -5,7 +5,7 @@ import type { CallSuccess } from '../../../src/core/model';
 import { redact } from '../../../src/core/redact';
 import { PARSE_IN_HOST_BYTES } from '../../../src/features/connection/settings';
 import { readyAnswer } from '../../../src/features/results/largeAnswers';
-import { chainedFrom } from '../../../src/features/state/chainedResponses';
+import { chainedAnswer } from '../../../src/core/run/chain';
 import { useScanner } from './scannerWorker';
 
 const TOKEN = 'sbx.canary-token-0123456789abcdefghij';
@@ -40,8 +40,8 @@ describe('answers of request files for the history', () => {
     assert.ok(!text.includes(TOKEN));
     assert.equal(text, `${JSON.stringify(JSON.parse(compact.replace(TOKEN, '<redacted>')), null, 2)}\n`);
     // Chaining parses it only when asked, and then reads it like a parsed body.
-    const chained = chainedFrom(ready.result, true);
-    assert.equal((chained.body as typeof value).items[3].name, 'item number 3');
+    const chained = chainedAnswer(ready.result, clean);
+    assert.equal((chained?.body as typeof value).items[3].name, 'item number 3');
   });
 
   it('keeps a large answer that is not JSON as text, without the echoed secret', async () => {

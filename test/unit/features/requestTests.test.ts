@@ -1,9 +1,8 @@
 import * as assert from 'node:assert/strict';
-import type { CallResult } from '../../../src/core/model';
 import { parseRequestFile } from '../../../src/core/requests/requestFile';
 import { TestAnswers } from '../../../src/features/state/testAnswers';
 import { evaluateAssertion, parseAssertion, type Assertion } from '../../../src/core/requests/assertions';
-import { diffOf, requestTests, runOrder, verdictOf } from '../../../src/features/testing/requestTests';
+import { diffOf, requestTests, runOrder } from '../../../src/features/testing/requestTests';
 
 const TEXT = [
   '@country = {{lookup.response.body.$.country}}',
@@ -22,7 +21,6 @@ const TEXT = [
   'GET {{legacyUrl}}/V6.0/organizations/{{search.response.body.$.duns}}',
 ].join('\n');
 
-const failure = (over: Partial<Extract<CallResult, { ok: false }>>): CallResult => ({ ok: false, kind: 'api', text: 't', advice: 'a', durationMs: 5, ...over });
 
 describe('request files as tests (plain)', () => {
   const file = parseRequestFile(TEXT);
@@ -51,16 +49,6 @@ describe('request files as tests (plain)', () => {
     assert.deepEqual(runOrder(TEXT, file, new Set([3])).map((r) => r.index), [0, 2, 3]);
     assert.deepEqual(runOrder(TEXT, file, new Set([1])).map((r) => r.index), [1]);
     assert.deepEqual(runOrder(TEXT, file, new Set([3, 1, 0, 2])).map((r) => r.index), [0, 1, 2, 3]);
-  });
-
-  it('judges an answer: a service answer is judged, a guard refusal or a cancel stops the run, no answer is an error', () => {
-    assert.deepEqual(verdictOf({ ok: true, status: 200, body: {}, durationMs: 1, request: { method: 'GET', url: 'u', headers: {} } }), { kind: 'answered' });
-    assert.deepEqual(verdictOf(failure({ status: 400, body: {} })), { kind: 'answered' });
-    assert.deepEqual(verdictOf(failure({ kind: 'limit', status: 401, code: 'SC005', body: {} })), { kind: 'answered' });
-    assert.deepEqual(verdictOf(failure({ kind: 'guard' })), { kind: 'stop', reason: 'guard' });
-    assert.deepEqual(verdictOf(failure({ kind: 'cancelled' })), { kind: 'stop', reason: 'cancelled' });
-    assert.deepEqual(verdictOf(failure({ kind: 'network' })), { kind: 'error' });
-    assert.deepEqual(verdictOf(failure({ kind: 'input' })), { kind: 'error' });
   });
 
   it('offers a diff for an equality, with text values unquoted, and none for other operators', () => {

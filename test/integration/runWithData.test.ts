@@ -1,0 +1,142 @@
+// Run with Data in the editor (issue 26), against the real sandbox over loopback: the CodeLens at the
+// top of a request file, one run of its requests per row of a CSV with each column a variable, the
+// results beside the data file (one JSON line per row) and opened, a second run that resumes (sends
+// nothing for rows already done), and a data file whose row lacks a variable refused at its line with
+// nothing sent.
+import * as assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import * as vscode from 'vscode';
+import { answerErrorMessages, extensionApi, openRequestFile, stats, useSignedInTestSandbox, waitFor } from './helpers';
+
+const REQUEST = ['### lookup', 'GET {{baseUrl}}/{{aVersion}}/duns-search/ip/{{ip}}?view=standard', '?? status == 200', ''].join('\n');
+
+interface ResultLine {
+  readonly line: number;
+  readonly values: Readonly<Record<string, string>>;
+  readonly ok: boolean;
+  readonly status?: number;
+  readonly answer?: { readonly inquiryDetail?: { readonly ipAddress?: string } };
+  readonly final: boolean;
+}
+
+describe('Run with Data in the editor', function () {
+  this.timeout(90_000);
+  const { sandbox } = useSignedInTestSandbox();
+  const dataCalls = async (): Promise<number> => (await stats(sandbox())).customers.test?.dataCalls ?? 0;
+  const folder = (): vscode.Uri => {
+    const f = vscode.workspace.workspaceFolders?.[0]?.uri;
+    assert.ok(f, 'the integration tests run with a workspace folder');
+    return f;
+  };
+
+  it('runs the file once per row with its columns as variables, writes the results beside the data file, and resumes', async () => {
+    const file = await openRequestFile(REQUEST);
+    const name = `rows-${randomUUID()}`;
+    const data = vscode.Uri.joinPath(folder(), `${name}.csv`);
+    // A quoted value and a column the file does not use: both fine.
+    await vscode.workspace.fs.writeFile(data, Buffer.from('ip,label\r\n203.0.113.7,first\r\n"203.0.113.8","second, quoted"\r\n203.0.113.9,third\r\n'));
+    const results = vscode.Uri.joinPath(folder(), `${name}.results.jsonl`);
+    try {
+      const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', file.document.uri);
+      const lens = lenses.find((l) => l.range.start.line === 0 && l.command?.title.includes('Run with Data'));
+      assert.ok(lens?.command, `a Run with Data lens at the top: ${JSON.stringify(lenses.map((l) => [l.range.start.line, l.command?.title]))}`);
+      assert.deepEqual(lens.command.arguments, [{ uri: file.document.uri.toString() }]);
+
+      const before = await dataCalls();
+      // The lens's own arguments, and the data file the open dialog would have given.
+      const written = await vscode.commands.executeCommand<string>(lens.command.command, { ...(lens.command.arguments?.[0] as object), data: `${name}.csv` });
+      assert.equal(written, results.toString());
+      assert.equal(await dataCalls(), before + 3, 'one call per row');
+      const lines = (await readFile(results.fsPath, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as ResultLine);
+      assert.deepEqual(
+        lines.map((l) => [l.line, l.values.ip, l.values.label, l.ok, l.status, l.final, l.answer?.inquiryDetail?.ipAddress]),
+        [
+          [2, '203.0.113.7', 'first', true, 200, true, '203.0.113.7'],
+          [3, '203.0.113.8', 'second, quoted', true, 200, true, '203.0.113.8'],
+          [4, '203.0.113.9', 'third', true, 200, true, '203.0.113.9'],
+        ],
+      );
+      assert.ok(vscode.window.visibleTextEditors.some((e) => e.document.uri.toString() === results.toString()), 'the results are open');
+      // The run is kept for Open Report: each row's request, named after its row.
+      await vscode.commands.executeCommand('bizdata.openReport');
+      const { testing } = await extensionApi();
+      const html = await waitFor(() => testing.reportHtml(), (h) => h?.includes('Run with Data') === true, 'the report of the run');
+      assert.ok(html?.includes(`lookup (row ${name}.csv:3)`), 'a row\'s request by its row');
+
+      // Again on the same data: every row is done, nothing is sent, nothing is written twice.
+      await vscode.commands.executeCommand('bizdata.runWithData', { uri: file.document.uri.toString(), data: `${name}.csv` });
+      assert.equal(await dataCalls(), before + 3);
+      assert.equal((await readFile(results.fsPath, 'utf8')).trim().split('\n').length, 3);
+    } finally {
+      await file.dispose();
+      await vscode.workspace.fs.delete(data);
+      await vscode.workspace.fs.delete(results).then(undefined, () => undefined);
+    }
+  });
+
+  it('refuses a row that lacks a variable the file uses, at its line, before anything is sent', async () => {
+    const file = await openRequestFile(REQUEST);
+    const name = `rows-${randomUUID()}`;
+    const data = vscode.Uri.joinPath(folder(), `${name}.jsonl`);
+    await vscode.workspace.fs.writeFile(data, Buffer.from('{"ip": "203.0.113.7"}\n{"label": "no ip"}\n'));
+    const errors = answerErrorMessages();
+    try {
+      const before = (await stats(sandbox())).requests;
+      const written = await vscode.commands.executeCommand<string | undefined>('bizdata.runWithData', { uri: file.document.uri.toString(), data: data.fsPath });
+      assert.equal(written, undefined);
+      assert.match(errors.shown[0]?.message ?? '', new RegExp(`Nothing was sent: ${name}\\.jsonl:2: this row has no value for "ip"`));
+      assert.equal((await stats(sandbox())).requests, before, 'nothing reached the sandbox');
+    } finally {
+      errors.restore();
+      await file.dispose();
+      await vscode.workspace.fs.delete(data);
+    }
+  });
+});
+
+describe('a data-driven request file in the Test Explorer', function () {
+  this.timeout(90_000);
+  const { sandbox } = useSignedInTestSandbox();
+
+  it('runs NAME.bizdata.http once per row of NAME.data.csv beside it, one test per row, and follows the data file', async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    assert.ok(folder);
+    const name = `driven-${randomUUID()}`;
+    const requestFile = vscode.Uri.joinPath(folder, `${name}.bizdata.http`);
+    const data = vscode.Uri.joinPath(folder, `${name}.data.csv`);
+    // An assertion's value is compared as written: the second row's answer fails it. The third row lacks "ip".
+    await vscode.workspace.fs.writeFile(data, Buffer.from('label,ip\nfirst,203.0.113.7\nsecond,203.0.113.8\nthird\n'));
+    await vscode.workspace.fs.writeFile(requestFile, Buffer.from([REQUEST.trim(), '?? body $.inquiryDetail.ipAddress == 203.0.113.7', ''].join('\n')));
+    const tests = (await extensionApi()).testing.tests;
+    try {
+      await tests.discover();
+      await tests.resolve(requestFile.toString());
+      const rows = await waitFor(() => tests.items().filter((i) => i.parent === requestFile.toString()), (r) => r.length === 3, 'a test per row');
+      assert.deepEqual(
+        rows.map((r) => r.label),
+        ['line 2: label=first, ip=203.0.113.7', 'line 3: label=second, ip=203.0.113.8', 'line 4: label=third'],
+      );
+      const before = (await stats(sandbox())).customers.test?.dataCalls ?? 0;
+      const run = await tests.run([requestFile.toString()]);
+      await run.done;
+      const state = (id: string) => run.events.filter((e) => e.id === id && ['passed', 'failed', 'errored', 'skipped'].includes(e.state)).at(-1);
+      const events = JSON.stringify(run.events);
+      assert.deepEqual(
+        rows.map((r) => state(r.id)?.state),
+        ['passed', 'failed', 'errored'],
+        events,
+      );
+      assert.match(state(rows[1].id)?.messages?.[0]?.text.replace(/\\(.)/g, '$1').replace(/&nbsp;/g, ' ') ?? '', /1 of 1 requests did not pass:[^]*expected == 203\.0\.113\.7/);
+      assert.match(state(rows[2].id)?.messages?.[0]?.text.replace(/\\(.)/g, '$1').replace(/&nbsp;/g, ' ') ?? '', /\.data\.csv:4: this row has no value for "ip"/);
+      assert.equal((await stats(sandbox())).customers.test?.dataCalls ?? 0, before + 2, 'the row without "ip" sent nothing');
+      // A row added to the data file is a new test.
+      await vscode.workspace.fs.writeFile(data, Buffer.from('label,ip\nfirst,203.0.113.7\nsecond,203.0.113.8\nthird\nfourth,203.0.113.10\n'));
+      const four = await waitFor(() => tests.items().filter((i) => i.parent === requestFile.toString()), (r) => r.length === 4, 'the added row');
+      assert.equal(four[3].label, 'line 5: label=fourth, ip=203.0.113.10');
+    } finally {
+      await vscode.workspace.fs.delete(requestFile);
+      await vscode.workspace.fs.delete(data);
+    }
+  });
+});
