@@ -19,6 +19,7 @@ import { parseRequestFile, type ParsedRequest, type ParsedRequestFile } from '..
 import { requestFileText } from '../core/requests/requestText';
 import { connectionVariables, dataVariables, unknownReferences } from '../core/requests/requestVariables';
 import { runDataRows } from '../core/run/dataRows';
+import { resultsFileOf } from '../core/data/dataFiles';
 import { unsendableAtStart, type RunHost } from '../core/run/engine';
 import type { FileInputs } from '../core/run/prepare';
 import type { RowsProgress, RowsSummary } from '../core/run/rows';
@@ -44,14 +45,17 @@ file's requests in order with its own chained answers; --concurrency N rows run 
 default), all through one client per connection: one token, limiter and lockout guard. Before
 anything is sent (not even a sign-in), a data file that cannot be read is refused at its line
 (ROWS:LINE), and so is a row without a value for a variable the file uses (exit status 2). A
-request marked "# @note" is sent for every row only with --confirm-notes.`;
+request marked "# @note" is sent for every row only with --confirm-notes. Without --data, a file
+NAME.bizdata.http with NAME.data.csv or NAME.data.jsonl beside it runs once per row of that file, as
+the Test Explorer runs it; a folder run leaves such files to a run of their own and says so.`;
 
 export const DATA_SEND_HELP = `Data-driven runs:
   --data ROWS          run the file once per row of ROWS (.csv or .jsonl)
   --out RESULTS        where one result per row is appended as it is answered: .jsonl (the row's
                        line and values, ok, status, code, the answer or the error, final, at) or .csv
                        (the input columns, line, status, code, and --column cells; one line per row);
-                       without --out, ROWS.results.jsonl beside the data file
+                       without --out, beside the data file, named after it: rows.csv gives
+                       rows.results.jsonl (as the editor's Run with Data)
   --column NAME=JSONPATH  (CSV results, repeatable) a column of what the path selects in the answer
 ${DATA_COMMON_HELP}
 A row's result is that of its last request, or of the first one that did not pass. Running the same
@@ -73,7 +77,7 @@ type ParsedArgs = ConnectionValues & InputValues & { readonly data?: string; rea
 
 /** Where results go without --out: beside the data file, as the editor writes a batch's. */
 export function defaultResultsFile(dataFile: string): string {
-  return `${dataFile}.results.jsonl`;
+  return resultsFileOf(dataFile);
 }
 
 interface DataRun {

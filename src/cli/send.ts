@@ -5,6 +5,7 @@ import { runRequests, unsendableAtStart, type RunEvent } from '../core/run/engin
 import { requestName } from '../core/run/judge';
 import { cliRunHost } from './runHost';
 import { DATA_OPTIONS, DATA_SEND_HELP, sendWithData } from './dataRun';
+import { dataOfRun } from './dataFileBeside';
 import { requestLines } from './testReport';
 import { SecretRegistry } from '../core/redact';
 import { safeJson, safeLine, safeText } from '../core/sanitize';
@@ -94,9 +95,10 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
   }
   if (positionals.length !== 1) throw new UsageError('Give exactly one request file: bizdata send FILE [--name NAME]. See "bizdata send --help".');
   const file = positionals[0];
-  if (values.data !== undefined) {
+  const data = await dataOfRun(values.data, [file], io);
+  if (data !== undefined) {
     if (values.name !== undefined || values.report !== undefined) throw new UsageError('--name and --report do not go with --data: a data-driven run runs every request of the file once per row, and its results are the --out file.');
-    return sendWithData(file, values, io);
+    return sendWithData(file, { ...values, data }, io);
   }
   if (values.out !== undefined || values.column !== undefined) throw new UsageError('--out and --column go with --data ROWS.csv: the results of a data-driven run. See "bizdata send --help".');
   const text = requestFileText(await readInputBytes(file));

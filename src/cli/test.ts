@@ -8,6 +8,7 @@ import { runRequests, unsendableAtStart, type RunEvent } from '../core/run/engin
 import type { FileInputs } from '../core/run/prepare';
 import { cliRunHost } from './runHost';
 import { DATA_OPTIONS, DATA_TEST_HELP, testWithData } from './dataRun';
+import { dataOfRun, withoutDataDriven } from './dataFileBeside';
 import { bodyFiles } from '../core/requests/fileSafety';
 import { parseRequestFile, type ParsedRequest, type ParsedRequestFile } from '../core/requests/requestFile';
 import { requestFileText } from '../core/requests/requestText';
@@ -103,11 +104,15 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
     return EXIT.ok;
   }
   if (positionals.length === 0) throw new UsageError('Give one or more request files or folders: bizdata test FILE|DIR... See "bizdata test --help".');
-  if (values.data !== undefined) {
+  const data = await dataOfRun(values.data, positionals, io);
+  if (data !== undefined) {
     if (positionals.length !== 1 || values.report !== undefined) throw new UsageError('--data runs one request file once per row: bizdata test FILE --data ROWS.csv (without --report). See "bizdata test --help".');
-    return testWithData(positionals[0], values, io);
+    return testWithData(positionals[0], { ...values, data }, io);
   }
-  const files = await requestFiles(positionals);
+  const named = await requestFiles(positionals);
+  // A folder's data-driven files run alone, once per row; the files named run as named.
+  const files = positionals.every((p) => named.includes(p)) ? named : await withoutDataDriven(named, io, 'test');
+  if (files.length === 0) throw new UsageError(`Every request file of ${positionals.join(', ')} is data-driven: run each alone, as said above.`);
   // Every secret of the run, for the one redaction of all it prints and writes (core/redact.ts).
   const secrets = new SecretRegistry();
   const redact = (text: string): string => secrets.redact(text);

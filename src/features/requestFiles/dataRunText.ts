@@ -1,12 +1,12 @@
 // Plain helpers of Run with Data (commands/runWithData.ts): where the results go, the progress line
 // and the closing message. No `vscode` import: unit-tested in plain Node.
-import { basename, dirname, extname, join } from 'node:path';
+import { resultsFileOf } from '../../core/data/dataFiles';
 import { failureLine } from '../../core/exchange/failures';
 import type { DataProgress, DataRunSummary } from '../../core/run/dataRun';
 
 /** Beside the data file, named after it: `rows.csv` → `rows.results.jsonl`. */
 export function dataResultsPath(dataPath: string): string {
-  return join(dirname(dataPath), `${basename(dataPath, extname(dataPath))}.results.jsonl`);
+  return resultsFileOf(dataPath);
 }
 
 /**

@@ -1,7 +1,8 @@
-// The data file of a data-driven request file in the Test Explorer: NAME.data.csv or NAME.data.jsonl
-// beside NAME.bizdata.http, read by the data layer (core/data/rows.ts), and how a row is labelled.
+// The data file of a data-driven request file in the Test Explorer (which one: core/data/dataFiles.ts),
+// read by the data layer (core/data/rows.ts), and how a row is labelled.
 import * as vscode from 'vscode';
 import { problemText, readRows, type DataRow, type ReadRows } from '../../core/data/rows';
+import { dataFileCandidates, requestFileOfData as requestFileOfPath } from '../../core/data/dataFiles';
 import { uriExists } from '../shared/uriExists';
 
 /** The data file beside a request file, read (or why it cannot be). */
@@ -12,20 +13,18 @@ export interface DataRows {
   readonly problem?: string;
 }
 
-const DATA_ENDINGS = ['.data.csv', '.data.jsonl'];
 /** The data files the tree watches: a change changes the rows of the request file of the same name. */
 export const DATA_GLOB = '**/*.data.{csv,jsonl}';
 
 /** NAME.bizdata.http for NAME.data.csv or NAME.data.jsonl. */
 export function requestFileOfData(data: vscode.Uri): vscode.Uri {
-  return data.with({ path: data.path.replace(/\.data\.(csv|jsonl)$/, '.bizdata.http') });
+  return data.with({ path: requestFileOfPath(data.path) });
 }
 
 /** NAME.data.csv or NAME.data.jsonl beside NAME.bizdata.http, read; undefined when there is none. */
 export async function dataFileOf(requestFile: vscode.Uri): Promise<DataRows | undefined> {
-  if (!requestFile.path.endsWith('.bizdata.http')) return undefined;
-  for (const ending of DATA_ENDINGS) {
-    const uri = requestFile.with({ path: requestFile.path.replace(/\.bizdata\.http$/, ending) });
+  for (const path of dataFileCandidates(requestFile.path)) {
+    const uri = requestFile.with({ path });
     if (!(await uriExists(uri))) continue;
     const read = readRows(Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8'), vscode.workspace.asRelativePath(uri));
     return { uri, read, ...(read.ok ? {} : { problem: problemText(read.problem) }) };

@@ -209,14 +209,15 @@ describe('bizdata send and test --data', function () {
     assert.equal(table[1].duns, '', 'no candidate: an empty cell');
   });
 
-  it('without --out writes the results beside the data file, as ROWS.results.jsonl', async () => {
+  it('without --out writes the results beside the data file, named after it as the editor names them (orgs.csv: orgs.results.jsonl)', async () => {
     sb = await sandbox();
     const requests = await file('orgs.bizdata.http', ORG_FILE);
     const rows = await file('orgs.csv', 'country,name\nUS,"Example, Inc."\nGB,NoMatch Industries\n');
     const r = await run(['send', requests, '--data', rows], canaryEnv(sb.url));
     assert.equal(r.code, 0, r.stderr);
-    assert.equal((JSON.parse(r.stdout) as { outFile: string }).outFile, `${rows}.results.jsonl`);
-    const lines = (await results(`${rows}.results.jsonl`)).sort((a, b) => a.line - b.line);
+    const beside = rows.replace(/\.csv$/, '.results.jsonl');
+    assert.equal((JSON.parse(r.stdout) as { outFile: string }).outFile, beside);
+    const lines = (await results(beside)).sort((a, b) => a.line - b.line);
     assert.deepEqual(lines.map((l) => [l.line, l.code]), [[2, 'CM000'], [3, 'CM000']], 'one line per row');
   });
 

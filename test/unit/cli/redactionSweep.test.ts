@@ -4,13 +4,14 @@
 // run's credentials or tokens in any encoding (test/secretEncodings.ts).
 import * as assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { parseRequestFile } from '../../../src/core/requests/requestFile';
 import { requestFileText } from '../../../src/core/requests/requestText';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server';
 import { echoHost, type EchoHost } from '../../echoHost';
 import { assertNoSecretIn } from '../../secretEncodings';
 import { cliRuns } from './cliHarness';
+import { dataFileBeside } from '../../../src/cli/dataFileBeside';
 import { oddConfig, oddEnv, secretsOf } from './oddCredentials';
 
 const ROOT = join(__dirname, '../../../..');
@@ -53,9 +54,13 @@ describe('redaction sweep (issue 25): every request file of the repository again
     let echoed = 0;
     for (const file of files) {
       const name = relative(ROOT, file);
-      const sent = await run(['send', file, '--confirm-notes'], oddEnv(host.url), 60_000);
+      // A data-driven file (a data file beside it) runs once per row: its answers go to the results file, searched too.
+      const results = (await dataFileBeside(file)) === undefined ? undefined : join(dir, `${basename(file)}.results.jsonl`);
+      const sent = await run(['send', file, '--confirm-notes', ...(results ? ['--out', results] : [])], oddEnv(host.url), 60_000);
       assert.notEqual(sent.code, 2, `${name}: ${sent.stderr}`);
-      echoed += sent.stdout.match(/"echo"/g)?.length ?? 0;
+      const answers = results ? await readFile(results, 'utf8') : sent.stdout;
+      if (results) outputs.push({ name: `${name}: send results`, text: answers });
+      echoed += answers.match(/"echo"/g)?.length ?? 0;
       const junit = join(dir, 'report.xml');
       const tested = await run(['test', file, '--confirm-notes', '--junit', junit, '--json'], oddEnv(host.url), 60_000);
       assert.ok(tested.code === 0 || tested.code === 1, `${name}: exit ${tested.code}: ${tested.stderr}`);

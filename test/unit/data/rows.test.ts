@@ -28,8 +28,8 @@ describe('data rows: CSV', () => {
     );
   });
 
-  it('reads examples/data/companies.csv, whose quoted names hold a comma and quotes', () => {
-    const path = join(__dirname, '../../../../examples/data/companies.csv');
+  it('reads examples/data/enrich.data.csv, whose quoted names hold a comma and quotes', () => {
+    const path = join(__dirname, '../../../../examples/data/enrich.data.csv');
     const t = table(readRows(readFileSync(path, 'utf8'), 'companies.csv'));
     assert.deepEqual(t.columns, ['ref', 'country', 'name']);
     assert.deepEqual(t.rows.map((r) => r.values.name), ['Acme, Inc.', 'Globex Ltd', 'Initech GmbH', 'Les "Bons" Amis SA']);
