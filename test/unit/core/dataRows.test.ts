@@ -3,7 +3,8 @@
 // the file per row with the row's columns as variables, a result line per row, a second run that
 // resumes (sends nothing for the rows done), a contract limit (SC005) that stops the rows with its
 // row left to run again, a cancel that starts no row and leaves a row it cut short unwritten, and a
-// row none of whose requests ran (a `# @note` declined) written as not done.
+// row with a request declined (a `# @note`), whether or not another ran, written as not done, and
+// a failed assertion written with the request and line to look at.
 import * as assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -19,6 +20,7 @@ import { tempDirs } from '../tempDirs';
 import { closeAll, endpointsFor, sandboxWithClient, type Sandbox, type TestClient } from './harness';
 
 const FILE = parseRequestFile(['### lookup', 'GET {{baseUrl}}/v1/duns-search/ip/{{ip}}?view=standard', '?? status == 200', ''].join('\n'));
+const HALF_NOTED = parseRequestFile(['### first', 'GET {{baseUrl}}/v1/duns-search/ip/{{ip}}?view=standard', '', '### second', '# @note a second lookup', 'GET {{baseUrl}}/v1/duns-search/ip/{{ip}}?view=standard', ''].join('\n'));
 const NOTED = parseRequestFile(['### lookup', '# @note sends a lookup for the row', 'GET {{baseUrl}}/v1/duns-search/ip/{{ip}}?view=standard', '?? status == 200', ''].join('\n'));
 
 interface Line {
@@ -173,5 +175,30 @@ describe('a data-driven run: the engine once per row', function () {
     const confirmed = await run(dir, rows, t, sb.url, { file: NOTED });
     assert.deepEqual([confirmed.skipped, confirmed.done, confirmed.ok], [0, 2, 2]);
     assert.equal((await sb.customer()).dataCalls, 2);
+  });
+
+  it('writes a row with one request declined as not done though another was answered, and runs it next time', async () => {
+    ({ sb, t } = await sandboxWithClient());
+    const dir = await dirs.make('bizdata-datarun-');
+    const rows = table(dir, 'ip\n203.0.113.7\n');
+    const declined = await run(dir, rows, t, sb.url, { file: HALF_NOTED, host: { confirm: false } });
+    assert.deepEqual([declined.done, declined.ok], [1, 0]);
+    assert.equal((await sb.customer()).dataCalls, 1, 'the first request was sent');
+    assert.deepEqual((await results(dir)).map((l) => [l.line, l.ok, l.status, l.final]), [[2, false, 200, false]]);
+    const confirmed = await run(dir, rows, t, sb.url, { file: HALF_NOTED });
+    assert.deepEqual([confirmed.skipped, confirmed.done, confirmed.ok], [0, 1, 1]);
+  });
+
+  it('writes a row that failed an assertion as done and not ok, saying which request and line, and why', async () => {
+    ({ sb, t } = await sandboxWithClient());
+    const dir = await dirs.make('bizdata-datarun-');
+    const rows = table(dir, 'ip\n203.0.113.7\n');
+    const file = parseRequestFile(['### lookup', 'GET {{baseUrl}}/v1/duns-search/ip/{{ip}}?view=standard', '?? body $.inquiryDetail.ipAddress == 198.51.100.1', ''].join('\n'));
+    const summary = await run(dir, rows, t, sb.url, { file });
+    assert.deepEqual([summary.done, summary.failed], [1, 1]);
+    const [line] = (await readFile(join(dir, 'rows.results.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Line & { error?: { kind: string; text: string; advice: string } });
+    assert.deepEqual([line.ok, line.status, line.final, line.error?.kind], [false, 200, true, 'failed']);
+    assert.match(line.error?.text ?? '', /198\.51\.100\.1/);
+    assert.match(line.error?.advice ?? '', /^See lookup at line 2 of the request file/);
   });
 });
