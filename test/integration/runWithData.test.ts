@@ -84,7 +84,8 @@ describe('Run with Data in the editor', function () {
     const data = vscode.Uri.joinPath(folder(), `${name}.csv`);
     await vscode.workspace.fs.writeFile(data, Buffer.from('ip\n203.0.113.7\n203.0.113.8\n'));
     const results = vscode.Uri.joinPath(folder(), `${name}.results.jsonl`);
-    const read = async (): Promise<ResultLine[]> => (await readFile(results.fsPath, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as ResultLine);
+    // Rows run two at a time: their lines in the data file's order.
+    const read = async (): Promise<ResultLine[]> => (await readFile(results.fsPath, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as ResultLine).sort((a, b) => a.line - b.line);
     try {
       const before = await dataCalls();
       modal.answer = undefined;
@@ -129,20 +130,35 @@ describe('a data-driven request file in the Test Explorer', function () {
   const { sandbox } = useSignedInTestSandbox();
   const modal = answerModalWarnings();
 
-  it('runs NAME.bizdata.http once per row of NAME.data.csv beside it, one test per row, and follows the data file', async () => {
+  /** NAME.bizdata.http and NAME.data.csv in the workspace folder, found by the Test Explorer with a test per row. */
+  async function dataDriven(prefix: string, csv: string, text: string, count: number) {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     assert.ok(folder);
-    const name = `driven-${randomUUID()}`;
+    const name = `${prefix}-${randomUUID()}`;
     const requestFile = vscode.Uri.joinPath(folder, `${name}.bizdata.http`);
     const data = vscode.Uri.joinPath(folder, `${name}.data.csv`);
-    // An assertion's value is compared as written: the second row's answer fails it. The third row lacks "ip".
-    await vscode.workspace.fs.writeFile(data, Buffer.from('label,ip\nfirst,203.0.113.7\nsecond,203.0.113.8\nthird\n'));
-    await vscode.workspace.fs.writeFile(requestFile, Buffer.from([REQUEST.trim(), '?? body $.inquiryDetail.ipAddress == 203.0.113.7', ''].join('\n')));
+    await vscode.workspace.fs.writeFile(data, Buffer.from(csv));
+    await vscode.workspace.fs.writeFile(requestFile, Buffer.from(text));
+    const remove = async (): Promise<void> => {
+      await vscode.workspace.fs.delete(requestFile);
+      await vscode.workspace.fs.delete(data);
+    };
     const tests = (await extensionApi()).testing.tests;
     try {
       await tests.discover();
       await tests.resolve(requestFile.toString());
-      const rows = await waitFor(() => tests.items().filter((i) => i.parent === requestFile.toString()), (r) => r.length === 3, 'a test per row');
+      const rows = await waitFor(() => tests.items().filter((i) => i.parent === requestFile.toString()), (r) => r.length === count, 'a test per row');
+      return { requestFile, data, tests, rows, remove };
+    } catch (err) {
+      await remove();
+      throw err;
+    }
+  }
+
+  it('runs NAME.bizdata.http once per row of NAME.data.csv beside it, one test per row, and follows the data file', async () => {
+    // An assertion's value is compared as written: the second row's answer fails it. The third row lacks "ip".
+    const { requestFile, data, tests, rows, remove } = await dataDriven('driven', 'label,ip\nfirst,203.0.113.7\nsecond,203.0.113.8\nthird\n', [REQUEST.trim(), '?? body $.inquiryDetail.ipAddress == 203.0.113.7', ''].join('\n'), 3);
+    try {
       assert.deepEqual(
         rows.map((r) => r.label),
         ['line 2: label=first, ip=203.0.113.7', 'line 3: label=second, ip=203.0.113.8', 'line 4: label=third'],
@@ -165,24 +181,13 @@ describe('a data-driven request file in the Test Explorer', function () {
       const four = await waitFor(() => tests.items().filter((i) => i.parent === requestFile.toString()), (r) => r.length === 4, 'the added row');
       assert.equal(four[3].label, 'line 5: label=fourth, ip=203.0.113.10');
     } finally {
-      await vscode.workspace.fs.delete(requestFile);
-      await vscode.workspace.fs.delete(data);
+      await remove();
     }
   });
 
   it('skips a row whose # @note is declined, as Run with Data leaves it not done', async () => {
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-    assert.ok(folder);
-    const name = `noted-${randomUUID()}`;
-    const requestFile = vscode.Uri.joinPath(folder, `${name}.bizdata.http`);
-    const data = vscode.Uri.joinPath(folder, `${name}.data.csv`);
-    await vscode.workspace.fs.writeFile(data, Buffer.from('ip\n203.0.113.7\n'));
-    await vscode.workspace.fs.writeFile(requestFile, Buffer.from(NOTED));
-    const tests = (await extensionApi()).testing.tests;
+    const { requestFile, tests, rows, remove } = await dataDriven('noted', 'ip\n203.0.113.7\n', NOTED, 1);
     try {
-      await tests.discover();
-      await tests.resolve(requestFile.toString());
-      const rows = await waitFor(() => tests.items().filter((i) => i.parent === requestFile.toString()), (r) => r.length === 1, 'a test per row');
       const before = (await stats(sandbox())).customers.test?.dataCalls ?? 0;
       modal.answer = undefined;
       const run = await tests.run([requestFile.toString()]);
@@ -192,8 +197,7 @@ describe('a data-driven request file in the Test Explorer', function () {
       assert.equal((await stats(sandbox())).customers.test?.dataCalls ?? 0, before, 'nothing sent');
     } finally {
       modal.answer = undefined;
-      await vscode.workspace.fs.delete(requestFile);
-      await vscode.workspace.fs.delete(data);
+      await remove();
     }
   });
 });
