@@ -66,6 +66,9 @@ async function runFileRow(plan: DataRunPlan, host: RunHost, row: DataRow): Promi
   const values = new Map(Object.entries(row.values));
   const answered: CallResult[] = [];
   let declined = false;
+  /** Cut short by the cancel: a call cut on the wire, or a request not started (never a stop the engine told). */
+  let cut = false;
+  let told = false;
   const rowHost: RunHost = {
     ...host,
     inputs: async (r) => {
@@ -77,11 +80,13 @@ async function runFileRow(plan: DataRunPlan, host: RunHost, row: DataRow): Promi
     on: (e) => {
       if (e.kind === 'answered') answered.push(e.step.result);
       if (e.kind === 'skipped' && e.why === 'declined') declined = true;
+      if (e.kind === 'skipped' && (e.why === 'cancelled' || (e.why === 'stopped' && !told))) cut = true;
+      if (e.kind === 'stopped') told = true;
       return host.on?.(e);
     },
   };
   const summary = await runRequests({ file: plan.file, requests: plan.requests, until: plan.until }, rowHost);
-  return fileRowRun(plan, summary.outcomes, answered, declined, summary.stopped !== undefined && summary.stopped.failure === undefined);
+  return fileRowRun(plan, summary.outcomes, answered, declined, cut);
 }
 
 /**

@@ -200,5 +200,10 @@ describe('a data-driven run: the engine once per row', function () {
     assert.deepEqual([line.ok, line.status, line.final, line.error?.kind], [false, 200, true, 'failed']);
     assert.match(line.error?.text ?? '', /198\.51\.100\.1/);
     assert.match(line.error?.advice ?? '', /^See lookup at line 2 of the request file/);
+    // As `bizdata send` runs a row, a script that ends at its first failure: written the same way.
+    const script = await run(dir, table(dir, 'ip\n203.0.113.8\n'), t, sb.url, { file, until: 'first-failure' });
+    assert.deepEqual([script.done, script.failed, script.cancelled], [1, 1, false]);
+    const lines = (await readFile(join(dir, 'rows.results.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Line);
+    assert.deepEqual(lines.map((l) => [l.line, l.values.ip, l.ok, l.final]), [[2, '203.0.113.7', false, true], [2, '203.0.113.8', false, true]]);
   });
 });
