@@ -1,6 +1,6 @@
 // "Business Data: Run with Data…" (and the CodeLens at the top of a request file): the file's requests
 // run once per row of a data file (CSV with a header row, or JSON Lines), each column a variable
-// (`{{country}}`), by the run engine (core/run/dataRun.ts) through the editor's host. The data file is
+// (`{{country}}`), by the rows runner the CLI's `--data` uses (core/run/dataRows.ts) through the editor's host. The data file is
 // read and checked before anything is sent (a row that lacks a variable the file uses is refused at its
 // line); a cancellable progress notification says rows done of total, the rate and the time left; the
 // results go beside the data file as NAME.results.jsonl (one line per row, as written), and running it
@@ -16,7 +16,8 @@ import { connectionOfRequest } from '../core/requests/requestConnections';
 import { parseRequestFile, type ParsedRequestFile } from '../core/requests/requestFile';
 import { connectionVariables, dataVariables } from '../core/requests/requestVariables';
 import { runLimit } from '../core/report/runRecords';
-import { runRows, type DataRunSummary } from '../core/run/dataRun';
+import { runDataRows } from '../core/run/dataRows';
+import type { RowsSummary } from '../core/run/rows';
 import { safeLine } from '../core/sanitize';
 import type { Connection } from '../features/connection/connection';
 import { confirmProductionRun } from '../features/connection/consent';
@@ -57,7 +58,7 @@ export async function runWithData(services: Services, arg?: unknown): Promise<st
   if (!opened.ok) throw new UserError(opened.message);
   const { results } = opened;
   const recording = new RunRecording(`Run with Data: ${where} × ${vscode.workspace.asRelativePath(data)}`);
-  let summary: DataRunSummary;
+  let summary: RowsSummary;
   try {
     summary = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Run with Data: ${path.basename(requestUri.fsPath)} × ${path.basename(data.fsPath)}`, cancellable: true },
@@ -66,11 +67,25 @@ export async function runWithData(services: Services, arg?: unknown): Promise<st
         const subscription = token.onCancellationRequested(() => abort.abort());
         const asked = askedOnce();
         const rowPlace = (row: DataRow): string => `${path.basename(data.fsPath)}:${row.line}`;
-        const started = performance.now();
         let shown = 0;
         try {
-          return await runRows(
-            { file, requests, table, results },
+          return await runDataRows(
+            {
+              file,
+              requests,
+              until: 'end',
+              rows: table.rows,
+              results,
+              // Rows at a time, as a batch runs its lookups; the client's limiter keeps the rate.
+              concurrency: vscode.workspace.getConfiguration('bizdata.batch').get<number>('concurrency', 2),
+              signal: abort.signal,
+              redact: (t) => services.connections.redact(t),
+              onProgress: (p) => {
+                const percent = dataPercentDone(p);
+                progress.report({ increment: percent - shown, message: dataProgressMessage(p, p.elapsedMs, limitOf(reached[0])) });
+                shown = percent;
+              },
+            },
             (row) =>
               editorRunHost({
                 connections: services.connections,
@@ -85,13 +100,6 @@ export async function runWithData(services: Services, arg?: unknown): Promise<st
                   if (e.kind === 'judged') recording.add(where, e.outcome.request, { verdict: e.outcome.verdict, name: `${e.outcome.name} (row ${rowPlace(row)})`, connection: e.step?.route.name, sent: e.step?.sent, result: e.step?.result, assertions: e.outcome.assertions, message: e.outcome.message });
                 },
               }),
-            (p) => {
-              const percent = dataPercentDone(p);
-              progress.report({ increment: percent - shown, message: dataProgressMessage(p, performance.now() - started, limitOf(reached[0])) });
-              shown = percent;
-            },
-            // Rows at a time, as a batch runs its lookups; the client's limiter keeps the rate.
-            vscode.workspace.getConfiguration('bizdata.batch').get<number>('concurrency', 2),
           );
         } finally {
           subscription.dispose();

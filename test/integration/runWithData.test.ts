@@ -1,14 +1,16 @@
 // Run with Data in the editor (issue 26), against the real sandbox over loopback: the CodeLens at the
 // top of a request file, one run of its requests per row of a CSV with each column a variable, the
 // results beside the data file (one JSON line per row) and opened, a second run that resumes (sends
-// nothing for rows already done), and a data file whose row lacks a variable refused at its line with
-// nothing sent.
+// nothing for rows already done), a data file whose row lacks a variable refused at its line with
+// nothing sent, and a declined `# @note`: its rows written as not done (Run with Data) or skipped (the
+// Test Explorer), by the one row rule of core/run/dataRows.ts.
 import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { answerErrorMessages, extensionApi, openRequestFile, stats, useSignedInTestSandbox, waitFor } from './helpers';
+import { answerErrorMessages, answerModalWarnings, extensionApi, openRequestFile, stats, useSignedInTestSandbox, waitFor } from './helpers';
 
+const NOTED = ['### lookup', '# @note costs a lookup per row', 'GET {{baseUrl}}/{{aVersion}}/duns-search/ip/{{ip}}?view=standard', '?? status == 200', ''].join('\n');
 const REQUEST = ['### lookup', 'GET {{baseUrl}}/{{aVersion}}/duns-search/ip/{{ip}}?view=standard', '?? status == 200', ''].join('\n');
 
 interface ResultLine {
@@ -23,6 +25,7 @@ interface ResultLine {
 describe('Run with Data in the editor', function () {
   this.timeout(90_000);
   const { sandbox } = useSignedInTestSandbox();
+  const modal = answerModalWarnings();
   const dataCalls = async (): Promise<number> => (await stats(sandbox())).customers.test?.dataCalls ?? 0;
   const folder = (): vscode.Uri => {
     const f = vscode.workspace.workspaceFolders?.[0]?.uri;
@@ -48,7 +51,8 @@ describe('Run with Data in the editor', function () {
       const written = await vscode.commands.executeCommand<string>(lens.command.command, { ...(lens.command.arguments?.[0] as object), data: `${name}.csv` });
       assert.equal(written, results.toString());
       assert.equal(await dataCalls(), before + 3, 'one call per row');
-      const lines = (await readFile(results.fsPath, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as ResultLine);
+      // Rows run two at a time (bizdata.batch.concurrency), so they are written in the order they end: compared in the data file's order.
+      const lines = (await readFile(results.fsPath, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as ResultLine).sort((a, b) => a.line - b.line);
       assert.deepEqual(
         lines.map((l) => [l.line, l.values.ip, l.values.label, l.ok, l.status, l.final, l.answer?.inquiryDetail?.ipAddress]),
         [
@@ -69,6 +73,33 @@ describe('Run with Data in the editor', function () {
       assert.equal(await dataCalls(), before + 3);
       assert.equal((await readFile(results.fsPath, 'utf8')).trim().split('\n').length, 3);
     } finally {
+      await file.dispose();
+      await vscode.workspace.fs.delete(data);
+      await vscode.workspace.fs.delete(results).then(undefined, () => undefined);
+    }
+  });
+
+  it('a declined # @note sends nothing and writes its rows as not done; confirmed, a second run sends them', async () => {
+    const file = await openRequestFile(NOTED);
+    const name = `rows-${randomUUID()}`;
+    const data = vscode.Uri.joinPath(folder(), `${name}.csv`);
+    await vscode.workspace.fs.writeFile(data, Buffer.from('ip\n203.0.113.7\n203.0.113.8\n'));
+    const results = vscode.Uri.joinPath(folder(), `${name}.results.jsonl`);
+    // Rows run two at a time: their lines in the data file's order.
+    const read = async (): Promise<ResultLine[]> => (await readFile(results.fsPath, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as ResultLine).sort((a, b) => a.line - b.line);
+    try {
+      const before = await dataCalls();
+      modal.answer = undefined;
+      await vscode.commands.executeCommand('bizdata.runWithData', { uri: file.document.uri.toString(), data: `${name}.csv` });
+      assert.ok(modal.asked.some((q) => q.message.includes('lookup')), 'the note was asked');
+      assert.equal(await dataCalls(), before, 'nothing sent');
+      assert.deepEqual((await read()).map((l) => [l.line, l.ok, l.final]), [[2, false, false], [3, false, false]]);
+      modal.answer = 'Send';
+      await vscode.commands.executeCommand('bizdata.runWithData', { uri: file.document.uri.toString(), data: `${name}.csv` });
+      assert.equal(await dataCalls(), before + 2, 'the rows not done run again');
+      assert.deepEqual((await read()).filter((l) => l.final).map((l) => [l.line, l.ok]), [[2, true], [3, true]]);
+    } finally {
+      modal.answer = undefined;
       await file.dispose();
       await vscode.workspace.fs.delete(data);
       await vscode.workspace.fs.delete(results).then(undefined, () => undefined);
@@ -98,21 +129,37 @@ describe('Run with Data in the editor', function () {
 describe('a data-driven request file in the Test Explorer', function () {
   this.timeout(90_000);
   const { sandbox } = useSignedInTestSandbox();
+  const modal = answerModalWarnings();
 
-  it('runs NAME.bizdata.http once per row of NAME.data.csv beside it, one test per row, and follows the data file', async () => {
+  /** NAME.bizdata.http and NAME.data.csv in the workspace folder, found by the Test Explorer with a test per row. */
+  async function dataDriven(prefix: string, csv: string, text: string, count: number) {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     assert.ok(folder);
-    const name = `driven-${randomUUID()}`;
+    const name = `${prefix}-${randomUUID()}`;
     const requestFile = vscode.Uri.joinPath(folder, `${name}.bizdata.http`);
     const data = vscode.Uri.joinPath(folder, `${name}.data.csv`);
-    // An assertion's value is compared as written: the second row's answer fails it. The third row lacks "ip".
-    await vscode.workspace.fs.writeFile(data, Buffer.from('label,ip\nfirst,203.0.113.7\nsecond,203.0.113.8\nthird\n'));
-    await vscode.workspace.fs.writeFile(requestFile, Buffer.from([REQUEST.trim(), '?? body $.inquiryDetail.ipAddress == 203.0.113.7', ''].join('\n')));
+    await vscode.workspace.fs.writeFile(data, Buffer.from(csv));
+    await vscode.workspace.fs.writeFile(requestFile, Buffer.from(text));
+    const remove = async (): Promise<void> => {
+      await vscode.workspace.fs.delete(requestFile);
+      await vscode.workspace.fs.delete(data);
+    };
     const tests = (await extensionApi()).testing.tests;
     try {
       await tests.discover();
       await tests.resolve(requestFile.toString());
-      const rows = await waitFor(() => tests.items().filter((i) => i.parent === requestFile.toString()), (r) => r.length === 3, 'a test per row');
+      const rows = await waitFor(() => tests.items().filter((i) => i.parent === requestFile.toString()), (r) => r.length === count, 'a test per row');
+      return { requestFile, data, tests, rows, remove };
+    } catch (err) {
+      await remove();
+      throw err;
+    }
+  }
+
+  it('runs NAME.bizdata.http once per row of NAME.data.csv beside it, one test per row, and follows the data file', async () => {
+    // An assertion's value is compared as written: the second row's answer fails it. The third row lacks "ip".
+    const { requestFile, data, tests, rows, remove } = await dataDriven('driven', 'label,ip\nfirst,203.0.113.7\nsecond,203.0.113.8\nthird\n', [REQUEST.trim(), '?? body $.inquiryDetail.ipAddress == 203.0.113.7', ''].join('\n'), 3);
+    try {
       assert.deepEqual(
         rows.map((r) => r.label),
         ['line 2: label=first, ip=203.0.113.7', 'line 3: label=second, ip=203.0.113.8', 'line 4: label=third'],
@@ -135,8 +182,23 @@ describe('a data-driven request file in the Test Explorer', function () {
       const four = await waitFor(() => tests.items().filter((i) => i.parent === requestFile.toString()), (r) => r.length === 4, 'the added row');
       assert.equal(four[3].label, 'line 5: label=fourth, ip=203.0.113.10');
     } finally {
-      await vscode.workspace.fs.delete(requestFile);
-      await vscode.workspace.fs.delete(data);
+      await remove();
+    }
+  });
+
+  it('skips a row whose # @note is declined, as Run with Data leaves it not done', async () => {
+    const { requestFile, tests, rows, remove } = await dataDriven('noted', 'ip\n203.0.113.7\n', NOTED, 1);
+    try {
+      const before = (await stats(sandbox())).customers.test?.dataCalls ?? 0;
+      modal.answer = undefined;
+      const run = await tests.run([requestFile.toString()]);
+      await run.done;
+      const states = run.events.filter((e) => e.id === rows[0].id && ['passed', 'failed', 'errored', 'skipped'].includes(e.state)).map((e) => e.state);
+      assert.deepEqual(states, ['skipped'], JSON.stringify(run.events));
+      assert.equal((await stats(sandbox())).customers.test?.dataCalls ?? 0, before, 'nothing sent');
+    } finally {
+      modal.answer = undefined;
+      await remove();
     }
   });
 });

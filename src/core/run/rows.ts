@@ -19,6 +19,8 @@ export interface RowRun {
   readonly stop?: CallFailure;
   /** Why the row failed where no call did (an assertion, a request that could not be sent), redacted. */
   readonly failure?: string;
+  /** What to do about `failure` (where to look). */
+  readonly advice?: string;
   /** Nothing to write: the row was cut short (cancelled) or nothing was sent (the coordinator is gone); it runs again next time. */
   readonly unwritten?: boolean;
 }
@@ -48,14 +50,14 @@ export interface RowSignals {
   readonly stop?: AbortSignal;
 }
 
-export interface RowsPlan<Row> {
+export interface RowsPlan<Row, Run extends RowRun = RowRun> {
   readonly rows: readonly Row[];
   /** Whether the results already hold the row as done (or it repeats a row of this run): skipped. Asked once per row, in order, before any is run. */
   isDone(row: Row): boolean;
   /** Runs the template for one row. Never rejects for a call's failure: those are results. */
-  runRow(row: Row, signals: RowSignals): Promise<RowRun>;
+  runRow(row: Row, signals: RowSignals): Promise<Run>;
   /** Appends the row's result as soon as it is known: a row counts as done only once it is written. */
-  write(row: Row, run: RowRun): void;
+  write(row: Row, run: Run): void;
   /** Rows run at once (at least 1). */
   readonly concurrency: number;
   /** Cancels the run now: calls in flight are cut, their rows run again next time. */
@@ -84,7 +86,7 @@ export function rowOfResult(result: CallResult, ok: boolean, final: boolean): Ro
 }
 
 /** Runs the plan's rows; see the file's first comment. Never rejects for a call's failure; a failed write rejects. */
-export async function runRows<Row>(plan: RowsPlan<Row>): Promise<RowsSummary> {
+export async function runRows<Row, Run extends RowRun = RowRun>(plan: RowsPlan<Row, Run>): Promise<RowsSummary> {
   const started = performance.now();
   const queue = plan.rows.filter((row) => !plan.isDone(row));
   const progress = { total: plan.rows.length, skipped: plan.rows.length - queue.length, done: 0, ok: 0, failed: 0 };

@@ -2,7 +2,9 @@
 // and the closing message. No `vscode` import: unit-tested in plain Node.
 import { resultsFileOf } from '../../core/data/dataFiles';
 import { failureLine } from '../../core/exchange/failures';
-import type { DataProgress, DataRunSummary } from '../../core/run/dataRun';
+import type { RowsProgress, RowsSummary } from '../../core/run/rows';
+
+type DataProgress = Omit<RowsProgress, 'elapsedMs'>;
 
 /** Beside the data file, named after it: `rows.csv` → `rows.results.jsonl`. */
 export function dataResultsPath(dataPath: string): string {
@@ -36,7 +38,7 @@ function duration(seconds: number): string {
 }
 
 /** The closing message: what happened, and what to do next. */
-export function dataSummaryMessage(s: DataRunSummary, outName: string): string {
+export function dataSummaryMessage(s: Omit<RowsSummary, 'durationMs'>, outName: string): string {
   const counts = `${s.ok} passed, ${s.failed} did not${s.skipped > 0 ? `, ${s.skipped} done by an earlier run` : ''}`;
   if (s.stoppedBy) return `The run stopped after ${s.skipped + s.done} of ${s.total} rows (${counts}): ${failureLine(s.stoppedBy)} Run with Data again on the same file to resume; the results so far are in ${outName}.`;
   if (s.cancelled) return `Cancelled after ${s.skipped + s.done} of ${s.total} rows (${counts}). Run with Data again on the same file to resume where it stopped; the results so far are in ${outName}.`;

@@ -24,7 +24,7 @@ import type { TestAnswers } from '../state/testAnswers';
 import { answerLine, diffOf, runOrder } from './requestTests';
 import type { ReadFile, RequestTestTree } from './testTree';
 import { RunRecording } from './testRunReport';
-import { runDataRows } from './testRows';
+import { runTestRows } from './testRows';
 
 export type RunServices = Pick<Services, 'connections' | 'scanner' | 'lookups' | 'responses' | 'reports'> & { readonly testAnswers: TestAnswers };
 
@@ -75,7 +75,7 @@ export class TestRunner {
         if (rows) {
           const send: EditorSend = async (connection, sent, _r, call) => (recording.watch(connection), (await sendForAnswer(call, this.services, sent, { signal: abort.signal })).result);
           const message = (item: vscode.TestItem, uri: vscode.Uri, line: number, text: string): vscode.TestMessage => this.message({ ...file, uri }, item, line, text);
-          stopped = await runDataRows({ run, file, lines: rows, services: this.services, send, signal: abort.signal, message });
+          stopped = await runTestRows({ run, file, lines: rows, services: this.services, send, signal: abort.signal, message });
         } else stopped = await this.runFile(run, file, order, abort.signal, recording);
       }
     } finally {
