@@ -4,7 +4,7 @@
 import { PLACEHOLDER } from '../core/http/curl';
 import { operationRequest } from '../core/protocol/protocol';
 import { checkOperation } from '../core/requests/queries';
-import { prepareRequest } from '../features/requestFiles/prepareRequest';
+import { prepareWithoutFiles } from '../core/run/prepare';
 import type { Services } from '../features/services';
 import { UserError } from '../features/shared/userError';
 import { copyCurl } from './copyAsCurl';
@@ -17,7 +17,7 @@ export async function copyRequestAsCurl(services: Services, arg?: unknown): Prom
   const endpoints = connection.settings().endpoints;
   // A `# @prompt` value stands as <NAME>: what is typed at a prompt is never copied.
   const prompts = new Map(target.request.settings.prompts.map((p) => [p.name, `<${p.name}>`]));
-  const prepared = prepareRequest(target.file, target.request, endpoints, services.responses.of(target.document.uri.toString()), { prompts });
+  const prepared = prepareWithoutFiles(target.file, target.request, endpoints, services.responses.of(target.document.uri.toString()), { prompts });
   if (!prepared.ok) throw new UserError(`${placeOf(target, prepared.line)}: ${prepared.message}`);
   const problem = checkOperation(prepared.request, endpoints);
   if (problem) throw new UserError(`${placeOf(target, target.request.requestLine)}: ${problem}`);

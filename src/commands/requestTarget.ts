@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { ParsedRequest, ParsedRequestFile } from '../core/requests/requestFile';
 import type { ParsedDocuments } from '../features/requestFiles/parsedDocuments';
-import { findRequest } from '../features/requestFiles/prepareRequest';
+import { findRequest } from '../features/requestFiles/requestChoice';
 import { UserError } from '../features/shared/userError';
 import { field, stringField } from './args';
 

@@ -7,7 +7,7 @@ import { prepareFileRequest } from '../requests/fileRequest';
 import type { BodyFileAccess } from '../requests/fileSafety';
 import { MANAGED_HEADERS } from '../requests/queries';
 import type { ParsedRequest, ParsedRequestFile } from '../requests/requestFile';
-import { connectionVariables, type ChainedResponse } from '../requests/requestVariables';
+import { connectionVariables, resolveRequest, type ChainedResponse } from '../requests/requestVariables';
 import type { SystemContext } from '../requests/systemVariables';
 
 /** What a file's requests may read besides the file: the user's answers, a data row, the allowed environment, body files. */
@@ -32,12 +32,30 @@ export type Prepared =
   | { readonly ok: false; readonly line: number; readonly message: string; readonly reason: 'problem' | 'variable' | 'interface' | 'body'; readonly waiting?: boolean };
 
 export async function prepare(file: ParsedRequestFile, r: ParsedRequest, endpoints: Endpoints, responses: ReadonlyMap<string, ChainedResponse>, inputs: FileInputs): Promise<Prepared> {
-  const variableLines = new Set(file.variables.map((v) => v.span.line));
-  const own = file.problems.find((p) => p.severity === 'error' && ((p.span.line >= r.startLine && p.span.line <= r.endLine) || variableLines.has(p.span.line)));
-  if (own) return { ok: false, line: own.span.line, message: own.message, reason: 'problem' };
+  const own = ownProblem(file, r);
+  if (own) return own;
   const { prompts, row, system, files } = inputs;
   const resolved = await prepareFileRequest(file, r, { connection: connectionVariables(endpoints), responses, prompts, row, system }, endpoints, files);
   return resolved.ok ? { ok: true, request: withoutManagedHeaders(resolved.request) } : resolved;
+}
+
+/**
+ * The same preparation without reading body files, for what shows a request without sending it (Copy
+ * as curl, the editor's checks): a request with a body file is refused at its line until it is sent.
+ */
+export function prepareWithoutFiles(file: ParsedRequestFile, r: ParsedRequest, endpoints: Endpoints, responses: ReadonlyMap<string, ChainedResponse>, inputs: Omit<FileInputs, 'files'> = {}): Prepared {
+  const own = ownProblem(file, r);
+  if (own) return own;
+  const { prompts, row, system } = inputs;
+  const resolved = resolveRequest(file, r, { connection: connectionVariables(endpoints), responses, prompts, row, system }, endpoints);
+  return resolved.ok ? { ok: true, request: withoutManagedHeaders(resolved.request) } : resolved;
+}
+
+/** An error on the request's own lines, or on a file variable's line (any request may use it). */
+function ownProblem(file: ParsedRequestFile, r: ParsedRequest): Prepared | undefined {
+  const variableLines = new Set(file.variables.map((v) => v.span.line));
+  const own = file.problems.find((p) => p.severity === 'error' && ((p.span.line >= r.startLine && p.span.line <= r.endLine) || variableLines.has(p.span.line)));
+  return own && { ok: false, line: own.span.line, message: own.message, reason: 'problem' };
 }
 
 /** The request without the file's Authorization and credential headers: the client adds its own. */

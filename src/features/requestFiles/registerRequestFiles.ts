@@ -1,6 +1,6 @@
 // Request files (*.bizdata.http): completion, diagnostics, the Send / Copy as curl CodeLenses and the
 // quick fix that removes a credential header. The logic is plain (requestCompletions.ts,
-// requestProblems.ts, prepareRequest.ts); these are the VS Code adapters.
+// requestProblems.ts, requestChoice.ts); these are the VS Code adapters.
 import * as vscode from 'vscode';
 import type { Connections } from '../connection/connections';
 import type { ChainedResponses } from '../state/chainedResponses';

@@ -6,7 +6,7 @@ import { commandOf, Commands } from '../shared/commandIds';
 import { INTERFACES } from '../shared/interfaces';
 import { connectionOfRequest, type ConnectionChoice } from '../../core/requests/requestConnections';
 import type { ParsedDocuments } from './parsedDocuments';
-import { likelyInterface } from './prepareRequest';
+import { likelyInterface } from './requestChoice';
 
 export class RequestCodeLenses implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();

@@ -9,7 +9,8 @@ import type { Endpoints } from '../../../src/core/model';
 import { parseRequestFile } from '../../../src/core/requests/requestFile';
 import { requestFileText, splitLines, type LineSpan } from '../../../src/core/requests/requestText';
 import { connectionVariables } from '../../../src/core/requests/requestVariables';
-import { likelyInterface, prepareRequest } from '../../../src/features/requestFiles/prepareRequest';
+import { likelyInterface } from '../../../src/features/requestFiles/requestChoice';
+import { prepareWithoutFiles } from '../../../src/core/run/prepare';
 import { completeRequestFile } from '../../../src/features/requestFiles/requestCompletions';
 import { requestFileProblems } from '../../../src/features/requestFiles/requestProblems';
 
@@ -35,7 +36,7 @@ function readsTotally(text: string): void {
   for (const r of file.requests) {
     assert.ok(r.startLine <= r.requestLine && r.requestLine <= r.endLine && r.endLine < lines.length, JSON.stringify(r));
     likelyInterface(file, r, SANDBOX);
-    const prepared = prepareRequest(file, r, SANDBOX, new Map());
+    const prepared = prepareWithoutFiles(file, r, SANDBOX, new Map());
     if (!prepared.ok) {
       assert.ok(prepared.line >= 0 && prepared.line < lines.length, `refused at line ${prepared.line}`);
       continue;

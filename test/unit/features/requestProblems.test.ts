@@ -3,7 +3,8 @@
 import * as assert from 'node:assert/strict';
 import type { Endpoints } from '../../../src/core/model';
 import { parseRequestFile } from '../../../src/core/requests/requestFile';
-import { findRequest, likelyInterface, prepareRequest } from '../../../src/features/requestFiles/prepareRequest';
+import { findRequest, likelyInterface } from '../../../src/features/requestFiles/requestChoice';
+import { prepareWithoutFiles } from '../../../src/core/run/prepare';
 import { REQUEST_FILE_TEMPLATE } from '../../../src/features/requestFiles/requestFileTemplate';
 import { requestFileProblems } from '../../../src/features/requestFiles/requestProblems';
 import { ChainedResponses } from '../../../src/features/state/chainedResponses';
@@ -58,7 +59,7 @@ describe('preparing a request to send', () => {
   });
 
   it('drops the credential header the file wrote, and keeps the others', () => {
-    const p = prepareRequest(file, file.requests[0], SPLIT, new Map());
+    const p = prepareWithoutFiles(file, file.requests[0], SPLIT, new Map());
     assert.ok(p.ok);
     assert.deepEqual(p.request, { interfaceId: 'b', method: 'POST', url: 'https://direct.example.com/V4.0/things', headers: { 'X-Trace': 't1' }, body: '{"a": 1}' });
   });
@@ -66,12 +67,12 @@ describe('preparing a request to send', () => {
   it('uses the document\'s remembered responses for chained values, and says which request to send first', () => {
     const chain = new ChainedResponses();
     const uri = 'untitled:Untitled-1';
-    const before = prepareRequest(file, file.requests[1], SPLIT, chain.of(uri));
+    const before = prepareWithoutFiles(file, file.requests[1], SPLIT, chain.of(uri));
     assert.ok(!before.ok);
     assert.equal(before.reason, 'variable');
     assert.match(before.message, /send the request named "first" first/);
     chain.remember(uri, 'first', { body: { id: 'x-7' }, headers: {} });
-    const after = prepareRequest(file, file.requests[1], SPLIT, chain.of(uri));
+    const after = prepareWithoutFiles(file, file.requests[1], SPLIT, chain.of(uri));
     assert.ok(after.ok);
     assert.equal(after.request.url, 'https://direct.example.com/V4.0/things/x-7');
     assert.equal(chain.of('untitled:Untitled-2').size, 0, 'responses belong to their document');
@@ -92,7 +93,7 @@ describe('preparing a request to send', () => {
     for (const next of ['http://localhost:8080/v1/y', 'http://[::1]:8080/v1/y', 'http://127.0.0.1:9090/v1/y']) {
       const responses = new Map([['first', { body: { next }, headers: {} }]]);
       for (const [i, line, words] of [[1, 4, /which is not a service host of Interface A: its token goes only to http:\/\/127\.0\.0\.1:8080 /], [2, 6, /which is no configured service host/]] as const) {
-        const p = prepareRequest(f, f.requests[i], local, responses);
+        const p = prepareWithoutFiles(f, f.requests[i], local, responses);
         assert.ok(!p.ok, next);
         assert.deepEqual([p.reason, p.line], ['interface', line]);
         assert.match(p.message, words);
@@ -102,7 +103,7 @@ describe('preparing a request to send', () => {
   });
 
   it('refuses a request whose own lines have an error, naming the line', () => {
-    const p = prepareRequest(file, file.requests[2], SPLIT, new Map());
+    const p = prepareWithoutFiles(file, file.requests[2], SPLIT, new Map());
     assert.ok(!p.ok);
     assert.deepEqual([p.reason, p.line], ['problem', 10]);
     assert.match(p.message, /not a header/);
@@ -111,7 +112,7 @@ describe('preparing a request to send', () => {
   it('refuses every request while a file variable\'s line has an error: any request may use it', () => {
     const f = parseRequestFile(['@ip = 203.0.113.7\u2028', '@view = {{mode', '###', 'GET {{baseUrl}}/v1/duns-search/ip/{{ip}}', '###', 'GET {{baseUrl}}/v1/other'].join('\n'));
     for (const r of f.requests) {
-      const p = prepareRequest(f, r, SPLIT, new Map());
+      const p = prepareWithoutFiles(f, r, SPLIT, new Map());
       assert.ok(!p.ok);
       assert.deepEqual([p.reason, p.line], ['problem', 0]);
       assert.match(p.message, /U\+2028 \(LINE SEPARATOR\) at column 18/);
