@@ -37,14 +37,17 @@ export interface Setup {
   readonly requestTimeoutMs: number;
 }
 
-/** Builds the client from flags and environment ('any': one interface's addresses suffice); throws UsageError for what is missing or a coordinator that cannot be reached. */
-export async function makeClient(
-  given: ConnectionValues,
-  io: CliIo,
-  needs: InterfaceId | 'any',
-  use: { readonly chosen?: Chosen; readonly credentials?: CredentialProvider; readonly secrets?: SecretRegistry; readonly observe?: (e: WireEvent) => void } = {},
-): Promise<Setup> {
-  const chosen = use.chosen ?? (await chooseConnection(given, io.env));
+/** A connection's addresses as a run uses them: the flags, its fields and the environment; what is missing is a usage error. */
+export interface Addresses {
+  readonly endpoints: Endpoints;
+  /** The run's values with the connection's fields filled in. */
+  readonly values: ConnectionValues;
+  readonly env: NodeJS.ProcessEnv;
+  readonly connection?: Connection;
+}
+
+/** The addresses of the chosen connection ('any': one interface's addresses suffice); throws UsageError for what is missing. Opens nothing. */
+export function connectionAddresses(given: ConnectionValues, io: CliIo, needs: InterfaceId | 'any', chosen: Chosen): Addresses {
   const connection = chosen.connection;
   const values = withConnectionFields(given, connection);
   const env = envForConnection(io.env, connection);
@@ -55,7 +58,6 @@ export async function makeClient(
   const legacyUrl = pick(values['legacy-url'], 'BIZDATA_LEGACY_URL');
   let origin = values.origin ?? (env.BIZDATA_ORIGIN || undefined);
   if (origin === undefined && sandbox !== undefined) origin = safeOrigin(sandbox);
-  const resilience = resilienceFrom(values, env);
   const userInfo = userInfoProblem(values, env);
   if (userInfo) throw new UsageError(userInfo);
   const missingA = [
@@ -68,6 +70,7 @@ export async function makeClient(
   if (missing.length > 0) {
     throw new UsageError(`Missing ${missing.join(', ')}. To try the local sandbox, run "bizdata sandbox" and pass --sandbox http://127.0.0.1:8080.`);
   }
+  const aVersion = resilienceFrom(values, env).aVersion;
   const endpoints: Endpoints = {
     authUrl: authUrl ?? '',
     baseUrl: baseUrl ?? '',
@@ -75,8 +78,22 @@ export async function makeClient(
     origin: origin ?? '',
     authVersion: connection?.endpoints.authVersion ?? AUTH_VERSION_B,
     orgVersion: connection?.endpoints.orgVersion ?? ORG_VERSION_B,
-    ...(resilience.aVersion !== undefined ? { aVersion: resilience.aVersion } : {}),
+    ...(aVersion !== undefined ? { aVersion } : {}),
   };
+  return { endpoints, values, env, ...(connection ? { connection } : {}) };
+}
+
+/** Builds the client from flags and environment ('any': one interface's addresses suffice); throws UsageError for what is missing or a coordinator that cannot be reached. */
+export async function makeClient(
+  given: ConnectionValues,
+  io: CliIo,
+  needs: InterfaceId | 'any',
+  use: { readonly chosen?: Chosen; readonly credentials?: CredentialProvider; readonly secrets?: SecretRegistry; readonly observe?: (e: WireEvent) => void } = {},
+): Promise<Setup> {
+  const chosen = use.chosen ?? (await chooseConnection(given, io.env));
+  const { endpoints, values, env, connection } = connectionAddresses(given, io, needs, chosen);
+  const sandbox = values.sandbox;
+  const resilience = resilienceFrom(values, env);
   const verbose = values.verbose === true;
   const log = verbose ? (line: string): void => void io.stderr.write(`${safeLine(line)}\n`) : undefined;
   const credentials: CredentialProvider = sandbox !== undefined ? async (id) => DEMO_CREDENTIALS[id] : (use.credentials ?? credentialsFromEnvOrPrompt(io, { connection: connection?.name, own: true }));

@@ -2,8 +2,7 @@
 // "final", "at"} and "connection" with a named connection, appended as each input is answered
 // (writeSync: a line is in the file when its input counts as done, and kill -9 loses nothing written).
 // Read back, it says which inputs are done, so a second run with the same file resumes.
-import { writeSync } from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
+import { jsonLines, openJournal } from '../data/journal';
 import type { CallResult, FailureKind, LookupQuery } from '../model';
 import { safeJson } from '../sanitize';
 import { lookupKey } from '../requests/queries';
@@ -47,21 +46,16 @@ export interface BatchResultsFile {
   close(): Promise<void>;
 }
 
-/** Opens a batch's results file for appending, knowing which inputs it holds as done. */
+/** Opens a batch's results file for appending (never through a link: core/files/door.ts), knowing which inputs it holds as done. */
 export async function openBatchResults(outFile: string, connection: string | undefined): Promise<BatchResultsFile> {
-  const { done, endsMidLine } = await readDone(outFile, connection);
+  const file = await openJournal(outFile, "a batch's results file");
   const seen = new Set<string>();
-  const file = await open(outFile, 'a');
-  // Written at once, as Node writes stdout to a file: a line is in the file when its lookup counts
-  // as done, and a few microseconds a line cost less than a trip to the thread pool per write,
-  // which at full speed (thousands of lookups a second) used more CPU than the lookups.
-  const append = (text: string): void => {
-    const data = Buffer.from(text);
-    for (let at = 0; at < data.length; ) at += writeSync(file.fd, data, at);
-  };
+  let done: Set<string>;
   try {
+    const read = await readDone(file.chunks(), connection);
+    done = read.done;
     // A run killed mid-write leaves a line cut short; start on a fresh line so ours stay readable.
-    if (endsMidLine) append('\n');
+    if (read.endsMidLine) file.append('\n');
   } catch (err) {
     await file.close();
     throw err;
@@ -77,27 +71,22 @@ export async function openBatchResults(outFile: string, connection: string | und
     write(input, result, final) {
       const line = toLine(input, result, final);
       // safeJson: the same JSON, with characters that could drive a terminal escaped (the file gets `cat`).
-      append(`${safeJson(connection !== undefined ? { ...line, connection } : line)}\n`);
+      file.append(`${safeJson(connection !== undefined ? { ...line, connection } : line)}\n`);
     },
     close: () => file.close(),
   };
 }
 
 /** Keys of inputs whose latest line in the output file (of this connection) is a success or a final failure. */
-async function readDone(outFile: string, connection: string | undefined): Promise<{ done: Set<string>; endsMidLine: boolean }> {
-  let text: string;
-  try {
-    text = await readFile(outFile, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { done: new Set(), endsMidLine: false };
-    throw err;
-  }
+async function readDone(chunks: AsyncIterable<Buffer>, connection: string | undefined): Promise<{ done: Set<string>; endsMidLine: boolean }> {
   const latest = new Map<string, boolean>();
-  for (const raw of text.split('\n')) {
-    if (raw.trim() === '') continue;
+  let endsMidLine = false;
+  for await (const { text, cut } of jsonLines(chunks)) {
+    endsMidLine = cut;
+    if (text.trim() === '') continue;
     let line: Partial<BatchLine>;
     try {
-      line = JSON.parse(raw) as Partial<BatchLine>;
+      line = JSON.parse(text) as Partial<BatchLine>;
     } catch {
       continue; // a line cut short by a crash: that input runs again
     }
@@ -105,5 +94,5 @@ async function readDone(outFile: string, connection: string | undefined): Promis
     latest.set(lookupKey(line.input), isFinalLine(line));
   }
   const done = new Set([...latest].filter(([, final]) => final).map(([key]) => key));
-  return { done, endsMidLine: text !== '' && !text.endsWith('\n') };
+  return { done, endsMidLine };
 }

@@ -163,9 +163,12 @@ export class Connections implements vscode.Disposable {
     this.fireChanged();
   }
 
-  /** Every secret any client knows, replaced (history entries come from any connection). */
+  /** Every secret any client knows, replaced (history entries come from any connection); whether a text holds one. */
   redact(text: string): string {
-    return this.all().reduce((t, c) => c.redact(t), text);
+    return this.all().reduce((t, c) => c.secrets.redact(t), text);
+  }
+  holds(text: string): boolean {
+    return this.all().some((c) => c.secrets.holds(text));
   }
 
   /** Keeps the coordinator's password in SecretStorage (empty: removes it) and reconnects with it. */
