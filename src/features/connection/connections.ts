@@ -178,11 +178,7 @@ export class Connections implements vscode.Disposable {
     for (const c of this.all()) c.resetClient();
   }
 
-  /**
-   * The first start of this version: the stored credentials move to the connection `default`, which
-   * today's `bizdata.endpoints.*` settings define for as long as they are set and bizdata.connections
-   * defines no `default` of its own (nothing for the user to do; the old settings work until removed).
-   */
+  /** The first start of this version: stored credentials move to the connection `default` (today's `bizdata.endpoints.*`). */
   migrate(): Promise<void> {
     return this.credentialStore.migrate(DEFAULT_CONNECTION);
   }
