@@ -28,7 +28,7 @@ import { chooseConnection, withConnectionFields } from './connections';
 import type { DataOfRun } from './dataFileBeside';
 import { EXIT, UsageError, type CliIo } from './io';
 import { refuseRunProblems, requestClients, type RequestClients } from './requestClients';
-import { writeJunit } from './runReportFile';
+import { checkJunit, writeJunit } from './runReportFile';
 import { cliRunHost } from './runHost';
 import { cliConnections, cliEdges, loadRequestFile, type EdgeValues, type LoadedFile } from './runEdges';
 import { endBySignal, requestFileStop, type StopRequests } from './signals';
@@ -92,6 +92,7 @@ async function prepareDataRun(file: string, values: ParsedArgs, io: CliIo, comma
     io.stderr.write(`${safeLine(allDisabledLine(file, loaded.disabled.length))}\n`);
     return EXIT.ok;
   }
+  await checkJunit(values.junit);
   const columns = parseColumnFlags(values.column ?? []);
   if (!columns.ok) throw new UsageError(`nothing was sent: ${columns.message}`);
   const { path: dataFile, pickedUp } = values.data;

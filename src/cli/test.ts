@@ -16,7 +16,7 @@ import { errorMessage } from '../core/errors';
 import type { CallFailure, CallResult } from '../core/model';
 import { failureLine } from '../core/exchange/failures';
 import type { ReportTest } from '../core/report/reportModel';
-import { recorderFor, REPORT_HELP, REPORT_OPTIONS, reportTest, writeJunit, writeRunReport } from './runReportFile';
+import { checkJunit, recorderFor, REPORT_HELP, REPORT_OPTIONS, reportTest, writeJunit, writeRunReport } from './runReportFile';
 import { safeLine } from '../core/sanitize';
 import { parse } from './args';
 import { CONNECTION_HELP, CONNECTION_OPTIONS } from './connectionOptions';
@@ -98,6 +98,7 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
   const files = positionals.every((p) => named.includes(p)) ? named : await withoutDataDriven(named, io, 'test');
   if (files.length === 0) throw new UsageError(`Every request file of ${positionals.join(', ')} is data-driven: run each alone, as said above.`);
   const recorder = await recorderFor(values.report, files);
+  await checkJunit(values.junit);
   const skipped: ReportTest[] = [];
   const loaded: LoadedFile[] = [];
   for (const file of files) loaded.push(await loadRequestFile(file, values, io, 'test'));

@@ -139,9 +139,10 @@ export async function writeWhole(path: string, data: string | Uint8Array, what: 
   }
 }
 
-async function refuseLink(path: string, what: string): Promise<void> {
+/** Refuses, before a run sends anything, a file it will write at its end: a link there (symbolic or hard) is refused naming it. */
+export async function refuseLink(path: string, what: string): Promise<void> {
   const info = await lstat(path).catch(() => undefined);
-  if (info?.isSymbolicLink()) throw linkRefused(path, what);
+  if (info?.isSymbolicLink() || (info?.isFile() === true && info.nlink > 1)) throw linkRefused(path, what);
 }
 
 function linkRefused(path: string, what: string): FileRefused {

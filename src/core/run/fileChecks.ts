@@ -11,8 +11,11 @@ import { connectionVariables, unknownReferences } from '../requests/requestVaria
 import { connectionOfRequest, onlyConnection, unknownConnections, type ConnectionChoice } from '../requests/requestConnections';
 import { prepareWithoutFiles } from './prepare';
 
-/** What stands in for a value known only when the run is under way (a row's, a prompt's), to check what the file alone decides. */
-export const STAND_IN = 'x';
+/**
+ * What stands in for a value known only when the run is under way (a row's, a prompt's), to check
+ * what the file alone decides: the empty text, which moves no URL to another host or port wherever it stands.
+ */
+export const STAND_IN = '';
 
 export type RequestProblemCode = ProblemCode | 'operation';
 
