@@ -42,10 +42,14 @@ breaks in quotes, CRLF, a UTF-8 BOM) or JSON Lines (.jsonl, one object a line). 
 file's requests in order with its own chained answers; --concurrency N rows run at once ("auto" by
 default), all through one client per connection: one token, limiter and lockout guard. Before
 anything is sent (not even a sign-in), a data file that cannot be read is refused at its line
-(ROWS:LINE), and so is a row without a value for a variable the file uses (exit status 2). A
-request marked "# @note" is sent for every row only with --confirm-notes. Without --data, a file
-NAME.bizdata.http with NAME.data.csv or NAME.data.jsonl beside it runs once per row of that file, as
-the Test Explorer runs it; a folder run leaves such files to a run of their own and says so.`;
+(ROWS:LINE), and so are a row without a value for a variable the file uses, a value over 65,536
+characters and a header over 1,000 columns (exit status 2); the file is read as a stream, whatever
+its size. A row whose own values cannot be sent (a line break in a header, a URL moved off the
+service or too long) fails that row at ROWS:LINE, and the other rows run. A request marked
+"# @note" is asked once, for every row, at a terminal, or sent for every row with --confirm-notes.
+Without --data, a file NAME.bizdata.http with NAME.data.csv or NAME.data.jsonl beside it runs once
+per row of that file, as the Test Explorer runs it (that file is read only when it is really inside
+the request file's folder); a folder run leaves such files to a run of their own and says so.`;
 
 export const DATA_SEND_HELP = `Data-driven runs:
   --data ROWS          run the file once per row of ROWS (.csv or .jsonl)
@@ -58,10 +62,12 @@ export const DATA_SEND_HELP = `Data-driven runs:
 ${DATA_COMMON_HELP}
 A row's result is that of its last request, or of the first one that did not pass. Running the same
 command again skips the rows already written as done, so a stopped or killed run (kill -9 too)
-resumes: only a row on its way at the kill may run twice. A failure that would be every row's
-(credentials, the lockout guard, a contract limit, a Retry-After longer than 60 s) stops the run
-cleanly: no new row starts, the rows on their way finish and are written. Ctrl-C or SIGTERM does
-the same and prints the summary on stdout. The summary (JSON on stdout): total, skipped, done, ok,
+resumes: only a row on its way at the kill may run twice. The results file is never written through
+a link, and --out naming a file that is not a results file is refused and left as it is. A failure
+that would be every row's (credentials, the lockout guard, a contract limit, a Retry-After longer
+than 60 s) stops the run cleanly: no new row starts, the rows on their way finish and are written.
+Ctrl-C or SIGTERM ends it within a second: the rows on their way get 0.75 s and are then cut (and
+run again next time), and the summary is printed on stdout. The summary (JSON on stdout): total, skipped, done, ok,
 failed, outFile, rowsPerSecond, and stoppedBy when a failure stopped it. Exit status: 0 every row
 passed, 1 some failed, the stop's status, or 130/143 after a signal.`;
 
