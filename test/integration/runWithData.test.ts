@@ -8,6 +8,7 @@ import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
+import type { TestRunView } from '../../src/features/testingApi';
 import { answerErrorMessages, answerModalWarnings, extensionApi, openRequestFile, stats, useSignedInTestSandbox, waitFor } from './helpers';
 
 const NOTED = ['### lookup', '# @note costs a lookup per row', 'GET {{baseUrl}}/{{aVersion}}/duns-search/ip/{{ip}}?view=standard', '?? status == 200', ''].join('\n');
@@ -165,22 +166,23 @@ describe('a data-driven request file in the Test Explorer', function () {
         ['line 2: label=first, ip=203.0.113.7', 'line 3: label=second, ip=203.0.113.8', 'line 4: label=third'],
       );
       const before = (await stats(sandbox())).customers.test?.dataCalls ?? 0;
+      const first = await tests.run([requestFile.toString()]);
+      await first.done;
+      const stateIn = (run: TestRunView, id: string) => run.events.filter((e) => e.id === id && ['passed', 'failed', 'errored', 'skipped'].includes(e.state)).at(-1);
+      // A row without a value the file uses refuses the run before anything is sent, as `bizdata test` refuses it
+      // (the run's preflight): the first row's test says why at ROWS:LINE, the others are skipped.
+      assert.deepEqual(rows.map((r) => stateIn(first, r.id)?.state), ['errored', 'skipped', 'skipped'], JSON.stringify(first.events));
+      assert.match(stateIn(first, rows[0].id)?.messages?.[0]?.text.replace(/\\(.)/g, '$1').replace(/&nbsp;/g, ' ') ?? '', /\.data\.csv:4: this row has no value for "ip"/);
+      assert.equal((await stats(sandbox())).customers.test?.dataCalls ?? 0, before, 'nothing was sent');
+      // The row corrected and a row added to the data file: a new test, and the run goes.
+      await vscode.workspace.fs.writeFile(data, Buffer.from('label,ip\nfirst,203.0.113.7\nsecond,203.0.113.8\nthird,203.0.113.9\nfourth,203.0.113.10\n'));
+      const four = await waitFor(() => tests.items().filter((i) => i.parent === requestFile.toString()), (r) => r.length === 4 && r[2].label.includes('ip='), 'the added row');
+      assert.equal(four[3].label, 'line 5: label=fourth, ip=203.0.113.10');
       const run = await tests.run([requestFile.toString()]);
       await run.done;
-      const state = (id: string) => run.events.filter((e) => e.id === id && ['passed', 'failed', 'errored', 'skipped'].includes(e.state)).at(-1);
-      const events = JSON.stringify(run.events);
-      assert.deepEqual(
-        rows.map((r) => state(r.id)?.state),
-        ['passed', 'failed', 'errored'],
-        events,
-      );
-      assert.match(state(rows[1].id)?.messages?.[0]?.text.replace(/\\(.)/g, '$1').replace(/&nbsp;/g, ' ') ?? '', /1 of 1 requests did not pass:[^]*expected == 203\.0\.113\.7/);
-      assert.match(state(rows[2].id)?.messages?.[0]?.text.replace(/\\(.)/g, '$1').replace(/&nbsp;/g, ' ') ?? '', /\.data\.csv:4: this row has no value for "ip"/);
-      assert.equal((await stats(sandbox())).customers.test?.dataCalls ?? 0, before + 2, 'the row without "ip" sent nothing');
-      // A row added to the data file is a new test.
-      await vscode.workspace.fs.writeFile(data, Buffer.from('label,ip\nfirst,203.0.113.7\nsecond,203.0.113.8\nthird\nfourth,203.0.113.10\n'));
-      const four = await waitFor(() => tests.items().filter((i) => i.parent === requestFile.toString()), (r) => r.length === 4, 'the added row');
-      assert.equal(four[3].label, 'line 5: label=fourth, ip=203.0.113.10');
+      assert.deepEqual(four.map((r) => stateIn(run, r.id)?.state), ['passed', 'failed', 'failed', 'failed'], JSON.stringify(run.events));
+      assert.match(stateIn(run, four[1].id)?.messages?.[0]?.text.replace(/\\(.)/g, '$1').replace(/&nbsp;/g, ' ') ?? '', /1 of 1 requests did not pass:[^]*expected == 203\.0\.113\.7/);
+      assert.equal((await stats(sandbox())).customers.test?.dataCalls ?? 0, before + 4, 'one call per row');
     } finally {
       await remove();
     }

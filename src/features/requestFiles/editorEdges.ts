@@ -100,6 +100,11 @@ export async function editorEdges(connections: Connections, files: readonly Edit
   if (p.refusals.length > 0) return { ok: false, refusals: p.refusals, more: p.more };
   const asked = await askRun(p, editorAsker(connections, what));
   if (!asked.ok) return asked.refusals ? { ok: false, refusals: asked.refusals, more: 0 } : { ok: false, declined: true };
+  // A secret-looking prompt's answer is hidden from the log and the history like a credential: every connection the run reaches knows it.
+  for (const q of p.prompts) {
+    const answer = q.prompt.secret ? asked.answers.prompts.get(q.file.path)?.get(q.prompt.name) : undefined;
+    if (answer) for (const name of p.reached) connections.named(name)?.getClient().addSecret(answer);
+  }
   const secrets: RunSecrets = {
     // The run's registry (every reached connection's stored credentials, the secret prompts) and each client's (the tokens it was given).
     redact: (text) => p.secrets.redact(connections.redact(text)),

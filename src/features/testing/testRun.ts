@@ -1,7 +1,7 @@
 // One run of the Test Explorer, as a host of the run engine (core/run/engine.ts, through the editor's
 // host, requestFiles/editorRunHost.ts): the run's edges checked and its questions asked once for all
-// its files before anything is sent (editorEdges.ts: a refusal errs the first test with every
-// refusal at its FILE:LINE or ROWS:LINE, and skips the rest), then each chosen file's requests in file
+// its files before anything is sent (editorEdges.ts: a refused file's first test errs with every
+// refusal at its FILE:LINE or ROWS:LINE and sends nothing; the others run), then each chosen file's requests in file
 // order (with the named requests they chain on), sent, judged, chained and stopped by the engine as
 // `bizdata test` runs them;
 // this runner only shows the engine's events as test results, keeps each answer in the history so it
@@ -77,24 +77,13 @@ export class TestRunner {
         planned.push({ file, order });
         for (const r of order) for (const queued of itemsOf(file, r)) run.enqueued(queued);
       }
-      const all = planned.flatMap((p) => this.itemsOf(p));
-      const skipAll = (): void => all.forEach((item) => run.skipped(item));
-      // The run's edges, once for all its files (core/run/preflight.ts): refused or declined, nothing is sent.
-      const unread = planned.find((p) => p.unread !== undefined);
-      const edges = unread
-        ? ({ ok: false, refusals: [{ file: vscode.workspace.asRelativePath(unread.file.uri), message: unread.unread as string }], more: 0 } as const)
-        : await editorEdges(this.services.connections, planned.map(editorFileOf), 'Run these tests');
-      if (!edges.ok) {
-        if ('refusals' in edges && all[0]) {
-          run.errored(all[0], this.refusalMessage(planned[0].file, all[0], edges.refusals, edges.more));
-          all.slice(1).forEach((item) => run.skipped(item));
-        } else skipAll();
-        return;
-      }
+      const edges = await this.edgesOf(run, planned);
+      if (!edges) return;
       let stopped = false;
       const skip = (item: vscode.TestItem): void => run.skipped(item);
       for (const p of planned) {
         const { file, order, rows, source } = p;
+        if (edges.refused.has(p)) continue;
         if (stopped || abort.signal.aborted) {
           this.itemsOf(p).forEach(skip);
           continue;
@@ -102,8 +91,8 @@ export class TestRunner {
         if (rows && source) {
           const send: EditorSend = async (connection, sent, _r, call) => (recording.watch(connection), (await sendForAnswer(call, this.services, sent, { signal: abort.signal })).result);
           const message = (item: vscode.TestItem, uri: vscode.Uri, line: number, text: string): vscode.TestMessage => this.message({ ...file, uri }, item, line, text);
-          stopped = await runTestRows({ run, file, lines: rows, source, edges, services: this.services, send, signal: abort.signal, message });
-        } else stopped = await this.runFile(run, file, order, edges, abort.signal, recording);
+          stopped = await runTestRows({ run, file, lines: rows, source, edges: edges.edges, services: this.services, send, signal: abort.signal, message });
+        } else stopped = await this.runFile(run, file, order, edges.edges, abort.signal, recording);
       }
     } finally {
       cancelled.dispose();
@@ -113,6 +102,39 @@ export class TestRunner {
       // The testing API has no link in a run's output; the command is in each test's context menu too.
       run.appendOutput('The report of this run: "Business Data: Open Report" (Command Palette, or a test\'s context menu).\r\n');
       run.end();
+    }
+  }
+
+  /**
+   * The run's edges, once for all its files (core/run/preflight.ts), as `bizdata test` checks them:
+   * a file refused sends nothing (its first test errs with every refusal at FILE:LINE or ROWS:LINE,
+   * its others are skipped) and the run goes on with the others; a refusal of the whole run (Restricted
+   * Mode) or a question declined sends nothing at all. Undefined when nothing runs.
+   */
+  private async edgesOf(run: vscode.TestRun, planned: readonly Planned[]): Promise<{ readonly edges: EditorEdges; readonly refused: ReadonlySet<Planned> } | undefined> {
+    const refused = new Set<Planned>();
+    const refuse = (p: Planned, refusals: readonly Refusal[], more = 0): void => {
+      const [first, ...rest] = this.itemsOf(p);
+      if (first) run.errored(first, this.refusalMessage(p.file, first, refusals, more));
+      rest.forEach((item) => run.skipped(item));
+      refused.add(p);
+    };
+    for (const p of planned) if (p.unread !== undefined) refuse(p, [{ file: vscode.workspace.asRelativePath(p.file.uri), message: p.unread }]);
+    for (;;) {
+      const left = planned.filter((p) => !refused.has(p));
+      if (left.length === 0) return undefined;
+      const edges = await editorEdges(this.services.connections, left.map(editorFileOf), 'Run these tests');
+      if (edges.ok) return { edges, refused };
+      const whose = (r: Refusal): Planned | undefined => left.find((p) => [p.file.uri, p.file.data?.uri].some((u) => u !== undefined && vscode.workspace.asRelativePath(u) === r.file));
+      const byFile = 'refusals' in edges ? edges.refusals.map((r) => [r, whose(r)] as const) : [];
+      // Declined, or refused as a whole: nothing of the run is sent.
+      if (byFile.length === 0 || byFile.some(([, p]) => p === undefined)) {
+        const all = left.flatMap((p) => this.itemsOf(p));
+        if ('refusals' in edges && all[0]) run.errored(all[0], this.refusalMessage(left[0].file, all[0], edges.refusals, edges.more));
+        all.slice('refusals' in edges ? 1 : 0).forEach((item) => run.skipped(item));
+        return undefined;
+      }
+      for (const p of new Set(byFile.map(([, q]) => q as Planned))) refuse(p, byFile.filter(([, q]) => q === p).map(([r]) => r), 'refusals' in edges ? edges.more : 0);
     }
   }
 
