@@ -17,7 +17,7 @@ import { openDataFile, type DataSource } from '../core/data/dataSource';
 import { resultsFileOf } from '../core/data/dataFiles';
 import type { RunSecrets } from '../core/redact';
 import { allDisabledLine } from '../core/requests/requestSettings';
-import { runDataRows, type DataRunPlan } from '../core/run/dataRows';
+import { runDataRows, unsentText, type DataRunPlan } from '../core/run/dataRows';
 import type { RunHost } from '../core/run/engine';
 import type { DataShape } from '../core/run/preflight';
 import type { RowsProgress, RowsSummary } from '../core/run/rows';
@@ -30,7 +30,7 @@ import { EXIT, UsageError, type CliIo } from './io';
 import { refuseRunProblems, requestClients, type RequestClients } from './requestClients';
 import { checkJunit, writeJunit } from './runReportFile';
 import { cliRunHost } from './runHost';
-import { cliConnections, cliEdges, loadRequestFile, type EdgeValues, type LoadedFile } from './runEdges';
+import { cliConnections, cliEdges, loadRequestFile, refuse, type EdgeValues, type LoadedFile } from './runEdges';
 import { endBySignal, requestFileStop, type StopRequests } from './signals';
 import { countsOf, jsonReport, junitReport, requestLines, summaryLine, type ReportedRequest } from './testReport';
 
@@ -103,7 +103,7 @@ async function prepareDataRun(file: string, values: ParsedArgs, io: CliIo, comma
   if (!columns.ok) throw new UsageError(`nothing was sent: ${columns.message}`);
   const { path: dataFile, pickedUp } = values.data;
   const opened = await openDataFile(dataFile, { named: dataFile, ...(pickedUp ? { root: dirname(await realpath(file)) } : {}) });
-  if (!opened.ok) throw new UsageError(`nothing was sent: ${opened.message}`);
+  if (!opened.ok) refuse([{ file, message: opened.message }]);
   const { source } = opened;
   try {
     const chosen = await chooseConnection(values, io.env);
@@ -191,7 +191,9 @@ export async function testWithData(file: string, values: ParsedArgs, io: CliIo):
     ...run.host,
     on: (e) => {
       if (e.kind !== 'judged') return;
-      const outcome = { ...e.outcome, name: `${e.outcome.name} [${dataName}:${row.line}]` };
+      // Not sent with this row's values: that row's failure, at ROWS:LINE as every host says it.
+      const message = e.step ? e.outcome.message : unsentText(planOf(run, file, values).names, row, e.outcome);
+      const outcome = { ...e.outcome, name: `${e.outcome.name} [${dataName}:${row.line}]`, ...(message !== undefined ? { message } : {}) };
       const r: ReportedRequest = { outcome, connection: e.step?.route.name ?? 'default', url: outcome.url };
       reported.push({ row, r });
       for (const line of requestLines(file, r)) say(line);

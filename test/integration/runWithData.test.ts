@@ -6,7 +6,8 @@
 // Test Explorer), by the one row rule of core/run/dataRows.ts.
 import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { TestRunView } from '../../src/features/testingApi';
 import { answerErrorMessages, answerModalWarnings, extensionApi, openRequestFile, stats, useSignedInTestSandbox, waitFor } from './helpers';
@@ -118,6 +119,50 @@ describe('Run with Data in the editor', function () {
       const written = await vscode.commands.executeCommand<string | undefined>('bizdata.runWithData', { uri: file.document.uri.toString(), data: data.fsPath });
       assert.equal(written, undefined);
       assert.match(errors.shown[0]?.message ?? '', new RegExp(`Nothing was sent: ${name}\\.jsonl:2: this row has no value for "ip"`));
+      assert.equal((await stats(sandbox())).requests, before, 'nothing reached the sandbox');
+    } finally {
+      errors.restore();
+      await file.dispose();
+      await vscode.workspace.fs.delete(data);
+    }
+  });
+
+  it('never writes the results through a link: a results file beside the data file that is a link is refused, nothing sent, the file it leads to unchanged', async () => {
+    const file = await openRequestFile(REQUEST);
+    const name = `linked-${randomUUID()}`;
+    const data = vscode.Uri.joinPath(folder(), `${name}.csv`);
+    const victim = vscode.Uri.joinPath(folder(), `${name}-victim.sh`);
+    await vscode.workspace.fs.writeFile(data, Buffer.from('ip\n203.0.113.7\n'));
+    await vscode.workspace.fs.writeFile(victim, Buffer.from('#!/bin/sh\n'));
+    await symlink(victim.fsPath, join(folder().fsPath, `${name}.results.jsonl`));
+    const errors = answerErrorMessages();
+    try {
+      const before = (await stats(sandbox())).requests;
+      const written = await vscode.commands.executeCommand<string | undefined>('bizdata.runWithData', { uri: file.document.uri.toString(), data: data.fsPath });
+      assert.equal(written, undefined);
+      assert.match(errors.shown[0]?.message ?? '', /results\.jsonl is a link, and a results file is never written through a link/);
+      assert.equal(await readFile(victim.fsPath, 'utf8'), '#!/bin/sh\n');
+      assert.equal((await stats(sandbox())).requests, before, 'nothing reached the sandbox');
+    } finally {
+      errors.restore();
+      await file.dispose();
+      for (const f of [data, victim, vscode.Uri.joinPath(folder(), `${name}.results.jsonl`)]) await vscode.workspace.fs.delete(f).then(undefined, () => undefined);
+    }
+  });
+
+  it('asks nothing of a run it refuses: a # @note file using a column the data file lacks is refused before the question', async () => {
+    const file = await openRequestFile(NOTED.replace('?view=standard', '?view={{nowhere}}'));
+    const name = `refused-${randomUUID()}`;
+    const data = vscode.Uri.joinPath(folder(), `${name}.csv`);
+    await vscode.workspace.fs.writeFile(data, Buffer.from('ip\n203.0.113.7\n'));
+    const errors = answerErrorMessages();
+    try {
+      const asked = modal.asked.length;
+      const before = (await stats(sandbox())).requests;
+      const written = await vscode.commands.executeCommand<string | undefined>('bizdata.runWithData', { uri: file.document.uri.toString(), data: data.fsPath });
+      assert.equal(written, undefined);
+      assert.match(errors.shown[0]?.message ?? '', /Nothing was sent: refused-.*\.csv:1: the header has no column "nowhere", which .*\.bizdata\.http uses as \{\{nowhere\}\}/);
+      assert.equal(modal.asked.length, asked, 'no question was asked');
       assert.equal((await stats(sandbox())).requests, before, 'nothing reached the sandbox');
     } finally {
       errors.restore();

@@ -139,14 +139,18 @@ function failureOf(plan: DataRunPlan, row: DataRow, failed: RequestOutcome, unse
   const why = failed.message ?? failed.assertions.filter((a) => !a.passed).map((a) => a.message).join('; ');
   if (!why) return {};
   const { requestFile, dataFile } = plan.names;
-  const at = `${requestFile}:${failed.line + 1}`;
   if (unsent) {
     return {
-      failure: plan.secrets.redact(`${dataFile}:${row.line}: ${failed.name} (${at}) cannot be sent with this row's values: ${why}`),
+      failure: plan.secrets.redact(unsentText(plan.names, row, failed, why)),
       advice: `Correct line ${row.line} of ${dataFile}; the other rows ran. A rerun sends this row once it is changed.`,
     };
   }
   return { failure: plan.secrets.redact(why), advice: `See ${failed.name} at line ${failed.line + 1} of the request file (${requestFile}); correct the row or the request, and run it again.` };
+}
+
+/** Why a request was not sent with a row's values, at ROWS:LINE, as every host shows it. */
+export function unsentText(names: DataRunPlan['names'], row: DataRow, o: RequestOutcome, why = o.message ?? ''): string {
+  return `${names.dataFile}:${row.line}: ${o.name} (${names.requestFile}:${o.line + 1}) cannot be sent with this row's values: ${why}`;
 }
 
 /** A row's line in the results: the values, status, code and answer of its last request, or why it failed. */

@@ -112,12 +112,15 @@ export async function preflight(plan: PreflightPlan): Promise<Preflight> {
   const { connections } = plan;
   const refusals: Refusal[] = [];
   let more = 0;
+  /** Files whose data file was refused: their rows' values are unknown, so their requests are not checked further. */
+  const unread = new Set<PreflightFile>();
   for (const f of plan.files) {
     if (f.data) {
       const checked = await checkData(f.data, dataVariables(f.text, f.parsed, mainVariables(f, connections)), f.path);
       if (!checked.ok) {
         refusals.push(...checked.problems.map(rowRefusal));
         more += checked.more;
+        unread.add(f);
         continue;
       }
       data.set(f.path, { columns: checked.columns, rows: checked.rows });
@@ -125,9 +128,11 @@ export async function preflight(plan: PreflightPlan): Promise<Preflight> {
     const problems = requestFileProblems(f.text, connections, f.parsed, data.get(f.path)?.columns);
     refusals.push(...problems.filter((p) => p.severity === 'error' && runs(f, p.span.line)).map((p) => at(f, p.span.line, p.message)));
   }
-  // What a request cannot send, besides its own lines' errors (listed already): every refusal at once.
-  const listed = new Set(refusals.map(refusalText));
-  for (const r of await unsendable(plan, standIns(data))) if (!listed.has(refusalText(r))) refusals.push(r);
+  // What a request cannot send, at a line that has no refusal yet (its own errors are listed already): every refusal at once.
+  const place = (r: Refusal): string => `${r.file}:${r.line ?? 0}`;
+  const listed = new Set(refusals.map(place));
+  const checkable = { ...plan, files: plan.files.filter((f) => !unread.has(f)) };
+  for (const r of await unsendable(checkable, standIns(data))) if (!listed.has(place(r))) refusals.push(r);
   refusals.sort((a, b) => (a.file === b.file ? (a.line ?? 0) - (b.line ?? 0) : 0));
   const reached = [...new Set(plan.files.flatMap((f) => f.requests.flatMap((r) => reachedBy(f, r, connections))))];
   for (const name of reached) for (const c of await connections.credentials(name)) secrets.addCredentials(c);

@@ -1,6 +1,7 @@
 // The editor's side of a run's edges (core/run/preflight.ts and asking.ts), for Send, the Test
-// Explorer and Run with Data: the files as the editor has them (an open editor's text, body files and
-// the `.env` read only inside the file's workspace folder), the window's connections (their stored
+// Explorer and Run with Data: the files as the editor has them (an open editor's text, body files, the
+// `.env` and a data file beside it read only inside the request file's own folder, as `bizdata` reads
+// them), the window's connections (their stored
 // credentials join the run's secrets), Workspace Trust, and the questions asked in the core's order as
 // modals and input boxes. It decides nothing: what is refused and asked is the preflight's.
 import { dirname } from 'node:path';
@@ -44,9 +45,9 @@ export interface EditorEdges {
 
 export type EditorRefusal = { readonly ok: false; readonly refusals: readonly Refusal[]; readonly more: number } | { readonly ok: false; readonly declined: true };
 
-/** The folder a request file reads from: its workspace folder, or its own folder when it is in none. */
+/** The folder a request file reads from: its own, as on the command line (the door resolves links), so a file reads the same files everywhere. */
 export function readRoot(uri: vscode.Uri): string {
-  return vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath ?? dirname(uri.fsPath);
+  return dirname(uri.fsPath);
 }
 
 /** What a request file's requests read besides its text: the `.env` beside it, the allowed environment, body files. */

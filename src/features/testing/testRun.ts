@@ -114,8 +114,9 @@ export class TestRunner {
   private async edgesOf(run: vscode.TestRun, planned: readonly Planned[]): Promise<{ readonly edges: EditorEdges; readonly refused: ReadonlySet<Planned> } | undefined> {
     const refused = new Set<Planned>();
     const refuse = (p: Planned, refusals: readonly Refusal[], more = 0): void => {
-      const [first, ...rest] = this.itemsOf(p);
-      if (first) run.errored(first, this.refusalMessage(p.file, first, refusals, more));
+      // A data file that cannot be read has no rows: the file's own test says why.
+      const [first = p.file.item, ...rest] = this.itemsOf(p);
+      run.errored(first, this.refusalMessage(p.file, first, refusals, more));
       rest.forEach((item) => run.skipped(item));
       refused.add(p);
     };
