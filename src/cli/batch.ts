@@ -91,6 +91,7 @@ export async function runBatchCommand(args: string[], io: CliIo): Promise<number
       stop: stop.stop,
       signal: stop.cut,
       connection: connection?.name,
+      redact: (s) => client.redact(s),
       onProgress: io.stderr.isTTY
         ? (p) => io.stderr.write(`\r${p.done + p.skipped}/${p.total} (ok ${p.ok}, failed ${p.failed}, skipped ${p.skipped})`)
         : undefined,

@@ -71,6 +71,7 @@ export async function runBatchLookup(services: Services, arg?: unknown): Promise
           outFile,
           // Every line names it; lines another connection wrote are not taken as done here.
           connection: connection.name,
+          redact: (text) => connection.secrets.redact(text),
           concurrency,
           signal: abort.signal,
           onProgress: (p) => {

@@ -1,11 +1,13 @@
 // A batch's results file: one JSON line per input, {"input", "ok", "code", "status", "body" | "error",
 // "final", "at"} and "connection" with a named connection, appended as each input is answered
 // (writeSync: a line is in the file when its input counts as done, and kill -9 loses nothing written).
-// Read back, it says which inputs are done, so a second run with the same file resumes.
+// Read back, it says which inputs are done, so a second run with the same file resumes. What an answer
+// echoes of the run's secrets is withheld, as in every output of a run.
 import { jsonLines, openJournal } from '../data/journal';
 import type { CallResult, FailureKind, LookupQuery } from '../model';
 import { safeJson } from '../sanitize';
 import { lookupKey } from '../requests/queries';
+import { redactedBody } from '../redact';
 
 /** One line of the output file. */
 export interface BatchLine {
@@ -32,10 +34,11 @@ export function isFinalLine(line: Partial<BatchLine>): boolean {
   return line.final ?? line.ok === true;
 }
 
-export function toLine(input: LookupQuery, r: CallResult, final: boolean): BatchLine {
+/** A line of the results, with every secret of the run withheld (`redact`: the run's one redaction). */
+export function toLine(input: LookupQuery, r: CallResult, final: boolean, redact: (text: string) => string = (t) => t): BatchLine {
   const at = new Date().toISOString();
-  if (r.ok) return { input, ok: true, code: r.code, status: r.status, body: r.body, final, at };
-  const error = { kind: r.kind, text: r.text, ...(r.meaning !== undefined ? { meaning: r.meaning } : {}), advice: r.advice };
+  if (r.ok) return { input, ok: true, code: r.code, status: r.status, body: redactedBody(r.body, redact), final, at };
+  const error = { kind: r.kind, text: redact(r.text), ...(r.meaning !== undefined ? { meaning: r.meaning } : {}), advice: r.advice };
   return { input, ok: false, code: r.code, status: r.status, error, final, at };
 }
 
@@ -47,7 +50,7 @@ export interface BatchResultsFile {
 }
 
 /** Opens a batch's results file for appending (never through a link: core/files/door.ts), knowing which inputs it holds as done. */
-export async function openBatchResults(outFile: string, connection: string | undefined): Promise<BatchResultsFile> {
+export async function openBatchResults(outFile: string, connection: string | undefined, redact?: (text: string) => string): Promise<BatchResultsFile> {
   const file = await openJournal(outFile, "a batch's results file");
   const seen = new Set<string>();
   let done: Set<string>;
@@ -69,7 +72,7 @@ export async function openBatchResults(outFile: string, connection: string | und
       return skip;
     },
     write(input, result, final) {
-      const line = toLine(input, result, final);
+      const line = toLine(input, result, final, redact);
       // safeJson: the same JSON, with characters that could drive a terminal escaped (the file gets `cat`).
       file.append(`${safeJson(connection !== undefined ? { ...line, connection } : line)}\n`);
     },
