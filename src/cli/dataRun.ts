@@ -14,7 +14,8 @@ import { problemText, readRows, type DataRow, type DataTable } from '../core/dat
 import { connectionNames } from '../core/connections/connection';
 import { SecretRegistry } from '../core/redact';
 import { connectionProblems } from '../core/requests/requestConnections';
-import { bodyFiles } from '../core/requests/fileSafety';
+import { requestFileAccess } from '../core/requests/requestFileAccess';
+import { cliSnapshotWriting, type SnapshotValues } from './snapshotOptions';
 import { parseRequestFile, type ParsedRequest, type ParsedRequestFile } from '../core/requests/requestFile';
 import { requestFileText } from '../core/requests/requestText';
 import { connectionVariables, dataVariables, unknownReferences } from '../core/requests/requestVariables';
@@ -73,7 +74,7 @@ export const DATA_TEST_HELP = `Data-driven tests:
 ${DATA_COMMON_HELP}`;
 
 /** The flags a data-driven run reads (send's and test's). */
-type ParsedArgs = ConnectionValues & InputValues & { readonly data?: string; readonly out?: string; readonly column?: string[]; readonly junit?: string; readonly json?: boolean; readonly yes?: boolean };
+type ParsedArgs = ConnectionValues & InputValues & { readonly data?: string; readonly out?: string; readonly column?: string[]; readonly junit?: string; readonly json?: boolean; readonly yes?: boolean } & SnapshotValues;
 
 /** Where results go without --out: beside the data file, as the editor writes a batch's. */
 export function defaultResultsFile(dataFile: string): string {
@@ -113,7 +114,7 @@ async function prepareDataRun(file: string, values: ParsedArgs, io: CliIo, comma
   const { root, system } = await requestFileContext(file, values, io, command);
   const secrets = new SecretRegistry();
   const prompts = await promptAnswers(requests, values, io, file, secrets);
-  const inputs: FileInputs = { prompts, system, files: bodyFiles(file, root) };
+  const inputs: FileInputs = { prompts, system, files: requestFileAccess(file, root, cliSnapshotWriting(values, io.env)) };
   const chosen = await chooseConnection(values, io.env);
   refuseErrors(file, connectionProblems(parsed, connectionNames(chosen.connections)));
   const clients = await requestClients([{ file: parsed, path: file, requests }], chosen, values, io, refuseRunProblems, secrets);

@@ -13,7 +13,8 @@ import { parseRequestFile, type ParsedRequest } from '../core/requests/requestFi
 import { requestFileText } from '../core/requests/requestText';
 import { allDisabledLine } from '../core/requests/requestSettings';
 import { connectionVariables, unknownReferences } from '../core/requests/requestVariables';
-import { bodyFiles } from '../core/requests/fileSafety';
+import { requestFileAccess } from '../core/requests/requestFileAccess';
+import { cliSnapshotWriting } from './snapshotOptions';
 import { checkNotes, promptAnswers, REQUEST_INPUT_HELP, REQUEST_INPUT_OPTIONS, requestFileContext } from './requestInputs';
 import { parse } from './args';
 import { CONNECTION_HELP, CONNECTION_OPTIONS } from './connectionOptions';
@@ -119,7 +120,7 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
   // Every secret of the run, for the one redaction of all it prints (core/redact.ts).
   const secrets = new SecretRegistry();
   const prompts = await promptAnswers(selected, values, io, file, secrets);
-  const files = bodyFiles(file, root);
+  const files = requestFileAccess(file, root, cliSnapshotWriting({}, io.env));
   const recorder = await recorderFor(values.report, [file]);
   const reported: ReportTest[] = [];
   const chosen = await chooseConnection(values, io.env);

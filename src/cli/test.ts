@@ -9,7 +9,8 @@ import type { FileInputs } from '../core/run/prepare';
 import { cliRunHost } from './runHost';
 import { DATA_OPTIONS, DATA_TEST_HELP, testWithData } from './dataRun';
 import { dataOfRun, withoutDataDriven } from './dataFileBeside';
-import { bodyFiles } from '../core/requests/fileSafety';
+import { requestFileAccess } from '../core/requests/requestFileAccess';
+import { cliSnapshotWriting, SNAPSHOT_HELP, SNAPSHOT_OPTIONS } from './snapshotOptions';
 import { parseRequestFile, type ParsedRequest, type ParsedRequestFile } from '../core/requests/requestFile';
 import { requestFileText } from '../core/requests/requestText';
 import { allDisabledLine } from '../core/requests/requestSettings';
@@ -56,6 +57,8 @@ A request passes when every assertion holds; one without assertions passes when 
 success (2xx and no failing result code). An SC006 or 429 the client waits out and retries is not a
 failure. A malformed assertion refuses the whole run before anything is sent (FILE:LINE, exit 2).
 
+${SNAPSHOT_HELP}
+
 Connections: each request goes through its file's "# @connection NAME" (on the request, or at the top
 of the file), else the run's connection (--connection, BIZDATA_CONNECTION, the file's "active", or
 --sandbox). Reports name the connection of every request.
@@ -84,7 +87,7 @@ signal.
 
 ${CONNECTION_HELP}`;
 
-const TEST_OPTIONS = { ...CONNECTION_OPTIONS, ...REQUEST_INPUT_OPTIONS, ...PRODUCTION_OPTIONS, ...REPORT_OPTIONS, junit: { type: 'string' }, json: { type: 'boolean' }, data: DATA_OPTIONS.data } as const;
+const TEST_OPTIONS = { ...CONNECTION_OPTIONS, ...SNAPSHOT_OPTIONS, ...REQUEST_INPUT_OPTIONS, ...PRODUCTION_OPTIONS, ...REPORT_OPTIONS, junit: { type: 'string' }, json: { type: 'boolean' }, data: DATA_OPTIONS.data } as const;
 const REQUEST_FILE = '.bizdata.http';
 
 interface Loaded {
@@ -129,7 +132,7 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
     checkNotes(requests, values, io, file);
     const { root, system } = await requestFileContext(file, values, io, 'test');
     const prompts = await promptAnswers(requests, values, io, file, secrets);
-    loaded.push({ file, text, parsed, requests, inputs: { prompts, system, files: bodyFiles(file, root) } });
+    loaded.push({ file, text, parsed, requests, inputs: { prompts, system, files: requestFileAccess(file, root, cliSnapshotWriting(values, io.env)) } });
   }
   for (const { file, parsed } of loaded) for (const p of parsed.problems) io.stderr.write(`${safeLine(`${file}:${p.span.line + 1}: warning: ${p.message}`)}\n`);
   const chosen = await chooseConnection(values, io.env);

@@ -1,9 +1,10 @@
-// Files a request file may read: its body files (`< ./file`) and the `.env` beside it. A request file
-// may come from someone else's repository, so it reads only inside the folder it belongs to (the
-// editor's workspace folder, or the request file's own folder for the command line), with links
-// resolved first: a path or a link that leads out of that folder is refused, never read.
+// Files a request file may read: its body files (`< ./file`), the schema files of its assertions
+// (`?? schema ./file`) and the `.env` beside it. A request file may come from someone else's
+// repository, so it reads only inside the folder it belongs to (the editor's workspace folder, or the
+// request file's own folder for the command line), with links resolved first: a path or a link that
+// leads out of that folder is refused, never read. Its snapshots: snapshotFiles.ts.
 import { readFile, realpath, stat } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import type { DotenvValues } from './systemVariables';
 
@@ -12,49 +13,43 @@ export const MAX_BODY_FILE_BYTES = 10 * 1024 * 1024;
 
 export type FileRead = { readonly ok: true; readonly bytes: Uint8Array } | { readonly ok: false; readonly message: string };
 
-/** Where a request file's body files may come from. */
-export interface BodyFileAccess {
-  /** Reads a body file named as written (relative to the request file's folder). */
-  read(path: string): Promise<FileRead>;
-}
+/** What a file is to its request file, in messages: "The body file ./a.json does not exist". */
+export type FileKind = 'body file' | 'schema file';
 
-/** Body files of `requestFile`, only from inside `root` (links resolved). */
-export function bodyFiles(requestFile: string, root: string): BodyFileAccess {
-  return { read: (path) => readInside(resolve(dirname(requestFile), path), path, root) };
-}
-
-async function readInside(target: string, written: string, root: string): Promise<FileRead> {
+/** The file `target` (named `written` in the request file) if its real path is inside `root`'s. */
+export async function readInside(target: string, written: string, root: string, kind: FileKind = 'body file'): Promise<FileRead> {
+  const The = `The ${kind}`;
   let real: string;
   let realRoot: string;
   try {
     realRoot = await realpath(root);
   } catch {
-    return { ok: false, message: `The folder ${root} of this request file cannot be read, so no body file is read from it.` };
+    return { ok: false, message: `The folder ${root} of this request file cannot be read, so no ${kind} is read from it.` };
   }
   try {
     real = await realpath(target);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    return { ok: false, message: code === 'ENOENT' ? `The body file ${written} does not exist (looked for ${target}). Write its path relative to this request file.` : `The body file ${written} cannot be read (${code ?? 'error'}).` };
+    return { ok: false, message: code === 'ENOENT' ? `${The} ${written} does not exist (looked for ${target}). Write its path relative to this request file.` : `${The} ${written} cannot be read (${code ?? 'error'}).` };
   }
   if (!inside(real, realRoot)) {
     const link = real !== target ? ` (it leads to ${real})` : '';
     return {
       ok: false,
-      message: `The body file ${written} is outside ${realRoot}${link}, and a request file reads only files inside its own folder: a file from someone else's repository must not send your files. Copy the file into that folder and name it relative to this request file.`,
+      message: `${The} ${written} is outside ${realRoot}${link}, and a request file reads only files inside its own folder: a file from someone else's repository must not ${kind === 'body file' ? 'send' : 'read'} your files. Copy the file into that folder and name it relative to this request file.`,
     };
   }
   try {
     const info = await stat(real);
-    if (!info.isFile()) return { ok: false, message: `The body file ${written} is not a regular file.` };
-    if (info.size > MAX_BODY_FILE_BYTES) return { ok: false, message: `The body file ${written} is ${info.size} bytes; the limit is ${MAX_BODY_FILE_BYTES}.` };
+    if (!info.isFile()) return { ok: false, message: `${The} ${written} is not a regular file.` };
+    if (info.size > MAX_BODY_FILE_BYTES) return { ok: false, message: `${The} ${written} is ${info.size} bytes; the limit is ${MAX_BODY_FILE_BYTES}.` };
     return { ok: true, bytes: await readFile(real) };
   } catch (err) {
-    return { ok: false, message: `The body file ${written} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}).` };
+    return { ok: false, message: `${The} ${written} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}).` };
   }
 }
 
-function inside(path: string, root: string): boolean {
+export function inside(path: string, root: string): boolean {
   const rel = relative(root, path);
   return rel === '' || (!isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${sep}`));
 }

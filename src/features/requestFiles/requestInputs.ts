@@ -5,7 +5,9 @@
 // file's workspace folder (its own folder when it is in none).
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
-import { bodyFiles, dotenvBeside, type BodyFileAccess } from '../../core/requests/fileSafety';
+import { dotenvBeside } from '../../core/requests/fileSafety';
+import { noFileAccess, requestFileAccess } from '../../core/requests/requestFileAccess';
+import type { SnapshotWriting } from '../../core/requests/snapshotCheck';
 import type { ParsedRequest } from '../../core/requests/requestFile';
 import type { DotenvValues } from '../../core/requests/systemVariables';
 import type { FileInputs } from '../../core/run/prepare';
@@ -15,7 +17,7 @@ export const ALLOW_ENV_SECTION = 'bizdata.requestFiles';
 export const ALLOW_ENV_KEY = 'allowEnv';
 
 /** The inputs of one send; undefined when the user closed a prompt (nothing is sent then). */
-export async function requestInputs(uri: vscode.Uri, r: ParsedRequest, label: string): Promise<FileInputs | undefined> {
+export async function requestInputs(uri: vscode.Uri, r: ParsedRequest, label: string, snapshots: SnapshotWriting = 'missing'): Promise<FileInputs | undefined> {
   const prompts = await askPrompts(r.settings.prompts, label);
   if (prompts === undefined) return undefined;
   const allowEnv = new Set(allowedEnvironment());
@@ -23,12 +25,11 @@ export async function requestInputs(uri: vscode.Uri, r: ParsedRequest, label: st
   if (uri.scheme !== 'file') {
     const unsaved = `the request file is not saved yet; save it in a folder first`;
     const dotenv: DotenvValues = { ok: false, path: '.env', why: unsaved };
-    const files: BodyFileAccess = { read: () => Promise.resolve({ ok: false, message: `A body file is read relative to its request file, and ${unsaved}.` }) };
-    return { prompts, system: { dotenv, allowEnv, env: process.env, allowEnvHow }, files };
+    return { prompts, system: { dotenv, allowEnv, env: process.env, allowEnvHow }, files: noFileAccess(unsaved) };
   }
   const path = uri.fsPath;
   const root = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath ?? dirname(path);
-  return { prompts, system: { dotenv: await dotenvBeside(path, root), allowEnv, env: process.env, allowEnvHow }, files: bodyFiles(path, root) };
+  return { prompts, system: { dotenv: await dotenvBeside(path, root), allowEnv, env: process.env, allowEnvHow }, files: requestFileAccess(path, root, snapshots) };
 }
 
 /** The names of the user setting only: a workspace's or a folder's value is never read. */

@@ -6,9 +6,10 @@ import { parseRequestFile } from '../../../src/core/requests/requestFile';
 import { runRequests, type RunEvent, type RunHost } from '../../../src/core/run/engine';
 import { stopOf } from '../../../src/core/run/stops';
 import { chainedAnswer } from '../../../src/core/run/chain';
+import { noFileAccess } from '../../../src/core/requests/requestFileAccess';
 import { endpointsFor, sandbox, testClient, type Sandbox } from './harness';
 
-const NO_FILES = { read: () => Promise.resolve({ ok: false as const, message: 'no body files here' }) };
+const NO_FILES = noFileAccess('this test has no files');
 
 function hostOf(sb: Sandbox, events: RunEvent[]): RunHost {
   const { client } = testClient(sb.url);
