@@ -9,6 +9,7 @@ import type * as vscode from 'vscode';
 import type { CallResult, OperationRequest } from '../../core/model';
 import { connectionOfRequest } from '../../core/requests/requestConnections';
 import type { ParsedRequest, ParsedRequestFile } from '../../core/requests/requestFile';
+import type { SnapshotWriting } from '../../core/requests/snapshotCheck';
 import type { RunEvent, RunHost } from '../../core/run/engine';
 import type { FileInputs } from '../../core/run/prepare';
 import type { Route } from '../../core/run/step';
@@ -38,6 +39,8 @@ export interface EditorRunOptions {
   readonly asked?: AskedOnce;
   /** Aborted: the request on the wire is cut and no other is sent. */
   readonly signal?: AbortSignal;
+  /** What the run may write of `?? snapshot` files; `missing` unless told (the Test Explorer's Update Snapshots). */
+  readonly snapshots?: SnapshotWriting;
   on?(event: RunEvent): void | Promise<void>;
 }
 
@@ -90,7 +93,7 @@ export function editorRunHost(o: EditorRunOptions): RunHost {
     connections: choice,
     route,
     inputs: async (r): Promise<FileInputs | undefined> => {
-      const inputs = await once(o.asked?.inputs, r, () => requestInputs(uri, r, requestLabel(r)));
+      const inputs = await once(o.asked?.inputs, r, () => requestInputs(uri, r, requestLabel(r), o.snapshots));
       if (!inputs) return undefined;
       // A secret-looking prompt's answer is hidden from the log and the history like a credential.
       const picked = connectionOfRequest(file, r, choice);

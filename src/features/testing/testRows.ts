@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { checkRows } from '../../core/data/rowCheck';
 import { problemText, type DataRow } from '../../core/data/rows';
 import type { ParsedRequest } from '../../core/requests/requestFile';
+import type { SnapshotWriting } from '../../core/requests/snapshotCheck';
 import { connectionVariables, dataVariables } from '../../core/requests/requestVariables';
 import { runDataRows, type FileRowRun } from '../../core/run/dataRows';
 import type { RequestOutcome } from '../../core/run/judge';
@@ -25,6 +26,8 @@ export interface RowsRun {
   readonly send: EditorSend;
   readonly signal: AbortSignal;
   readonly message: (item: vscode.TestItem, uri: vscode.Uri, line: number, text: string) => vscode.TestMessage;
+  /** What the run may write of `?? snapshot` files (each row has its own). */
+  readonly snapshots: SnapshotWriting;
 }
 
 /**
@@ -74,7 +77,7 @@ export async function runTestRows(o: RowsRun): Promise<boolean> {
     { file: file.parsed, requests, until: 'end', rows: [...items.keys()], concurrency: 1, signal: o.signal, redact: (t) => services.connections.redact(t), onRow: show },
     (row) => {
       run.started(items.get(row) as vscode.TestItem);
-      return editorRunHost({ connections: services.connections, uri: file.uri, file: file.parsed, row: new Map(Object.entries(row.values)), asked, signal: o.signal, send: o.send });
+      return editorRunHost({ connections: services.connections, uri: file.uri, file: file.parsed, row: new Map(Object.entries(row.values)), asked, signal: o.signal, send: o.send, snapshots: o.snapshots });
     },
   );
   // Rows not run after a stop or a cancel, and a row a cancel cut short (not written, so not shown).

@@ -9,6 +9,7 @@ import type { CallFailure, CallResult } from '../../core/model';
 import { STOPPING } from '../../core/run/stops';
 import type { AssertionOutcome } from '../../core/requests/assertions';
 import type { ParsedRequest } from '../../core/requests/requestFile';
+import type { SnapshotWriting } from '../../core/requests/snapshotCheck';
 import { connectionOfRequest } from '../../core/requests/requestConnections';
 import { runRequests, type RunEvent } from '../../core/run/engine';
 import type { RequestOutcome } from '../../core/run/judge';
@@ -42,7 +43,8 @@ export class TestRunner {
     private readonly services: RunServices,
   ) {}
 
-  async run(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
+  /** `snapshots`: what the run may write of `?? snapshot` files (`update`: the Update Snapshots profile). */
+  async run(request: vscode.TestRunRequest, token: vscode.CancellationToken, snapshots: SnapshotWriting = 'missing'): Promise<void> {
     const run = this.controller.createTestRun(request);
     const abort = new AbortController();
     const cancelled = token.onCancellationRequested(() => abort.abort());
@@ -75,8 +77,8 @@ export class TestRunner {
         if (rows) {
           const send: EditorSend = async (connection, sent, _r, call) => (recording.watch(connection), (await sendForAnswer(call, this.services, sent, { signal: abort.signal })).result);
           const message = (item: vscode.TestItem, uri: vscode.Uri, line: number, text: string): vscode.TestMessage => this.message({ ...file, uri }, item, line, text);
-          stopped = await runTestRows({ run, file, lines: rows, services: this.services, send, signal: abort.signal, message });
-        } else stopped = await this.runFile(run, file, order, abort.signal, recording);
+          stopped = await runTestRows({ run, file, lines: rows, services: this.services, send, signal: abort.signal, message, snapshots });
+        } else stopped = await this.runFile(run, file, order, { signal: abort.signal, snapshots }, recording);
       }
     } finally {
       cancelled.dispose();
@@ -89,7 +91,8 @@ export class TestRunner {
   }
 
   /** Runs one file's requests through the engine; true when the run stopped (stops.ts, or cancelled). */
-  private async runFile(run: vscode.TestRun, file: ReadFile, order: readonly ParsedRequest[], signal: AbortSignal, recording: RunRecording): Promise<boolean> {
+  private async runFile(run: vscode.TestRun, file: ReadFile, order: readonly ParsedRequest[], how: { signal: AbortSignal; snapshots: SnapshotWriting }, recording: RunRecording): Promise<boolean> {
+    const { signal, snapshots } = how;
     const answers = new WeakMap<CallResult, ReadyAnswer>();
     const where = vscode.workspace.asRelativePath(file.uri);
     const send: EditorSend = async (connection, request, _r, call) => {
@@ -112,11 +115,12 @@ export class TestRunner {
         else this.services.testAnswers.forget(item.id);
         run.appendOutput(`${safeLine(item.label)}: ${safeLine(this.redact(answerLine(result)))}\r\n`, new vscode.Location(file.uri, new vscode.Position(r.requestLine, 0)), item);
       } else if (e.kind === 'judged') {
+        for (const a of e.outcome.assertions) if (a.note !== undefined) run.appendOutput(`${safeLine(item.label)}: ${safeLine(this.redact(a.note))}\r\n`, new vscode.Location(file.uri, new vscode.Position(a.line, 0)), item);
         this.show(run, file, item, e.outcome, e.step !== undefined);
         recording.add(where, e.outcome.request, { verdict: e.outcome.verdict, connection: e.step?.route.name, sent: e.step?.sent, result: e.step?.result, assertions: e.outcome.assertions, message: e.outcome.message });
       }
     };
-    const host = editorRunHost({ connections: this.services.connections, uri: file.uri, file: file.parsed, send, signal, on });
+    const host = editorRunHost({ connections: this.services.connections, uri: file.uri, file: file.parsed, send, signal, on, snapshots });
     const summary = await runRequests({ file: file.parsed, requests: order, until: 'end' }, host);
     // An open editor's Send chains on what the run got, as on its own sends.
     if (isOpen(file.uri)) for (const [name, chained] of summary.responses) this.services.responses.remember(file.uri.toString(), name, chained);

@@ -300,6 +300,7 @@ describe('request files of the peers: settings, methods and prompts', () => {
         { name: 'customerId', description: 'The customer to look up', line: 1, secret: false },
         { name: 'password', description: undefined, line: 2, secret: true },
       ],
+      snapshotIgnore: [],
     });
     assert.equal(b.settings.disabled, true);
     assert.deepEqual(unknownReferences(text, f, connectionVariables(E)), [], 'prompt names are known variables');
