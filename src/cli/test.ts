@@ -37,7 +37,7 @@ import { checkNotes, promptAnswers, REQUEST_INPUT_HELP, REQUEST_INPUT_OPTIONS, r
 import { endBySignal, requestFileStop } from './signals';
 import { countsOf, jsonReport, junitReport, requestLines, summaryLine, type FileReport, type ReportedRequest } from './testReport';
 
-export const TEST_HELP = `Usage: bizdata test FILE|DIR... [--junit FILE] [--json] [--report FILE.html] [connection options]
+export const TEST_HELP = `Usage: bizdata test FILE|DIR... [--junit FILE] [--json] [--report FILE.html] [--update-snapshots] [--ci] [connection options]
        bizdata test FILE --data ROWS.csv|ROWS.jsonl [--junit FILE] [--json] [--concurrency N]
 
 Runs request files as tests: every request of each file, in order, with chaining ({{login.response.body.$.id}}),
