@@ -10,6 +10,8 @@ import type { DotenvValues } from './systemVariables';
 
 /** The largest body file read (REST Client's own limit for a body stream is 10 MB). */
 export const MAX_BODY_FILE_BYTES = 10 * 1024 * 1024;
+/** The largest schema file read: a schema is compiled before anything is sent, and one this size is already a large one. */
+export const MAX_SCHEMA_FILE_BYTES = 1024 * 1024;
 
 export type FileRead = { readonly ok: true; readonly bytes: Uint8Array } | { readonly ok: false; readonly message: string };
 
@@ -19,6 +21,7 @@ export type FileKind = 'body file' | 'schema file';
 /** The file `target` (named `written` in the request file) if its real path is inside `root`'s. */
 export async function readInside(target: string, written: string, root: string, kind: FileKind = 'body file'): Promise<FileRead> {
   const The = `The ${kind}`;
+  const limit = kind === 'schema file' ? MAX_SCHEMA_FILE_BYTES : MAX_BODY_FILE_BYTES;
   let real: string;
   let realRoot: string;
   try {
@@ -42,7 +45,7 @@ export async function readInside(target: string, written: string, root: string, 
   try {
     const info = await stat(real);
     if (!info.isFile()) return { ok: false, message: `${The} ${written} is not a regular file.` };
-    if (info.size > MAX_BODY_FILE_BYTES) return { ok: false, message: `${The} ${written} is ${info.size} bytes; the limit is ${MAX_BODY_FILE_BYTES}.` };
+    if (info.size > limit) return { ok: false, message: `${The} ${written} is ${info.size} bytes; the limit is ${limit}.` };
     return { ok: true, bytes: await readFile(real) };
   } catch (err) {
     return { ok: false, message: `${The} ${written} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}).` };

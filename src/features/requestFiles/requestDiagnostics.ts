@@ -47,7 +47,8 @@ export function registerRequestDiagnostics(
     const parsed = deps.documents.get(document);
     const problems = requestFileProblems(document.getText(), deps.connections(), parsed);
     collection.set(document.uri, problems.map(toRequestDiagnostic));
-    if (document.uri.scheme !== 'file' || !hasSchemaAssertion(parsed)) return;
+    // A schema is compiled to check it: not in Restricted Mode, where nothing of a request file runs.
+    if (document.uri.scheme !== 'file' || !vscode.workspace.isTrusted || !hasSchemaAssertion(parsed)) return;
     const path = document.uri.fsPath;
     const files = access.get(key) ?? requestFileAccess(path, vscode.workspace.getWorkspaceFolder(document.uri)?.uri.fsPath ?? dirname(path));
     access.set(key, files);
