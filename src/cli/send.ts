@@ -164,6 +164,7 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
       const text = result.ok ? result.text : undefined;
       if (text !== undefined) io.stdout.write(safeText(redact(text.endsWith('\n') ? text : `${text}\n`)));
       else if (result.body !== undefined) io.stdout.write(redact(`${safeJson(result.body, 2)}\n`));
+      for (const a of outcome.verdict === 'passed' ? outcome.assertions : []) if (a.note !== undefined) io.stderr.write(`${safeLine(`${file}:${a.line + 1}: ${a.note}`)}\n`);
       if (outcome.verdict !== 'passed') {
         for (const line of requestLines(file, { outcome, connection: connection?.name ?? 'default', url: outcome.url })) io.stderr.write(`${safeLine(line)}\n`);
         failed = EXIT.other;

@@ -157,6 +157,19 @@ describe('bizdata test: schema and snapshot assertions', () => {
     assert.match(refused.stderr, /badIgnore\.bizdata\.http:1: "inquiryDetail" is not a JSONPath/);
   });
 
+  it('?? snapshot through bizdata send: written the first time, saying so; a later different answer ends the script', async () => {
+    const f = await file('script.bizdata.http', ['# @name lookup', IP, '?? snapshot', '###', ORG]);
+    const first = await run(['send', f], { ...canaryEnv(sb.url), ...HERE });
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stderr, /script\.bizdata\.http:3: snapshot written: __snapshots__\/script\.lookup\.json/);
+    const path = join(dir, '__snapshots__', 'script.lookup.json');
+    await writeFile(path, (await readFile(path, 'utf8')).replace('"candidatesMatchedQuantity": 1', '"candidatesMatchedQuantity": 2'));
+    const changed = await run(['send', f], { ...canaryEnv(sb.url), ...HERE });
+    assert.equal(changed.code, 1, changed.stderr);
+    assert.match(changed.stderr, /script\.bizdata\.http:3: snapshot: .*\$\.candidatesMatchedQuantity: expected 2, actual 1/);
+    assert.ok(!changed.stderr.includes('V4.0/organizations'), 'the script ended at the failing request');
+  });
+
   it('?? snapshot in CI: a missing snapshot fails and is not written (CI=true, or --ci)', async () => {
     const f = await file('ci.bizdata.http', ['# @name lookup', IP, '?? snapshot']);
     for (const [env, args] of [[{ CI: 'true' }, []], [{ CI: '' }, ['--ci']]] as const) {
