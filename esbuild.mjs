@@ -38,6 +38,8 @@ const APART = [
   { filter: /^proper-lockfile$/, bundle: './lockfile.js' },
   // RE2 (re2js), when a `?? … matches /re/` assertion is compiled.
   { filter: /^re2js$/, bundle: './re2.js' },
+  // JSON Schema (ajv and ajv-formats), at the first `?? schema` assertion (core/requests/schemaCheck.ts).
+  { filter: /^\.\/jsonSchema(\.js)?$/, bundle: './jsonSchema.js' },
   // A run's report and its charts library, when a report is written or opened (core/report/loadReport.ts).
   { filter: /^\.\/runReport(\.js)?$/, bundle: './report.js' },
   // The extension's activation holds what finds result codes and shows diagnostics, hovers and quick
@@ -100,6 +102,8 @@ const builds = [
   { ...common, entryPoints: ['src/core/coordination/redisCoordinator.ts'], outfile: 'dist/coordinator.js' },
   { ...common, entryPoints: { lockfile: 'node_modules/proper-lockfile/index.js' }, outdir: 'dist' },
   { ...common, entryPoints: { re2: 'node_modules/re2js/build/index.cjs' }, outdir: 'dist' },
+  // Apart too: its patterns run on RE2, which stays in dist/re2.js.
+  { ...apart, entryPoints: { jsonSchema: 'src/core/requests/jsonSchema.ts' }, outdir: 'dist' },
   { ...common, plugins: [...common.plugins, chartInline], entryPoints: { report: 'src/core/report/runReport.ts' }, outdir: 'dist' },
   // The extension's code scanner runs this on a worker thread (src/features/shared/codeScanner.ts).
   { ...common, entryPoints: ['src/features/shared/scanWorker.ts'], outfile: 'dist/scanWorker.js' },

@@ -64,6 +64,7 @@ const BUNDLES = {
   'dist/coordinator.js': 'only with a coordinator',
   'dist/lockfile.js': 'at the first sign-in',
   'dist/re2.js': 'at the first ?? matches',
+  'dist/jsonSchema.js': 'at the first ?? schema',
   'dist/report.js': 'when a report is written or opened',
 };
 const ACTIVATION_GOAL_KB = 250;

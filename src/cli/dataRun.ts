@@ -14,6 +14,7 @@ import { openResults } from '../core/data/results';
 import type { ResultsFile } from '../core/data/resultTypes';
 import type { DataRow } from '../core/data/rows';
 import { openDataFile, type DataSource } from '../core/data/dataSource';
+import { cliSnapshotWriting, type SnapshotValues } from './snapshotOptions';
 import { resultsFileOf } from '../core/data/dataFiles';
 import type { RunSecrets } from '../core/redact';
 import { allDisabledLine } from '../core/requests/requestSettings';
@@ -77,7 +78,7 @@ export const DATA_TEST_HELP = `Data-driven tests:
 ${DATA_COMMON_HELP}`;
 
 /** The flags a data-driven run reads (send's and test's). */
-type ParsedArgs = EdgeValues & { readonly data: DataOfRun; readonly out?: string; readonly column?: string[]; readonly junit?: string; readonly json?: boolean };
+type ParsedArgs = EdgeValues & { readonly data: DataOfRun; readonly out?: string; readonly column?: string[]; readonly junit?: string; readonly json?: boolean } & SnapshotValues;
 
 interface DataRun {
   readonly loaded: LoadedFile;
@@ -93,7 +94,7 @@ interface DataRun {
 
 /** Checks everything (the run's preflight), makes the clients (nothing is sent), and opens the results (send). */
 async function prepareDataRun(file: string, values: ParsedArgs, io: CliIo, command: 'send' | 'test'): Promise<DataRun | number> {
-  const loaded = await loadRequestFile(file, values, io, command);
+  const loaded = await loadRequestFile(file, values, io, command, undefined, cliSnapshotWriting(values, io.env));
   if (loaded.requests.length === 0) {
     io.stderr.write(`${safeLine(allDisabledLine(file, loaded.disabled.length))}\n`);
     return EXIT.ok;

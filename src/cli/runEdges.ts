@@ -7,7 +7,9 @@
 import { realpath } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { connectionHosts, connectionNames, findConnection, type Connection } from '../core/connections/connection';
-import { bodyFiles, dotenvBeside } from '../core/requests/fileSafety';
+import { dotenvBeside } from '../core/requests/fileSafety';
+import { requestFileAccess } from '../core/requests/requestFileAccess';
+import type { SnapshotWriting } from '../core/requests/snapshotCheck';
 import { parseRequestFile, type ParsedRequest } from '../core/requests/requestFile';
 import { requestFileText } from '../core/requests/requestText';
 import { askRun, type RunAnswers, type RunAsker } from '../core/run/asking';
@@ -31,7 +33,14 @@ export interface LoadedFile extends PreflightFile {
 }
 
 /** Reads and parses a request file named on the command line; its warnings go to stderr. */
-export async function loadRequestFile(path: string, values: InputValues, io: CliIo, command: 'send' | 'test', choose = (all: readonly ParsedRequest[]): readonly ParsedRequest[] => all): Promise<LoadedFile> {
+export async function loadRequestFile(
+  path: string,
+  values: InputValues,
+  io: CliIo,
+  command: 'send' | 'test',
+  choose = (all: readonly ParsedRequest[]): readonly ParsedRequest[] => all,
+  snapshots: SnapshotWriting = 'missing',
+): Promise<LoadedFile> {
   const text = requestFileText(await readInputBytes(path));
   const parsed = parseRequestFile(text);
   const chosen = choose(parsed.requests);
@@ -40,7 +49,7 @@ export async function loadRequestFile(path: string, values: InputValues, io: Cli
   const root = dirname(await realpath(path));
   const allowEnv = new Set(values['allow-env'] ?? []);
   const system = { dotenv: await dotenvBeside(path, root), allowEnv, env: io.env, allowEnvHow: (name: string) => `run bizdata ${command} with --allow-env ${name}` };
-  return { path, text, parsed, requests: chosen.filter((r) => !r.settings.disabled), disabled: chosen.filter((r) => r.settings.disabled), inputs: { system, files: bodyFiles(path, root) } };
+  return { path, text, parsed, requests: chosen.filter((r) => !r.settings.disabled), disabled: chosen.filter((r) => r.settings.disabled), inputs: { system, files: requestFileAccess(path, root, snapshots) } };
 }
 
 /** The connections of a command-line run: the run's own (flags over its fields), and every other by name (its own fields only). */

@@ -12,6 +12,7 @@ import { allDisabledLine } from '../core/requests/requestSettings';
 import { REQUEST_INPUT_HELP, REQUEST_INPUT_OPTIONS } from './requestInputs';
 import type { ParsedRequest } from '../core/requests/requestFile';
 import { cliConnections, cliEdges, loadRequestFile } from './runEdges';
+import { cliSnapshotWriting } from './snapshotOptions';
 import { parse } from './args';
 import { CONNECTION_HELP, CONNECTION_OPTIONS } from './connectionOptions';
 import { printFailure } from './output';
@@ -96,7 +97,7 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
     return sendWithData(file, { ...values, data }, io);
   }
   if (values.out !== undefined || values.column !== undefined) throw new UsageError('--out and --column go with --data ROWS.csv: the results of a data-driven run. See "bizdata send --help".');
-  const loaded = await loadRequestFile(file, values, io, 'send', (all) => select(all, values.name ?? [], file));
+  const loaded = await loadRequestFile(file, values, io, 'send', (all) => select(all, values.name ?? [], file), cliSnapshotWriting({}, io.env));
   const selected = loaded.requests;
   // "# @disabled" requests are never sent, even when named; when none is left, one line says so.
   if (selected.length === 0 && loaded.disabled.length > 0) {
@@ -144,6 +145,7 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
       const text = result.ok ? result.text : undefined;
       if (text !== undefined) io.stdout.write(safeText(redact(text.endsWith('\n') ? text : `${text}\n`)));
       else if (result.body !== undefined) io.stdout.write(redact(`${safeJson(result.body, 2)}\n`));
+      for (const a of outcome.verdict === 'passed' ? outcome.assertions : []) if (a.note !== undefined) io.stderr.write(`${safeLine(`${file}:${a.line + 1}: ${a.note}`)}\n`);
       if (outcome.verdict !== 'passed') {
         for (const line of requestLines(file, { outcome, connection: connection?.name ?? 'default', url: outcome.url })) io.stderr.write(`${safeLine(line)}\n`);
         failed = EXIT.other;

@@ -8,6 +8,7 @@ import { runRequests, type RunEvent } from '../core/run/engine';
 import { cliRunHost } from './runHost';
 import { DATA_OPTIONS, DATA_TEST_HELP, testWithData } from './dataRun';
 import { dataOfRun, withoutDataDriven } from './dataFileBeside';
+import { cliSnapshotWriting, SNAPSHOT_HELP, SNAPSHOT_OPTIONS } from './snapshotOptions';
 import { allDisabledLine } from '../core/requests/requestSettings';
 import { requestName } from '../core/run/judge';
 import { chooseConnection } from './connections';
@@ -29,7 +30,7 @@ import { cliConnections, cliEdges, loadRequestFile, type LoadedFile } from './ru
 import { endBySignal, requestFileStop } from './signals';
 import { countsOf, jsonReport, junitReport, requestLines, summaryLine, type FileReport, type ReportedRequest } from './testReport';
 
-export const TEST_HELP = `Usage: bizdata test FILE|DIR... [--junit FILE] [--json] [--report FILE.html] [connection options]
+export const TEST_HELP = `Usage: bizdata test FILE|DIR... [--junit FILE] [--json] [--report FILE.html] [--update-snapshots] [--ci] [connection options]
        bizdata test FILE --data ROWS.csv|ROWS.jsonl [--junit FILE] [--json] [--concurrency N]
 
 Runs request files as tests: every request of each file, in order, with chaining ({{login.response.body.$.id}}),
@@ -48,6 +49,8 @@ answer, in any of the service's shapes.
 A request passes when every assertion holds; one without assertions passes when its answer is a
 success (2xx and no failing result code). An SC006 or 429 the client waits out and retries is not a
 failure. A malformed assertion refuses the whole run before anything is sent (FILE:LINE, exit 2).
+
+${SNAPSHOT_HELP}
 
 Connections: each request goes through its file's "# @connection NAME" (on the request, or at the top
 of the file), else the run's connection (--connection, BIZDATA_CONNECTION, the file's "active", or
@@ -77,7 +80,7 @@ signal.
 
 ${CONNECTION_HELP}`;
 
-const TEST_OPTIONS = { ...CONNECTION_OPTIONS, ...REQUEST_INPUT_OPTIONS, ...PRODUCTION_OPTIONS, ...REPORT_OPTIONS, junit: { type: 'string' }, json: { type: 'boolean' }, data: DATA_OPTIONS.data } as const;
+const TEST_OPTIONS = { ...CONNECTION_OPTIONS, ...SNAPSHOT_OPTIONS, ...REQUEST_INPUT_OPTIONS, ...PRODUCTION_OPTIONS, ...REPORT_OPTIONS, junit: { type: 'string' }, json: { type: 'boolean' }, data: DATA_OPTIONS.data } as const;
 const REQUEST_FILE = '.bizdata.http';
 
 
@@ -101,7 +104,7 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
   await checkJunit(values.junit);
   const skipped: ReportTest[] = [];
   const loaded: LoadedFile[] = [];
-  for (const file of files) loaded.push(await loadRequestFile(file, values, io, 'test'));
+  for (const file of files) loaded.push(await loadRequestFile(file, values, io, 'test', undefined, cliSnapshotWriting(values, io.env)));
   // Requests that are all "# @disabled": nothing to send, and no failure; one line says so.
   const disabled = loaded.flatMap((l) => l.disabled.map((r) => ({ file: l.path, r })));
   if (loaded.every((l) => l.requests.length === 0) && disabled.length > 0) return nothingEnabled(files, disabled.length, values, io);

@@ -44,13 +44,13 @@ export function countsOf(files: readonly FileReport[]): Counts {
 
 const LABEL: Readonly<Record<Verdict, string>> = { passed: 'PASS', failed: 'FAIL', error: 'ERROR' };
 
-/** One line per request, then one per failed assertion (`FILE:LINE: what: expected …, actual …`). */
+/** One line per request, then one per failed assertion (`FILE:LINE: what: expected …, actual …`) or passed one's note (a snapshot written). */
 export function requestLines(file: string, r: ReportedRequest): string[] {
   const o = r.outcome;
   const answer = o.status !== undefined ? ` -> ${[o.status, o.code].filter((x) => x !== undefined).join(' ')} (${Math.round(o.durationMs ?? 0)} ms)` : '';
   const head = `${LABEL[o.verdict]} ${file}:${o.request.requestLine + 1} ${o.name}: ${o.method} ${r.url ?? o.request.url}${answer}`;
   const lines = [head];
-  for (const a of o.assertions) if (!a.passed) lines.push(`  ${file}:${a.line + 1}: ${a.message}`);
+  for (const a of o.assertions) if (!a.passed || a.note !== undefined) lines.push(`  ${file}:${a.line + 1}: ${a.passed ? a.note : a.message}`);
   if (o.message !== undefined) lines.push(`  ${file}:${o.line + 1}: ${o.message}`);
   return lines;
 }
@@ -83,7 +83,7 @@ export function jsonReport(run: RunReport, redact: (text: string) => string = (t
         code: o.code,
         durationMs: o.durationMs === undefined ? undefined : Math.round(o.durationMs),
         ...(o.message !== undefined ? { message: o.message, messageLine: o.line + 1 } : {}),
-        assertions: o.assertions.map((a) => ({ line: a.line + 1, assertion: a.assertion.text, passed: a.passed, expected: a.expected, actual: a.actual })),
+        assertions: o.assertions.map((a) => ({ line: a.line + 1, assertion: a.assertion.text, passed: a.passed, expected: a.expected, actual: a.actual, ...(a.note !== undefined ? { note: a.note } : {}) })),
       })),
     })),
   };

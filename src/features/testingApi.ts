@@ -89,8 +89,8 @@ export interface TestsView {
   resolve(id: string): Promise<void>;
   /** Every run since activation, however it was started (the explorer, the gutter, a command). */
   runs(): readonly TestRunView[];
-  /** Runs the items with these ids (all when omitted) with the Run profile, as its button does. */
-  run(ids?: readonly string[], token?: vscode.CancellationToken): Promise<TestRunView>;
+  /** Runs the items with these ids (all when omitted) with the Run profile, as its button does, or with Run and Update Snapshots. */
+  run(ids?: readonly string[], token?: vscode.CancellationToken, profile?: 'run' | 'updateSnapshots'): Promise<TestRunView>;
 }
 
 export interface StatusBarSnapshot {
@@ -187,16 +187,17 @@ function testsView(tests: TestExplorer): TestsView {
       await controller.resolveHandler?.(item);
     },
     runs: () => runs,
-    async run(ids, token) {
+    async run(ids, token, which = 'run') {
       const include = ids?.map((id) => {
         const item = find(id);
         if (!item) throw new Error(`no test item ${id}`);
         return item;
       });
       const before = runs.length;
-      await tests.runProfile.runHandler(new vscode.TestRunRequest(include, undefined, tests.runProfile), token ?? new vscode.CancellationTokenSource().token);
+      const profile = which === 'run' ? tests.runProfile : tests.updateSnapshotsProfile;
+      await profile.runHandler(new vscode.TestRunRequest(include, undefined, profile), token ?? new vscode.CancellationTokenSource().token);
       const view = runs[before];
-      if (!view) throw new Error('the Run profile made no run');
+      if (!view) throw new Error(`the ${profile.label} profile made no run`);
       return view;
     },
   };

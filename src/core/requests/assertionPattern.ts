@@ -35,6 +35,14 @@ export function compilePattern(written: string): CompiledPattern {
   const m = WRITTEN.exec(written);
   if (!m) return { problem: `"matches" takes a regular expression between slashes, as "matches /^CM0/" or "matches /json/i" (flags i, m, s, u), not "${written}".` };
   const [, source, flags] = m;
+  return compileSource(source, flags, written);
+}
+
+/**
+ * A JavaScript pattern's source compiled for RE2, or why it is refused; `written` is how the problem
+ * names it. Also the engine of a JSON schema's `pattern` and `patternProperties` (jsonSchema.ts).
+ */
+export function compileSource(source: string, flags: string, written = `/${source}/${flags}`): CompiledPattern {
   try {
     new RegExp(source, flags);
   } catch (err) {

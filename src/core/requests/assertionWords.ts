@@ -1,5 +1,5 @@
 // The words of a `??` assertion line (assertions.ts), read one at a time; a JSONPath is one word
-// whatever spaces its brackets and quotes hold.
+// whatever spaces its brackets and quotes hold; and the operators of httpYac's that this client does not take.
 
 /** Words of an assertion, a JSONPath as one word whatever spaces its brackets and quotes hold. */
 export class Words {
@@ -48,3 +48,15 @@ export class Words {
     while (this.pos < this.text.length && /\s/.test(this.text[this.pos])) this.pos++;
   }
 }
+
+/** httpYac operators this client does not take, with what to write instead. */
+export const INSTEAD: Readonly<Record<string, string>> = {
+  contains: 'write "includes" instead of "contains"',
+  startsWith: 'write "matches /^text/" instead of "startsWith text"',
+  endsWith: 'write "matches /text$/" instead of "endsWith text"',
+  isTrue: 'write "== true" instead of "isTrue"',
+  isFalse: 'write "== false" instead of "isFalse"',
+  isNumber: 'write "matches /^-?[0-9.]+$/" to check the value\'s digits, or compare it with "==", "<" or ">"',
+  isString: 'write "exists", or compare the value with "==" or "matches /re/"',
+  isBoolean: 'write "== true" or "== false"',
+};

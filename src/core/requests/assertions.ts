@@ -1,20 +1,24 @@
 // Assertions of request files, in httpYac's `??` syntax, on lines after their request:
 //   ?? status == 200            ?? header content-type includes json     ?? code == CM000
 //   ?? body $.a[0].b exists     ?? body $.items length == 3              ?? duration < 2000
+//   ?? schema ./answer.schema.json                                       ?? snapshot
 // They are data, never code: a request file may come from someone else's repository, so nothing in
 // one is run as JavaScript (`?? js …` is refused at its line), and JSON paths are RFC 9535's
 // (jsonPath.ts). Pure: the parser gives assertions and problems at lines, the evaluator an outcome per
 // assertion from a plain answer, so the command line and the Test Explorer judge alike.
 import type { CallResult } from '../model';
+import { answerCheckValue, isAnswerCheck, judgeAnswerCheck, withheldWrite, type AnswerChecks } from './answerChecks';
+import type { SnapshotVerdict } from './snapshotCheck';
 import { compilePattern } from './assertionPattern';
 import { compare, equals, isNumberText, literal, numberOf } from './assertionValues';
-import { Words } from './assertionWords';
+import { INSTEAD, Words } from './assertionWords';
 import { jsonPath, jsonPathProblem } from './jsonPath';
 import type { LineSpan } from './requestText';
 
-export type AssertionSubject = 'status' | 'header' | 'body' | 'code' | 'duration';
+export type AssertionSubject = 'status' | 'header' | 'body' | 'code' | 'duration' | 'schema' | 'snapshot';
 export type ComparisonOperator = '==' | '!=' | '<' | '<=' | '>' | '>=';
-export type AssertionOperator = ComparisonOperator | 'exists' | '!exists' | 'includes' | 'matches' | 'isArray';
+/** `schema` and `snapshot` are their own operators: the check is the subject's (answerChecks.ts). */
+export type AssertionOperator = ComparisonOperator | 'exists' | '!exists' | 'includes' | 'matches' | 'isArray' | 'schema' | 'snapshot';
 
 export interface Assertion {
   /** 0-based line of the `??` line; `span` covers its text. */
@@ -30,7 +34,7 @@ export interface Assertion {
   /** `length` before the operator: the operator compares the length of the value. */
   readonly length: boolean;
   readonly operator: AssertionOperator;
-  /** The value as written after the operator (`matches`: the `/re/flags`); absent for exists, !exists, isArray. */
+  /** The value as written after the operator (`matches`: the `/re/flags`; `schema`: the file); absent for exists, !exists, isArray, snapshot. */
   readonly expected?: string;
 }
 
@@ -44,23 +48,11 @@ export function isAssertionLine(line: string): boolean {
   return /^\s*\?\?/.test(line);
 }
 
-const SUBJECTS: ReadonlySet<string> = new Set(['status', 'header', 'body', 'code', 'duration']);
+const SUBJECTS: ReadonlySet<string> = new Set(['status', 'header', 'body', 'code', 'duration', 'schema', 'snapshot']);
 const COMPARISONS: ReadonlySet<string> = new Set(['==', '!=', '<', '<=', '>', '>=']);
 const UNARY: ReadonlySet<string> = new Set(['exists', '!exists', 'isArray']);
 const ORDERING: ReadonlySet<string> = new Set(['<', '<=', '>', '>=']);
-const SYNTAX = 'write it as "?? status == 200", "?? header content-type includes json", "?? body $.a.b exists", "?? code == CM000" or "?? duration < 2000"';
-
-/** httpYac operators this client does not take, with what to write instead. */
-const INSTEAD: Readonly<Record<string, string>> = {
-  contains: 'write "includes" instead of "contains"',
-  startsWith: 'write "matches /^text/" instead of "startsWith text"',
-  endsWith: 'write "matches /text$/" instead of "endsWith text"',
-  isTrue: 'write "== true" instead of "isTrue"',
-  isFalse: 'write "== false" instead of "isFalse"',
-  isNumber: 'write "matches /^-?[0-9.]+$/" to check the value\'s digits, or compare it with "==", "<" or ">"',
-  isString: 'write "exists", or compare the value with "==" or "matches /re/"',
-  isBoolean: 'write "== true" or "== false"',
-};
+const SYNTAX = 'write it as "?? status == 200", "?? header content-type includes json", "?? body $.a.b exists", "?? code == CM000", "?? duration < 2000", "?? schema ./answer.schema.json" or "?? snapshot"';
 
 /** The assertion of a `??` line, or the problem that refuses it with what to write instead. */
 export function parseAssertion(line: string, lineNo: number): Assertion | AssertionProblem {
@@ -76,6 +68,11 @@ export function parseAssertion(line: string, lineNo: number): Assertion | Assert
     return refuse('"?? js" runs JavaScript, and request files here never run code (a file may come from someone else\'s repository). Check the answer with data instead: "?? body $.path == value", "?? status == 200" or "?? code == CM000".');
   }
   if (!SUBJECTS.has(subject)) return refuse(`"${subjectWord}" is not something an assertion can check; ${SYNTAX}.`);
+  if (isAnswerCheck(subject)) {
+    const value = answerCheckValue(subject, words.rest());
+    if ('problem' in value) return refuse(value.problem);
+    return { line: lineNo, span, text, subject, length: false, operator: subject, ...value };
+  }
   let header: string | undefined;
   let path: string | undefined;
   if (subject === 'header') {
@@ -147,6 +144,12 @@ export interface AssertionOutcome {
   readonly actual: string;
   /** One line: `body $.a: expected == 3, actual 2`. */
   readonly message: string;
+  /** What a passed check did, worth saying (a snapshot written). */
+  readonly note?: string;
+  /** The new snapshot's text, for the engine to write (core/run/snapshots.ts). */
+  readonly write?: string;
+  /** Both sides in full, for an editor's diff, where the check gives them (a snapshot). */
+  readonly diff?: { readonly expected: string; readonly actual: string };
 }
 
 /** The answer a call result carries; undefined when none came (refused before sending, a failed sign-in, network failure, guard). */
@@ -163,8 +166,11 @@ export function answerOf(result: CallResult): Answer | undefined {
  * `redact` is the run's redaction (core/redact.ts): an actual value it would change holds a secret,
  * and is replaced by `WITHHELD` rather than shown in part.
  */
-export function evaluateAssertions(assertions: readonly Assertion[], answer: Answer | undefined, redact?: (text: string) => string): AssertionOutcome[] {
-  return assertions.map((a) => evaluateAssertion(a, answer, redact));
+export function evaluateAssertions(assertions: readonly Assertion[], answer: Answer | undefined, redact?: (text: string) => string, checks?: AnswerChecks): AssertionOutcome[] {
+  const outcomes = assertions.map((a) => evaluateAssertion(a, answer, redact, checks));
+  // A snapshot is written only from an answer that passes the request's other assertions (answerChecks.ts).
+  const othersFailed = outcomes.some((o) => !o.passed && o.write === undefined);
+  return outcomes.map((o) => (o.write === undefined || !othersFailed ? o : checkOutcome(o.assertion, withheldWrite(o, true))));
 }
 
 /**
@@ -181,7 +187,7 @@ const MAX_ACTUAL_CHARS = 200;
 /** What an assertion's actual value reads when it holds a secret of the run: said, never shown. */
 export const WITHHELD = '(withheld: the value holds a credential or token of this run)';
 
-export function evaluateAssertion(a: Assertion, answer: Answer | undefined, redact: (text: string) => string = (t) => t): AssertionOutcome {
+export function evaluateAssertion(a: Assertion, answer: Answer | undefined, redact: (text: string) => string = (t) => t, checks?: AnswerChecks): AssertionOutcome {
   const expected = redact([a.length ? 'length' : undefined, a.operator, a.expected].filter(Boolean).join(' '));
   // Judged on the whole value, before it is shortened for display: no part of a secret is shown.
   const display = (v: unknown): string => {
@@ -199,6 +205,9 @@ export function evaluateAssertion(a: Assertion, answer: Answer | undefined, reda
     message: `${what}: expected ${expected}, actual ${actual}`,
   });
   if (answer === undefined) return outcome(false, '(no answer)');
+  if (a.subject === 'schema' || a.subject === 'snapshot') {
+    return checkOutcome(a, judgeAnswerCheck(a.subject, a.line, a.expected, answer.body, redact, checks));
+  }
   const found = actualOf(a, answer);
   if ('note' in found) return outcome(a.operator === '!exists', found.note);
   let value = found.value;
@@ -207,6 +216,12 @@ export function evaluateAssertion(a: Assertion, answer: Answer | undefined, reda
     if (value !== undefined) value = (value as string | unknown[]).length;
   }
   return outcome(judge(a, value), value === undefined ? MISSING : display(value));
+}
+
+function checkOutcome(a: Assertion, v: SnapshotVerdict): AssertionOutcome {
+  const { passed, expected, actual, note, write, diff } = v;
+  const extra = { ...(note !== undefined ? { note } : {}), ...(write !== undefined ? { write } : {}), ...(diff ? { diff } : {}) };
+  return { assertion: a, line: a.line, passed, expected, actual, message: `${a.subject}: expected ${expected}, actual ${actual}`, ...extra };
 }
 
 /** The value an assertion looks at, or a note saying why there is none to look at. */
@@ -222,6 +237,9 @@ function actualOf(a: Assertion, answer: Answer): { value: unknown } | { note: st
       const name = (a.header ?? '').toLowerCase();
       return { value: Object.hasOwn(answer.headers, name) ? answer.headers[name] : undefined };
     }
+    case 'schema':
+    case 'snapshot':
+      return { value: answer.body };
     case 'body':
       if (a.path === undefined) return { value: answer.body !== undefined ? answer.body : answer.text || undefined };
       if (answer.body === undefined) return { note: answer.text ? '(the body is not JSON)' : '(no body)' };
@@ -238,6 +256,9 @@ function judge(a: Assertion, actual: unknown): boolean {
       return actual === undefined;
     case 'isArray':
       return Array.isArray(actual);
+    case 'schema':
+    case 'snapshot':
+      return false;
     case '==':
       return actual !== undefined && equals(actual, expected);
     case '!=':

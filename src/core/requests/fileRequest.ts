@@ -5,12 +5,12 @@
 import type { Endpoints } from '../model';
 import type { ParsedRequest, ParsedRequestFile } from './requestFile';
 import { resolveRequest, type Resolved, type VariableContext } from './requestVariables';
-import type { BodyFileAccess } from './fileSafety';
+import type { RequestFileAccess } from './requestFileAccess';
 
 const NOTHING = new Uint8Array(0);
 
 /** resolveRequest with the request's body files read through `files`; a file that may not or cannot be read refuses the request at its line. */
-export async function prepareFileRequest(file: ParsedRequestFile, r: ParsedRequest, ctx: VariableContext, endpoints: Endpoints, files: BodyFileAccess): Promise<Resolved> {
+export async function prepareFileRequest(file: ParsedRequestFile, r: ParsedRequest, ctx: VariableContext, endpoints: Endpoints, files: Pick<RequestFileAccess, 'read'>): Promise<Resolved> {
   const wanted = new Map<string, number>();
   const first = resolveRequest(file, r, { ...ctx, files: (path, line) => (wanted.has(path) || wanted.set(path, line), NOTHING) }, endpoints);
   if (!first.ok || wanted.size === 0) return first;

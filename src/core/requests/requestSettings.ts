@@ -1,8 +1,9 @@
 // Request settings: the `# @word` lines above a request line that REST Client and httpYac read.
-// `@prompt`, `@disabled`, `@note` and `@no-redirect` are honoured; `@name`, `@interface` and
+// `@prompt`, `@disabled`, `@note` and `@no-redirect` are honoured, and our `@snapshot-ignore $.path`; `@name`, `@interface` and
 // `@connection` are read by the parser itself; any other word is a warning that names it as not
 // honoured, so a setting is never dropped without a word. No setting runs code: httpYac's
 // `@disabled <expression>` is refused.
+import { jsonPathProblem } from './jsonPath';
 
 export interface PromptSetting {
   /** The variable the answer fills: `{{NAME}}`. */
@@ -23,9 +24,11 @@ export interface RequestSettings {
   readonly noRedirect: boolean;
   /** `# @prompt NAME [description]`, in file order. */
   readonly prompts: readonly PromptSetting[];
+  /** `# @snapshot-ignore $.path`: JSONPaths left out of the request's `?? snapshot`, in file order. */
+  readonly snapshotIgnore: readonly string[];
 }
 
-export const NO_SETTINGS: RequestSettings = { disabled: false, noRedirect: false, prompts: [] };
+export const NO_SETTINGS: RequestSettings = { disabled: false, noRedirect: false, prompts: [], snapshotIgnore: [] };
 
 /**
  * The one line for a run whose requests are all marked `# @disabled` (`count` of them, in `where`):
@@ -53,6 +56,7 @@ export class SettingsReader {
   private note?: string;
   private noRedirect = false;
   private readonly prompts: PromptSetting[] = [];
+  private readonly snapshotIgnore: string[] = [];
 
   /** Reads `# @key value` at a 0-based line; a problem for a word it cannot honour. */
   read(key: string, value: string, line: number): SettingProblem | undefined {
@@ -84,17 +88,24 @@ export class SettingsReader {
         this.prompts.push({ name: m[1], description, line, secret: SECRET_NAME.test(m[1]) });
         return undefined;
       }
+      case 'snapshot-ignore': {
+        const path = value.trim();
+        const bad = path === '' ? '"# @snapshot-ignore" needs a JSONPath of the value to leave out of the snapshot, as "# @snapshot-ignore $.meta.requestId".' : jsonPathProblem(path);
+        if (bad) return { message: bad, severity: 'error' };
+        this.snapshotIgnore.push(path);
+        return undefined;
+      }
       default:
         return {
-          message: `"# @${key}" is not honoured here: this client reads @name, @interface, @connection, @prompt, @disabled, @note and @no-redirect. The request is sent as if the line were not there; delete it to silence this warning.`,
+          message: `"# @${key}" is not honoured here: this client reads @name, @interface, @connection, @prompt, @disabled, @note, @no-redirect and @snapshot-ignore. The request is sent as if the line were not there; delete it to silence this warning.`,
           severity: 'warning',
         };
     }
   }
 
   settings(): RequestSettings {
-    if (!this.disabled && this.note === undefined && !this.noRedirect && this.prompts.length === 0) return NO_SETTINGS;
-    return { disabled: this.disabled, note: this.note, noRedirect: this.noRedirect, prompts: [...this.prompts] };
+    if (!this.disabled && this.note === undefined && !this.noRedirect && this.prompts.length === 0 && this.snapshotIgnore.length === 0) return NO_SETTINGS;
+    return { disabled: this.disabled, note: this.note, noRedirect: this.noRedirect, prompts: [...this.prompts], snapshotIgnore: [...this.snapshotIgnore] };
   }
 }
 

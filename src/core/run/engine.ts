@@ -13,6 +13,7 @@ import type { ChainedResponse } from '../requests/requestVariables';
 import { chainedAnswer } from './chain';
 import { judgeStep, judgeUnsendable, type RequestOutcome } from './judge';
 import { prepare, type FileInputs } from './prepare';
+import { keepSnapshots } from './snapshots';
 import type { Route, RunStep, Unsendable } from './step';
 
 export type SkipReason = 'disabled' | 'declined' | 'stopped' | 'cancelled';
@@ -118,13 +119,15 @@ async function runOne(file: ParsedRequestFile, r: ParsedRequest, responses: Map<
   if (!prepared.ok) return unsendable(prepared);
   await tell({ kind: 'started', request: r, route, sent: prepared.request });
   const result = await route.send(prepared.request, r);
-  const step: RunStep = { request: r, sent: prepared.request, result, route };
+  const step: RunStep = { request: r, sent: prepared.request, result, route, ...(prepared.checks ? { checks: prepared.checks } : {}) };
   await tell({ kind: 'answered', step });
   // A call cut short by a cancelled run or Ctrl-C is no result to judge.
   if (!result.ok && result.kind === 'cancelled') return skip('cancelled');
   const chained = r.name !== undefined ? chainedAnswer(result) : undefined;
   if (r.name !== undefined && chained) responses.set(r.name, chained);
-  const { outcome, stop } = judgeStep(step, (t) => host.secrets.redact(t));
+  const judged = judgeStep(step, (t) => host.secrets.redact(t));
+  // A snapshot to keep is written here, once, whatever the host (snapshots.ts).
+  const outcome = await keepSnapshots(judged.outcome, step.checks, inputs.files);
   await tell({ kind: 'judged', outcome, step });
-  return { outcome, step, failure: stop };
+  return { outcome, step, failure: judged.stop };
 }

@@ -45,7 +45,7 @@ export function requestName(r: ParsedRequest): string {
 export function judgeStep(step: RunStep, redact: (text: string) => string = (t) => t): { readonly outcome: RequestOutcome; readonly stop?: CallFailure } {
   const { request: r, sent, result } = step;
   const answer = answerOf(result);
-  const assertions = evaluateAssertions(r.assertions, answer, redact);
+  const assertions = evaluateAssertions(r.assertions, answer, redact, step.checks);
   const base = { request: r, name: requestName(r), method: sent.method, url: redact(sentUrl(step)), status: answer?.status, code: answer?.code ?? (result.ok ? undefined : result.code), durationMs: result.durationMs, assertions, line: r.requestLine };
   if (result.ok) return { outcome: { ...base, verdict: requestPassed(assertions, true) ? 'passed' : 'failed' } };
   // A failed sign-in is an error of the request, never a verdict on an answer: the request was not sent.

@@ -1,10 +1,13 @@
 // A request of a request file made ready to send, once, by one rule for every host: its own lines
 // and the file's variables free of errors, every variable replaced (prompts, a data row, chained
-// answers, the connection's), its body files read inside the file's folder (fileSafety.ts), and the
-// file's own credential headers dropped (the client adds the managed token). Or the line that stops it.
+// answers, the connection's), its body files read inside the file's folder (fileSafety.ts), the files
+// of its schema and snapshot assertions read (loadChecks.ts), and the file's own credential headers
+// dropped (the client adds the managed token). Or the line that stops it.
 import type { Endpoints, OperationRequest } from '../model';
 import { prepareFileRequest } from '../requests/fileRequest';
-import type { BodyFileAccess } from '../requests/fileSafety';
+import type { AnswerChecks } from '../requests/answerChecks';
+import { loadAnswerChecks } from '../requests/loadChecks';
+import type { RequestFileAccess } from '../requests/requestFileAccess';
 import { checkOperation, MANAGED_HEADERS } from '../requests/queries';
 import type { ParsedRequest, ParsedRequestFile } from '../requests/requestFile';
 import { connectionVariables, resolveRequest, type ChainedResponse } from '../requests/requestVariables';
@@ -18,28 +21,35 @@ export interface FileInputs {
   readonly row?: ReadonlyMap<string, string>;
   /** What `{{$dotenv}}` and `{{$processEnv}}` may read. */
   readonly system?: SystemContext;
-  /** Where `< ./file` bodies are read: inside the request file's folder only (fileSafety.ts). */
-  readonly files: BodyFileAccess;
+  /** Where `< ./file` bodies, schemas and snapshots are read: inside the request file's folder only (fileSafety.ts). */
+  readonly files: RequestFileAccess;
   /** Whether a value holds a secret of the run: a chained value that does refuses its request (chain.ts). */
   readonly holdsSecret?: (value: string) => boolean;
 }
 
 export type Prepared =
-  | { readonly ok: true; readonly request: OperationRequest }
+  /** `checks`: the files of its schema and snapshot assertions, for the judge. */
+  | { readonly ok: true; readonly request: OperationRequest; readonly checks?: AnswerChecks }
   /**
    * The 0-based line at fault and why: `problem`, the request's lines or the file's variables have an
    * error; `variable`, a value is missing (`waiting`: an earlier request's answer, known at its turn);
-   * `interface`, its URL is no address of the connection; `body`, a body file cannot be read;
-   * `request`, the client would not send it (a header that cannot carry its value, a URL too long).
+   * `interface`, its URL is no address of the connection; `body`, a body file cannot be read; `check`,
+   * a schema or snapshot file of an assertion; `request`, the client would not send it (a header that
+   * cannot carry its value, a URL too long).
    */
-  | { readonly ok: false; readonly line: number; readonly message: string; readonly reason: 'problem' | 'variable' | 'interface' | 'body' | 'request'; readonly waiting?: boolean };
+  | { readonly ok: false; readonly line: number; readonly message: string; readonly reason: 'problem' | 'variable' | 'interface' | 'body' | 'request' | 'check'; readonly waiting?: boolean };
 
 export async function prepare(file: ParsedRequestFile, r: ParsedRequest, endpoints: Endpoints, responses: ReadonlyMap<string, ChainedResponse>, inputs: FileInputs): Promise<Prepared> {
   const own = ownProblem(file, r);
   if (own) return own;
   const { prompts, row, system, files, holdsSecret } = inputs;
+  // Read before the request's variables, so a missing schema stops it before the run even when it waits on a chained value.
+  const checks = await loadAnswerChecks(file, r, files, row);
+  if (!checks.ok) return { ...checks, reason: 'check' };
   const resolved = await prepareFileRequest(file, r, { connection: connectionVariables(endpoints), responses, prompts, row, system, holdsSecret }, endpoints, files);
-  return resolved.ok ? checked(r, withoutManagedHeaders(resolved.request), endpoints) : resolved;
+  if (!resolved.ok) return resolved;
+  const sendable = checked(r, withoutManagedHeaders(resolved.request), endpoints);
+  return sendable.ok && checks.checks ? { ...sendable, checks: checks.checks } : sendable;
 }
 
 /** The request as the client may send it, or why not, at its line (the client's own last check, made here so that it is this request's failure, never the run's). */

@@ -1,6 +1,7 @@
 // A request's way through the engine, in plain types: the route (connection) it takes, what was sent
 // and what came back, or why it could not be sent.
 import type { CallResult, Endpoints, OperationRequest } from '../model';
+import type { AnswerChecks } from '../requests/answerChecks';
 import type { ParsedRequest } from '../requests/requestFile';
 
 /** A connection's way out: its addresses and its client's send. */
@@ -18,6 +19,8 @@ export interface RunStep {
   readonly sent: OperationRequest;
   readonly result: CallResult;
   readonly route: Route;
+  /** The files its schema and snapshot assertions read before it was sent (core/requests/answerChecks.ts). */
+  readonly checks?: AnswerChecks;
 }
 
 /**
@@ -35,5 +38,5 @@ export interface Unsendable {
   /** 0-based line at fault. */
   readonly line: number;
   readonly message: string;
-  readonly reason: 'connection' | 'problem' | 'variable' | 'interface' | 'body' | 'request';
+  readonly reason: 'connection' | 'problem' | 'variable' | 'interface' | 'body' | 'request' | 'check';
 }

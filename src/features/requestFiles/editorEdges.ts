@@ -9,7 +9,9 @@ import * as vscode from 'vscode';
 import type { DataSource } from '../../core/data/dataSource';
 import type { Credentials } from '../../core/model';
 import type { RunSecrets } from '../../core/redact';
-import { bodyFiles, dotenvBeside, type BodyFileAccess } from '../../core/requests/fileSafety';
+import { dotenvBeside } from '../../core/requests/fileSafety';
+import { noFileAccess, requestFileAccess } from '../../core/requests/requestFileAccess';
+import type { SnapshotWriting } from '../../core/requests/snapshotCheck';
 import type { ParsedRequest, ParsedRequestFile } from '../../core/requests/requestFile';
 import type { DotenvValues } from '../../core/requests/systemVariables';
 import { askRun, type RunAnswers, type RunAsker } from '../../core/run/asking';
@@ -51,17 +53,16 @@ export function readRoot(uri: vscode.Uri): string {
 }
 
 /** What a request file's requests read besides its text: the `.env` beside it, the allowed environment, body files. */
-export async function fileInputs(uri: vscode.Uri): Promise<PreflightFile['inputs']> {
+export async function fileInputs(uri: vscode.Uri, snapshots: SnapshotWriting = 'missing'): Promise<PreflightFile['inputs']> {
   const allowEnv = new Set(allowedEnvironment());
   const allowEnvHow = (name: string): string => `add "${name}" to the user setting ${ALLOW_ENV_SECTION}.${ALLOW_ENV_KEY}`;
   if (uri.scheme !== 'file') {
     const unsaved = 'the request file is not saved yet; save it in a folder first';
     const dotenv: DotenvValues = { ok: false, path: '.env', why: unsaved };
-    const files: BodyFileAccess = { read: () => Promise.resolve({ ok: false, message: `A body file is read relative to its request file, and ${unsaved}.` }) };
-    return { system: { dotenv, allowEnv, env: process.env, allowEnvHow }, files };
+    return { system: { dotenv, allowEnv, env: process.env, allowEnvHow }, files: noFileAccess(unsaved) };
   }
   const root = readRoot(uri);
-  return { system: { dotenv: await dotenvBeside(uri.fsPath, root), allowEnv, env: process.env, allowEnvHow }, files: bodyFiles(uri.fsPath, root) };
+  return { system: { dotenv: await dotenvBeside(uri.fsPath, root), allowEnv, env: process.env, allowEnvHow }, files: requestFileAccess(uri.fsPath, root, snapshots) };
 }
 
 /** The names of the user setting only: a workspace's or a folder's value is never read. */
@@ -89,11 +90,14 @@ export function editorConnections(connections: Connections): RunConnections {
   };
 }
 
-/** Checks the run and asks its questions (`what`: the run, as the production question names it); nothing is sent before. */
-export async function editorEdges(connections: Connections, files: readonly EditorFile[], what: string): Promise<EditorEdges | EditorRefusal> {
+/**
+ * Checks the run and asks its questions (`what`: the run, as the production question names it); nothing
+ * is sent before. `snapshots`: what the run may write of `?? snapshot` files (the Update Snapshots profile).
+ */
+export async function editorEdges(connections: Connections, files: readonly EditorFile[], what: string, snapshots: SnapshotWriting = 'missing'): Promise<EditorEdges | EditorRefusal> {
   const planned = new Map<string, PreflightFile>();
   for (const f of files) {
-    const file: PreflightFile = { path: vscode.workspace.asRelativePath(f.uri), text: f.text, parsed: f.parsed, requests: f.requests, inputs: await fileInputs(f.uri), ...(f.data ? { data: f.data } : {}) };
+    const file: PreflightFile = { path: vscode.workspace.asRelativePath(f.uri), text: f.text, parsed: f.parsed, requests: f.requests, inputs: await fileInputs(f.uri, snapshots), ...(f.data ? { data: f.data } : {}) };
     planned.set(f.uri.toString(), file);
   }
   const run = editorConnections(connections);

@@ -22,9 +22,10 @@ const KIND: Readonly<Record<SuggestionKind, vscode.CompletionItemKind>> = {
   value: vscode.CompletionItemKind.Value,
   header: vscode.CompletionItemKind.Field,
   meta: vscode.CompletionItemKind.Keyword,
+  assertion: vscode.CompletionItemKind.Keyword,
 };
 
-/** Characters after which completion opens by itself: `{{`, a path, `?` `&` `=` of a query, `:` of a header, `@` of a meta line. */
+/** Characters after which completion opens by itself: `{{`, a path, `?` `&` `=` of a query, `:` of a header, `@` of a meta line, `?` of `??`. */
 const TRIGGERS = ['{', '/', '?', '&', '=', ':', '@'];
 
 export function toCompletionItem(line: number, s: Suggestion, order: number): vscode.CompletionItem {

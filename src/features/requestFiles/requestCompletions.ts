@@ -8,7 +8,7 @@ import { splitLines } from '../../core/requests/requestText';
 import { SYSTEM_VARIABLES } from '../../core/requests/requestVariables';
 import { KNOWN_OPERATIONS, operationOf, REQUEST_HEADERS, type QueryParameter } from './knownOperations';
 
-export type SuggestionKind = 'variable' | 'method' | 'request' | 'path' | 'parameter' | 'value' | 'header' | 'meta';
+export type SuggestionKind = 'variable' | 'method' | 'request' | 'path' | 'parameter' | 'value' | 'header' | 'meta' | 'assertion';
 
 export interface Suggestion {
   readonly label: string;
@@ -44,6 +44,7 @@ export function completeRequestFile(text: string, file: ParsedRequestFile, line:
   const before = lineText.slice(0, character);
   const open = before.lastIndexOf('{{');
   if (open >= 0 && !before.slice(open).includes('}}')) return variables(file, line, lineText, open + 2, character, connection);
+  if (/^\s*\?\?/.test(lineText)) return assertionLine(before);
   const role = roleOf(lines, file, line);
   switch (role.kind) {
     case 'meta':
@@ -110,6 +111,16 @@ function metaLine(before: string): Suggestion[] {
     return [
       { label: 'name', kind: 'meta', insertText: 'name ', start, end: before.length, detail: 'name the request (for chaining and --name)' },
       { label: 'interface', kind: 'meta', insertText: 'interface ', start, end: before.length, detail: "whose token to send: a or b", retrigger: true },
+      {
+        label: 'snapshot-ignore',
+        kind: 'meta',
+        insertText: 'snapshot-ignore \\$.${1:path}',
+        snippet: true,
+        start,
+        end: before.length,
+        detail: 'leave a value out of this request\'s ?? snapshot (a JSONPath)',
+        documentation: 'Values that change on every call: the service\'s transaction ids and timestamps are left out already.',
+      },
     ];
   }
   const i = /^(\s*(?:#|\/\/)\s*@interface\s+)(\w*)$/i.exec(before);
@@ -119,6 +130,23 @@ function metaLine(before: string): Suggestion[] {
     { label: 'a', kind: 'value', insertText: 'a', start, end: before.length, detail: 'Interface A: the consumer key\'s bearer token, and Origin' },
     { label: 'b', kind: 'value', insertText: 'b', start, end: before.length, detail: 'Interface B: the user name\'s raw token' },
   ];
+}
+
+/** What a `??` line can check (core/requests/assertions.ts), as snippets. */
+const ASSERTIONS: readonly { readonly label: string; readonly snippet: string; readonly detail: string }[] = [
+  { label: 'status', snippet: 'status == ${1:200}', detail: 'the HTTP status' },
+  { label: 'header', snippet: 'header ${1:content-type} ${2:includes} ${3:json}', detail: 'a response header' },
+  { label: 'body', snippet: 'body \\$.${1:path} ${2:exists}', detail: 'the body, or what a JSONPath selects' },
+  { label: 'code', snippet: 'code == ${1:CM000}', detail: 'the result code in the answer' },
+  { label: 'duration', snippet: 'duration < ${1:2000}', detail: 'milliseconds, retries included' },
+  { label: 'schema', snippet: 'schema ./${1:answer}.schema.json', detail: 'the body is valid against a JSON Schema file beside this one' },
+  { label: 'snapshot', snippet: 'snapshot', detail: 'the body equals its snapshot in __snapshots__/ (the first run writes it)' },
+];
+
+function assertionLine(before: string): Suggestion[] {
+  const m = /^(\s*\?\?\s*)([A-Za-z]*)$/.exec(before);
+  if (!m) return [];
+  return ASSERTIONS.map((a) => ({ label: a.label, kind: 'assertion', insertText: a.snippet, snippet: true, start: m[1].length, end: before.length, detail: a.detail }));
 }
 
 const HOSTS = ['baseUrl', 'legacyUrl', 'authUrl'] as const;

@@ -84,9 +84,12 @@ export function runOrder(text: string, file: ParsedRequestFile, chosen: Readonly
 
 /**
  * Expected and actual values for a diff, where one says more than the message: an equality, with
- * text values unquoted on both sides (`== Amber Works` against `"Amber Works"` is no difference).
+ * text values unquoted on both sides (`== Amber Works` against `"Amber Works"` is no difference), or
+ * a snapshot that differs.
  */
 export function diffOf(outcome: AssertionOutcome): { readonly expected: string; readonly actual: string } | undefined {
+  // A snapshot's: the snapshot and the answer as JSON text.
+  if (outcome.diff) return outcome.diff;
   const a = outcome.assertion;
   if (a.operator !== '==' || a.length || a.expected === undefined) return undefined;
   return { expected: unquoted(a.expected), actual: unquoted(outcome.actual) };

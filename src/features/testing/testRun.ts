@@ -12,6 +12,7 @@ import type { CallFailure, CallResult } from '../../core/model';
 import { STOPPING } from '../../core/run/stops';
 import type { AssertionOutcome } from '../../core/requests/assertions';
 import type { ParsedRequest } from '../../core/requests/requestFile';
+import type { SnapshotWriting } from '../../core/requests/snapshotCheck';
 import { runRequests, type RunEvent } from '../../core/run/engine';
 import type { RequestOutcome } from '../../core/run/judge';
 import { safeLine, safeText } from '../../core/sanitize';
@@ -55,7 +56,8 @@ export class TestRunner {
     private readonly services: RunServices,
   ) {}
 
-  async run(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
+  /** `snapshots`: what the run may write of `?? snapshot` files (`update`: the Update Snapshots profile). */
+  async run(request: vscode.TestRunRequest, token: vscode.CancellationToken, snapshots: SnapshotWriting = 'missing'): Promise<void> {
     const run = this.controller.createTestRun(request);
     const abort = new AbortController();
     const cancelled = token.onCancellationRequested(() => abort.abort());
@@ -77,7 +79,7 @@ export class TestRunner {
         planned.push({ file, order });
         for (const r of order) for (const queued of itemsOf(file, r)) run.enqueued(queued);
       }
-      const edges = await this.edgesOf(run, planned);
+      const edges = await this.edgesOf(run, planned, snapshots);
       if (!edges) return;
       let stopped = false;
       const skip = (item: vscode.TestItem): void => run.skipped(item);
@@ -111,7 +113,7 @@ export class TestRunner {
    * its others are skipped) and the run goes on with the others; a refusal of the whole run (Restricted
    * Mode) or a question declined sends nothing at all. Undefined when nothing runs.
    */
-  private async edgesOf(run: vscode.TestRun, planned: readonly Planned[]): Promise<{ readonly edges: EditorEdges; readonly refused: ReadonlySet<Planned> } | undefined> {
+  private async edgesOf(run: vscode.TestRun, planned: readonly Planned[], snapshots: SnapshotWriting): Promise<{ readonly edges: EditorEdges; readonly refused: ReadonlySet<Planned> } | undefined> {
     const refused = new Set<Planned>();
     const refuse = (p: Planned, refusals: readonly Refusal[], more = 0): void => {
       // A data file that cannot be read has no rows: the file's own test says why.
@@ -124,7 +126,7 @@ export class TestRunner {
     for (;;) {
       const left = planned.filter((p) => !refused.has(p));
       if (left.length === 0) return undefined;
-      const edges = await editorEdges(this.services.connections, left.map(editorFileOf), 'Run these tests');
+      const edges = await editorEdges(this.services.connections, left.map(editorFileOf), 'Run these tests', snapshots);
       if (edges.ok) return { edges, refused };
       const whose = (r: Refusal): Planned | undefined => left.find((p) => [p.file.uri, p.file.data?.uri].some((u) => u !== undefined && vscode.workspace.asRelativePath(u) === r.file));
       const byFile = 'refusals' in edges ? edges.refusals.map((r) => [r, whose(r)] as const) : [];
@@ -177,6 +179,7 @@ export class TestRunner {
         else this.services.testAnswers.forget(item.id);
         run.appendOutput(`${safeLine(item.label)}: ${safeLine(this.redact(answerLine(result)))}\r\n`, new vscode.Location(file.uri, new vscode.Position(r.requestLine, 0)), item);
       } else if (e.kind === 'judged') {
+        for (const a of e.outcome.assertions) if (a.note !== undefined) run.appendOutput(`${safeLine(item.label)}: ${safeLine(this.redact(a.note))}\r\n`, new vscode.Location(file.uri, new vscode.Position(a.line, 0)), item);
         this.show(run, file, item, e.outcome, e.step !== undefined);
         recording.add(where, e.outcome.request, { verdict: e.outcome.verdict, connection: e.step?.route.name, sent: e.step?.sent, result: e.step?.result, assertions: e.outcome.assertions, message: e.outcome.message });
       }

@@ -1,10 +1,10 @@
 // The built command line (dist/cli.js) as a child process, with a clean BIZDATA_ environment, for
 // every CLI test file. execFile, not spawnSync: a sandbox in the test process must keep answering.
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { assertNoCanary, CANARY } from '../core/harness';
+import { assertNoCanary, CANARY, sandbox, type CustomerOverrides, type Sandbox } from '../core/harness';
 
 export const CLI = resolve(__dirname, '../../../../dist/cli.js');
 
@@ -74,5 +74,36 @@ export function canaryEnv(url: string): Record<string, string> {
     BIZDATA_CONSUMER_SECRET: CANARY.consumerSecret,
     BIZDATA_USER: CANARY.user,
     BIZDATA_PASSWORD: CANARY.password,
+  };
+}
+
+/** A suite of command-line runs against the canaries' sandbox: cliRuns, a sandbox per test (closed after it), request files in the test's folder. */
+export interface SandboxRuns {
+  readonly run: CliRun;
+  /** The test's folder. */
+  dir(): string;
+  /** Starts the test's sandbox. */
+  sandbox(o?: CustomerOverrides): Promise<Sandbox>;
+  /** Writes the lines as a file of the test's folder; its path. */
+  file(name: string, lines: readonly string[]): Promise<string>;
+}
+
+export function sandboxRuns(prefix: string): SandboxRuns {
+  let dir = '';
+  let sb: Sandbox | undefined;
+  const { run } = cliRuns(prefix, (d) => (dir = d));
+  afterEach(async () => {
+    await sb?.close();
+    sb = undefined;
+  });
+  return {
+    run,
+    dir: () => dir,
+    sandbox: async (o) => (sb = await sandbox(o)),
+    async file(name, lines) {
+      const path = join(dir, name);
+      await writeFile(path, lines.join('\n'));
+      return path;
+    },
   };
 }

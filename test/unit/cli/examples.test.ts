@@ -19,7 +19,7 @@ describe('examples/: request files as tests', () => {
       const report = join(dir, 'report.xml');
       const r = await run(['test', EXAMPLES, '--sandbox', sb.url, '--junit', report], {}, 60_000);
       assert.equal(r.code, 0, r.stdout + r.stderr);
-      assert.match(r.stdout, /3 files, 6 requests: 6 passed, 0 failed, 0 errors/);
+      assert.match(r.stdout, /4 files, 7 requests: 7 passed, 0 failed, 0 errors/);
       const suites = await readJunit(await readFile(report, 'utf8'));
       assert.deepEqual(
         suites.map((s) => [s.name.slice(EXAMPLES.length + 1), s.tests, s.failures, s.errors]),
@@ -27,6 +27,7 @@ describe('examples/: request files as tests', () => {
           ['failing-code.bizdata.http', 1, 0, 0],
           ['interface-a.bizdata.http', 2, 0, 0],
           ['interface-b.bizdata.http', 3, 0, 0],
+          ['whole-answers.bizdata.http', 1, 0, 0],
         ],
       );
       // The deliberate refusal passes by its result code, which the report names.

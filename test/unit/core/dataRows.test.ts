@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openResults } from '../../../src/core/data/results';
 import { readRows, type DataRow, type DataTable } from '../../../src/core/data/rows';
-import { bodyFiles } from '../../../src/core/requests/fileSafety';
+import { requestFileAccess } from '../../../src/core/requests/requestFileAccess';
 import { onlyConnection } from '../../../src/core/requests/requestConnections';
 import { parseRequestFile, type ParsedRequestFile } from '../../../src/core/requests/requestFile';
 import { runDataRows, type DataRunPlan } from '../../../src/core/run/dataRows';
@@ -54,7 +54,7 @@ describe('a data-driven run: the engine once per row', function () {
       ...(o.signal ? { stopped: () => o.signal?.aborted === true } : {}),
       connections: onlyConnection(endpoints),
       route: (name) => ({ name, endpoints, send: (request) => client.client.send(request, o.signal ? { signal: o.signal } : {}) }),
-      inputs: () => Promise.resolve({ files: bodyFiles(join(dir, 'r.bizdata.http'), dir) }),
+      inputs: () => Promise.resolve({ files: requestFileAccess(join(dir, 'r.bizdata.http'), dir) }),
       confirm: () => Promise.resolve(o.confirm ?? true),
       secrets: NO_SECRETS,
       on: (e) => void (e.kind === 'started' && o.onStarted?.(row)),

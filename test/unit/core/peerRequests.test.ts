@@ -4,7 +4,8 @@ import * as assert from 'node:assert/strict';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { prepareFileRequest } from '../../../src/core/requests/fileRequest';
-import { bodyFiles, dotenvBeside } from '../../../src/core/requests/fileSafety';
+import { dotenvBeside } from '../../../src/core/requests/fileSafety';
+import { requestFileAccess } from '../../../src/core/requests/requestFileAccess';
 import { parseRequestFile, type ParsedRequestFile } from '../../../src/core/requests/requestFile';
 import { connectionVariables, resolveRequest, unknownReferences, type Resolved, type VariableContext } from '../../../src/core/requests/requestVariables';
 import type { SystemContext } from '../../../src/core/requests/systemVariables';
@@ -57,7 +58,7 @@ describe('request files of the peers: bodies', () => {
     await writeFile(path, text);
     const f = parseRequestFile(text);
     assert.deepEqual(f.problems.filter((p) => p.severity === 'error'), []);
-    return { resolved: await prepareFileRequest(f, f.requests[0], ctx(extra), E, bodyFiles(path, dir)), dir };
+    return { resolved: await prepareFileRequest(f, f.requests[0], ctx(extra), E, requestFileAccess(path, dir)), dir };
   }
 
   it('< ./file sends the file bytes as they are, variables not replaced; <@ replaces them; <@latin1 reads Latin-1 and sends UTF-8', async () => {
@@ -191,7 +192,7 @@ describe('request files of the peers: safety of files', () => {
     const run = async (line: string): Promise<Resolved> => {
       const text = file('POST {{baseUrl}}/v1/f', 'Content-Type: text/plain', '', line);
       const f = parseRequestFile(text);
-      return prepareFileRequest(f, f.requests[0], ctx(), E, bodyFiles(path, ws));
+      return prepareFileRequest(f, f.requests[0], ctx(), E, requestFileAccess(path, ws));
     };
     refused(await run('< ../../outside.txt'), 4, /is outside .*reads only files inside the request file's own folder/);
     refused(await run(`< ${join(top, 'outside.txt')}`), 4, /is outside/);
@@ -299,6 +300,7 @@ describe('request files of the peers: settings, methods and prompts', () => {
         { name: 'customerId', description: 'The customer to look up', line: 1, secret: false },
         { name: 'password', description: undefined, line: 2, secret: true },
       ],
+      snapshotIgnore: [],
     });
     assert.equal(b.settings.disabled, true);
     assert.deepEqual(unknownReferences(text, f, connectionVariables(E)), [], 'prompt names are known variables');

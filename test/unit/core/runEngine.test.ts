@@ -7,9 +7,10 @@ import { runRequests, type RunEvent, type RunHost } from '../../../src/core/run/
 import { stopOf } from '../../../src/core/run/stops';
 import { chainedAnswer } from '../../../src/core/run/chain';
 import { NO_SECRETS } from '../../../src/core/redact';
+import { noFileAccess } from '../../../src/core/requests/requestFileAccess';
 import { endpointsFor, sandbox, testClient, type Sandbox } from './harness';
 
-const NO_FILES = { read: () => Promise.resolve({ ok: false as const, message: 'no body files here' }) };
+const NO_FILES = noFileAccess('this test has no files');
 
 function hostOf(sb: Sandbox, events: RunEvent[]): RunHost {
   const { client } = testClient(sb.url);

@@ -98,7 +98,20 @@ describe('request file completion', () => {
   });
 
   it('offers the meta keys after "# @", and a or b after "# @interface"', () => {
-    assert.deepEqual(labels(complete('# @|')), ['name', 'interface']);
+    assert.deepEqual(labels(complete('# @|')), ['name', 'interface', 'snapshot-ignore']);
     assert.deepEqual(labels(complete('# @interface |')), ['a', 'b']);
+    // A snippet: the JSONPath's $ is written as itself, the path is the placeholder.
+    const ignore = complete('# @snap|').find((x) => x.label === 'snapshot-ignore');
+    assert.deepEqual([ignore?.insertText, ignore?.snippet, ignore?.start, ignore?.end], ['snapshot-ignore \\$.${1:path}', true, 3, 7]);
+  });
+
+  it('offers what an assertion checks after "??", schema and snapshot among them, and nothing after its subject', () => {
+    const s = complete(['GET {{baseUrl}}/v1/duns-search/ip/8.8.8.8', '', '?? |'].join('\n'));
+    assert.deepEqual(labels(s), ['status', 'header', 'body', 'code', 'duration', 'schema', 'snapshot']);
+    const schema = s.find((x) => x.label === 'schema');
+    assert.deepEqual([schema?.insertText, schema?.start, schema?.end], ['schema ./${1:answer}.schema.json', 3, 3]);
+    assert.deepEqual(labels(complete(['GET {{baseUrl}}/v1/x', '?? sn|'].join('\n'))), labels(s), 'a half-typed subject is replaced');
+    assert.equal(complete(['GET {{baseUrl}}/v1/x', '?? sn|'].join('\n'))[0].start, 3);
+    assert.deepEqual(complete(['GET {{baseUrl}}/v1/x', '?? status |'].join('\n')), []);
   });
 });

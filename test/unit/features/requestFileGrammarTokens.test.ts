@@ -71,6 +71,15 @@ describe('request file grammar: tokens', () => {
       ['matches', 'keyword.operator.word'],
       ['/^CM0 == x/i', 'string.regexp'],
     ]);
+    assert.deepEqual(tokens(grammar, '?? schema ./answer.schema.json'), [
+      ['??', 'keyword.control.assertion'],
+      ['schema', 'keyword.other.assertion-subject'],
+      ['./answer.schema.json', 'string.unquoted.path'],
+    ]);
+    assert.deepEqual(tokens(grammar, '?? snapshot'), [
+      ['??', 'keyword.control.assertion'],
+      ['snapshot', 'keyword.other.assertion-subject'],
+    ]);
     // httpYac's `?? js …` is refused at its line (assertions.ts); the editor marks it too.
     assert.deepEqual(tokens(grammar, '?? js response.ok')[1], ['js', 'invalid.illegal.assertion-subject']);
   });
