@@ -31,7 +31,8 @@ import { chooseConnection, withConnectionFields } from './connections';
 import { EXIT, readInputBytes, UsageError, type CliIo } from './io';
 import { refuseAll, refuseErrors, refuseRunProblems, requestClients, type RequestClients } from './requestClients';
 import { promptAnswers, requestFileContext, type InputValues } from './requestInputs';
-import { writeJunit } from './runReportFile';
+import { JOB_SUMMARY_HELP, writeJunit } from './runReportFile';
+import { DataRunRecords } from './dataRunReport';
 import { cliRunHost } from './runHost';
 import { againToStop, endBySignal, StopRequests } from './signals';
 import { countsOf, jsonReport, junitReport, requestLines, summaryLine, type ReportedRequest } from './testReport';
@@ -63,9 +64,10 @@ command again skips the rows already written as done, so a stopped or killed run
 resumes: only a row on its way at the kill may run twice. A failure that would be every row's
 (credentials, the lockout guard, a contract limit, a Retry-After longer than 60 s) stops the run
 cleanly: no new row starts, the rows on their way finish and are written. Ctrl-C or SIGTERM does
-the same and prints the summary on stdout. The summary (JSON on stdout): total, skipped, done, ok,
-failed, outFile, rowsPerSecond, and stoppedBy when a failure stopped it. Exit status: 0 every row
-passed, 1 some failed, the stop's status, or 130/143 after a signal.`;
+the same and prints the summary on stdout. Exit status: 0 every row passed, 1 some failed, the
+stop's status, or 130/143 after a signal. With --report FILE.html the report is the whole job's: every
+row of RESULTS, this run's told apart.
+${JOB_SUMMARY_HELP}`;
 
 export const DATA_TEST_HELP = `Data-driven tests:
   --data ROWS          run the one FILE once per row of ROWS (.csv or .jsonl): one test per row and
@@ -73,7 +75,16 @@ export const DATA_TEST_HELP = `Data-driven tests:
 ${DATA_COMMON_HELP}`;
 
 /** The flags a data-driven run reads (send's and test's). */
-type ParsedArgs = ConnectionValues & InputValues & { readonly data?: string; readonly out?: string; readonly column?: string[]; readonly junit?: string; readonly json?: boolean; readonly yes?: boolean };
+type ParsedArgs = ConnectionValues &
+  InputValues & {
+    readonly data?: string;
+    readonly out?: string;
+    readonly column?: string[];
+    readonly junit?: string;
+    readonly json?: boolean;
+    readonly yes?: boolean;
+    readonly report?: string;
+  };
 
 /** Where results go without --out: beside the data file, as the editor writes a batch's. */
 export function defaultResultsFile(dataFile: string): string {
@@ -89,6 +100,7 @@ interface DataRun {
   readonly stop: StopRequests;
   readonly concurrency: number;
   readonly redact: (text: string) => string;
+  readonly records: DataRunRecords;
 }
 
 /** Reads and checks everything, makes the clients (nothing is sent), and opens the results (send). */
@@ -116,7 +128,9 @@ async function prepareDataRun(file: string, values: ParsedArgs, io: CliIo, comma
   const inputs: FileInputs = { prompts, system, files: bodyFiles(file, root) };
   const chosen = await chooseConnection(values, io.env);
   refuseErrors(file, connectionProblems(parsed, connectionNames(chosen.connections)));
-  const clients = await requestClients([{ file: parsed, path: file, requests }], chosen, values, io, refuseRunProblems, secrets);
+  const resultsFile = command === 'send' ? (values.out ?? defaultResultsFile(dataFile)) : undefined;
+  const records = await DataRunRecords.open({ report: values.report, file, dataFile, resultsFile });
+  const clients = await requestClients([{ file: parsed, path: file, requests }], chosen, values, io, refuseRunProblems, secrets, records.observe);
   const { main } = clients;
   const stop = new StopRequests(main.requestTimeoutMs, (sig) =>
     io.stderr.write(`${io.stderr.isTTY ? '\n' : ''}bizdata: ${sig}: stopping: no new row starts; the rows on their way are answered (within ${main.requestTimeoutMs / 1000} s) and written. ${againToStop(sig)} to stop at once.\n`),
@@ -138,7 +152,7 @@ async function prepareDataRun(file: string, values: ParsedArgs, io: CliIo, comma
       results = opened.results;
     }
     const concurrency = batchWorkers(withConnectionFields(values, main.connection), io.env);
-    return { parsed, requests, table, clients, host, stop, concurrency, redact: (t) => secrets.redact(t), results };
+    return { parsed, requests, table, clients, host, stop, concurrency, redact: (t) => secrets.redact(t), results, records };
   } catch (err) {
     stop.dispose();
     await clients.close();
@@ -162,10 +176,14 @@ export async function sendWithData(file: string, values: ParsedArgs, io: CliIo):
   const results = run.results as ResultsFile;
   let summary: RowsSummary;
   try {
+    const { job } = run.records;
+    const { parsed, requests, table, concurrency, redact } = run;
+    const watched = { results: job.results(results), onRow: job.onRow };
     summary = await runDataRows(
-      { file: run.parsed, requests: run.requests, until: 'first-failure', rows: run.table.rows, results, concurrency: run.concurrency, stop: stop.stop, redact: run.redact, onProgress: progressLine(io) },
-      () => run.host,
+      { file: parsed, requests, until: 'first-failure', rows: table.rows, ...watched, concurrency, stop: stop.stop, redact, onProgress: progressLine(io) },
+      (row) => job.host(row, run.host),
     );
+    await run.records.ended(clients.main);
   } finally {
     await results.close();
     await clients.close();
@@ -173,9 +191,8 @@ export async function sendWithData(file: string, values: ParsedArgs, io: CliIo):
   }
   if (io.stderr.isTTY) io.stderr.write('\n');
   const { stoppedBy } = summary;
-  const rate = summary.durationMs > 0 ? Math.round((summary.done / (summary.durationMs / 1000)) * 10) / 10 : 0;
-  const shown = stoppedBy && { kind: stoppedBy.kind, code: stoppedBy.code, status: stoppedBy.status, text: run.redact(stoppedBy.text), advice: stoppedBy.advice, ...(stoppedBy.comeBackAt !== undefined ? { comeBackAt: new Date(stoppedBy.comeBackAt).toISOString() } : {}) };
-  printJson({ total: summary.total, skipped: summary.skipped, done: summary.done, ok: summary.ok, failed: summary.failed, outFile: results.outFile, cancelled: summary.cancelled, ...(shown ? { stoppedBy: shown } : {}), durationMs: Math.round(summary.durationMs), rowsPerSecond: rate }, io);
+  printJson(run.records.summary(summary, results.outFile, run.redact), io);
+  await run.records.write('send', summary, run.redact);
   if (stoppedBy) {
     io.stderr.write(`bizdata: the run stopped: no new row was started; running the same command again does the rest.\n`);
     printFailure(stoppedBy, io, run.redact, clients.main.codes);
@@ -209,17 +226,27 @@ export async function testWithData(file: string, values: ParsedArgs, io: CliIo):
   });
   let summary: RowsSummary;
   const t0 = performance.now();
+  const { job } = run.records;
   try {
-    summary = await runDataRows({ file: run.parsed, requests: run.requests, until: 'end', rows: run.table.rows, concurrency: run.concurrency, stop: stop.stop, redact: run.redact }, hostFor);
+    const { parsed, requests: all, table, concurrency, redact } = run;
+    summary = await runDataRows(
+      { file: parsed, requests: all, until: 'end', rows: table.rows, results: job.results(undefined), concurrency, stop: stop.stop, redact, onRow: job.onRow },
+      (row) => job.host(row, hostFor(row)),
+    );
+    await run.records.ended(clients.main);
   } finally {
     await clients.close();
     stop.dispose();
   }
   // Rows ran at once: reported in the data file's order, each row's requests in file order.
   const requests = reported.sort((a, b) => a.row.line - b.row.line || a.r.outcome.request.index - b.r.outcome.request.index).map((x) => x.r);
-  const report = { files: [{ file, startedAt: new Date(Date.now() - (performance.now() - t0)).toISOString(), requests }], stopped: summary.stoppedBy, signal: stop.received };
+  // The run's one duration (the rows runner's), for the lines, the JSON, JUnit and the report alike.
+  const { durationMs } = summary;
+  const startedAt = new Date(Date.now() - (performance.now() - t0)).toISOString();
+  const report = { files: [{ file, startedAt, requests, durationMs }], stopped: summary.stoppedBy, signal: stop.received, durationMs };
   const counts = countsOf(report.files);
-  say(summaryLine(counts, (performance.now() - t0) / 1000));
+  say(summaryLine(counts, durationMs));
+  await run.records.write('test', summary, run.redact);
   if (values.junit !== undefined) await writeJunit(values.junit, junitReport(report, hostname(), run.redact));
   if (values.json) printJson(jsonReport(report, run.redact), io);
   if (stop.received) return endBySignal(stop.received, io);

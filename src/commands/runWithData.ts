@@ -10,12 +10,13 @@ import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { checkRows } from '../core/data/rowCheck';
-import { problemText, readRows, type DataRow, type DataTable } from '../core/data/rows';
+import { problemText, readRows, type DataTable } from '../core/data/rows';
 import { openResults } from '../core/data/results';
 import { connectionOfRequest } from '../core/requests/requestConnections';
 import { parseRequestFile, type ParsedRequestFile } from '../core/requests/requestFile';
 import { connectionVariables, dataVariables } from '../core/requests/requestVariables';
-import { runLimit } from '../core/report/runRecords';
+import { limitQps, runLimit } from '../core/report/limits';
+import { DataJob } from '../core/run/dataJob';
 import { runDataRows } from '../core/run/dataRows';
 import type { RowsSummary } from '../core/run/rows';
 import { safeLine } from '../core/sanitize';
@@ -54,6 +55,8 @@ export async function runWithData(services: Services, arg?: unknown): Promise<st
   });
   if (!(await confirmProductionRun(reached, `Run ${where} for ${table.rows.length} rows of ${path.basename(data.fsPath)}`))) return undefined;
   const outFile = dataResultsPath(data.fsPath);
+  // The report is the job's: what earlier runs finished is read before this run appends.
+  const job = await DataJob.open({ requestFile: where, dataFile: vscode.workspace.asRelativePath(data), resultsFile: outFile, report: true });
   const opened = await openResults({ outFile, table });
   if (!opened.ok) throw new UserError(opened.message);
   const { results } = opened;
@@ -66,7 +69,6 @@ export async function runWithData(services: Services, arg?: unknown): Promise<st
         const abort = new AbortController();
         const subscription = token.onCancellationRequested(() => abort.abort());
         const asked = askedOnce();
-        const rowPlace = (row: DataRow): string => `${path.basename(data.fsPath)}:${row.line}`;
         let shown = 0;
         try {
           return await runDataRows(
@@ -75,7 +77,8 @@ export async function runWithData(services: Services, arg?: unknown): Promise<st
               requests,
               until: 'end',
               rows: table.rows,
-              results,
+              results: job.results(results),
+              onRow: job.onRow,
               // Rows at a time, as a batch runs its lookups; the client's limiter keeps the rate.
               concurrency: vscode.workspace.getConfiguration('bizdata.batch').get<number>('concurrency', 2),
               signal: abort.signal,
@@ -87,7 +90,7 @@ export async function runWithData(services: Services, arg?: unknown): Promise<st
               },
             },
             (row) =>
-              editorRunHost({
+              job.host(row, editorRunHost({
                 connections: services.connections,
                 uri: requestUri,
                 file,
@@ -95,11 +98,7 @@ export async function runWithData(services: Services, arg?: unknown): Promise<st
                 asked,
                 signal: abort.signal,
                 send: async (connection, request) => (recording.watch(connection), (await sendForAnswer(connection, services, request, { signal: abort.signal })).result),
-                // Each request of each row in the run's report, named after its row.
-                on: (e) => {
-                  if (e.kind === 'judged') recording.add(where, e.outcome.request, { verdict: e.outcome.verdict, name: `${e.outcome.name} (row ${rowPlace(row)})`, connection: e.step?.route.name, sent: e.step?.sent, result: e.step?.result, assertions: e.outcome.assertions, message: e.outcome.message });
-                },
-              }),
+              })),
           );
         } finally {
           subscription.dispose();
@@ -108,7 +107,7 @@ export async function runWithData(services: Services, arg?: unknown): Promise<st
     );
   } finally {
     await results.close();
-    services.reports.keep(recording.report());
+    services.reports.keep(recording.jobReport(job.reportJob(path.basename(outFile))));
     recording.dispose();
   }
   services.log.info(`run with data: ${where} × ${data.fsPath}: ${summary.done} rows run, ${summary.skipped} done before, ${summary.ok} passed, ${summary.failed} did not${summary.cancelled ? ', cancelled' : ''}`);
@@ -119,9 +118,9 @@ export async function runWithData(services: Services, arg?: unknown): Promise<st
   return outUri.toString();
 }
 
-/** The calls a second the connection's client holds to now (learned, capped or the contract's), when known. */
+/** The connection's limit, when one is configured or learned (core/report/limits.ts). */
 function limitOf(connection: Connection | undefined): number | undefined {
-  return connection && runLimit(connection.getClient().limiterState())?.qps;
+  return limitQps(runLimit(connection?.getClient().limiterState()));
 }
 
 /** The request file: `{ uri }` (the CodeLens), else the active editor's. */
