@@ -35,7 +35,8 @@ export class DataJob {
   private readonly places = new Map<number, number>();
   private readonly callers = new Map<string, string>();
   private readonly routes = new Set<string>();
-  private readonly failed: ReportTest[] = [];
+  /** The first failures, each with its row's line (the report lists them in the data file's order). */
+  private readonly failed: Array<{ readonly line: number; readonly test: ReportTest }> = [];
   private moreFailures = 0;
   /** A row in flight's first request that did not pass, with its call's result. */
   private readonly firstFailure = new Map<DataRow, { outcome: RequestOutcome; result?: CallResult; connection?: string }>();
@@ -92,7 +93,7 @@ export class DataJob {
     const answer = { ...(result?.status !== undefined ? { status: result.status } : {}), ...(result?.code !== undefined ? { code: result.code } : {}) };
     const text = run.failure !== undefined ? { text: run.failure } : {};
     this.put(row, { label: valuesLabel(row.values), where: this.where(row), outcome, ...(again ? { again } : {}), ...answer, ...text });
-    if (!run.ok) this.keepFailure(this.failureOf(row, run, first));
+    if (!run.ok) this.keepFailure(row, this.failureOf(row, run, first));
   };
 
   /** The job's counts and this run's, now. */
@@ -107,7 +108,7 @@ export class DataJob {
       source: this.o.dataFile,
       ...(resultsFile !== undefined ? { resultsFile } : {}),
       rows: this.rows,
-      failures: [...this.failed].sort((a, b) => rowLine(a) - rowLine(b)),
+      failures: [...this.failed].sort((a, b) => a.line - b.line).map((f) => f.test),
       moreFailures: this.moreFailures,
       callers: this.callers,
     };
@@ -137,9 +138,8 @@ export class DataJob {
     const where = this.where(row);
     this.put(row, { label: valuesLabel(row.values), where, outcome, earlier: true, ...answer, ...text });
     if (outcome !== 'failed') return;
-    const message = before?.text ?? 'failed';
-    const name = valuesLabel(row.values);
-    this.keepFailure({ name, file: '', line: row.line, verdict: 'failed', method: '', ...answer, failedAssertions: [], message, row: where, earlier: true });
+    const failure = { name: valuesLabel(row.values), file: '', line: row.line, verdict: 'failed', method: '', failedAssertions: [] } as const;
+    this.keepFailure(row, { ...failure, ...answer, message: before?.text ?? 'failed', row: where, earlier: true });
   }
 
   private put(row: DataRow, shown: ReportRow): void {
@@ -162,14 +162,8 @@ export class DataJob {
     return { name: label, file: '', line: row.line, verdict: 'error', method: '', failedAssertions: [], message, row: where };
   }
 
-  private keepFailure(t: ReportTest): void {
-    if (this.failed.length < FAILURES_SHOWN) this.failed.push(t);
+  private keepFailure(row: DataRow, test: ReportTest): void {
+    if (this.failed.length < FAILURES_SHOWN) this.failed.push({ line: row.line, test });
     else this.moreFailures++;
   }
-}
-
-/** A failure's row line, for the data file's order. */
-function rowLine(t: ReportTest): number {
-  const m = /:(\d+)$/.exec(t.row ?? '');
-  return m ? Number(m[1]) : t.line;
 }
