@@ -3,8 +3,10 @@ import { parseBatchInput } from '../core/run/batchInput';
 import { runBatch, type BatchSummary } from '../core/run/batch';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
-import { batchReportRun } from '../core/run/batchRows';
-import { recorderFor, REPORT_HELP, REPORT_OPTIONS, writeRunReport } from './runReportFile';
+import { batchReportRun, batchRows } from '../core/run/batchRows';
+import { jobSummary } from '../core/run/jobSummary';
+import { countRows } from '../core/report/jobRows';
+import { endLimit, JOB_SUMMARY_HELP, recorderFor, REPORT_HELP, REPORT_OPTIONS, writeRunReport } from './runReportFile';
 import { safeLine } from '../core/sanitize';
 import { parse } from './args';
 import { CONNECTION_HELP, CONNECTION_OPTIONS } from './connectionOptions';
@@ -33,11 +35,12 @@ FILE is either
   -y, --yes            run against a connection marked "production": true without asking; without it
                        a terminal asks, and a script (no terminal) is refused with exit status 2
 ${REPORT_HELP};
-                       for a batch also the outcome of every row and the rows per code
+                       for a batch the whole job: every input by its latest line in RESULTS
 
-The summary shows learnedQps and learnedConcurrency: the limits the adaptive limiter found (and
-remembers for the next run). A coordinator that stops answering stops the batch: calls in flight
-finish, no new one starts, and running it again continues where it stopped.
+${JOB_SUMMARY_HELP}
+
+A coordinator that stops answering stops the batch: calls in flight finish, no new one starts, and
+running it again continues where it stopped.
 
 The run stops early on an authentication failure, the lockout guard, or a contract limit
 (SC003, SC004, SC005), and when the service asks (Retry-After) to be called again later than the
@@ -75,13 +78,14 @@ export async function runBatchCommand(args: string[], io: CliIo): Promise<number
   const recorder = await recorderFor(values.report, [file, values.out]);
   const chosen = await chooseConnection(values, io.env);
   await confirmProduction(chosen.connection, values.yes === true, `${parsed.inputs.length} lookups from ${file}`, io);
-  const { client, close, requestTimeoutMs, connection } = await makeClient(values, io, parsed.format === 'csv' ? 'b' : 'a', { chosen, observe: recorder?.observe });
+  const needs = parsed.format === 'csv' ? 'b' : 'a';
+  const { client, close, requestTimeoutMs, connection, learned } = await makeClient(values, io, needs, { chosen, observe: recorder?.observe });
   const concurrency = batchWorkers(withConnectionFields(values, connection), io.env);
   const stop = requestFileStop(requestTimeoutMs, io, 'lookups');
   let status: number;
   let endBy: StopSignal | undefined;
-  // What the results file held before: the report tells this run's rows from those an earlier run finished.
-  const before = recorder ? await readFile(values.out, 'utf8').catch(() => '') : '';
+  // What the results file held before: the job's rows an earlier run finished, told apart from this run's.
+  const before = await readFile(values.out, 'utf8').catch(() => '');
   try {
     const summary = await runBatch({
       client,
@@ -97,15 +101,16 @@ export async function runBatchCommand(args: string[], io: CliIo): Promise<number
         : undefined,
     });
     if (io.stderr.isTTY) io.stderr.write('\n');
-    const learned = client.limiterState().learned;
-    const stopped = summary.stoppedBy;
-    const shownStop = stopped?.comeBackAt !== undefined ? { ...stopped, comeBackAt: new Date(stopped.comeBackAt).toISOString() } : stopped;
-    printJson({ ...summary, stoppedBy: shownStop, ...(connection ? { connection: connection.name } : {}), learnedQps: learned?.qps, learnedConcurrency: learned?.concurrency }, io);
+    const rows = batchRows(parsed.inputs, before, await readFile(values.out, 'utf8').catch(() => before), connection?.name);
+    const limit = await endLimit({ client, learned });
+    const redact = (s: string): string => client.redact(s);
+    printJson(jobSummary({ run: summary, outFile: summary.outFile, connection: connection?.name, rows: countRows(rows), limit, redact }), io);
     if (recorder && values.report !== undefined) {
-      const after = await readFile(values.out, 'utf8');
       const resultsFile = relative(dirname(resolve(values.report)), resolve(values.out));
-      const run = batchReportRun({ title: `bizdata batch ${file}`, inputs: parsed.inputs, before, after, resultsFile, connection: connection?.name, startedAt: recorder.startedAt, summary, wire: recorder.wire, limiter: client.limiterState() });
-      await writeRunReport(values.report, run, (s) => client.redact(s));
+      const { startedAt, wire } = recorder;
+      const title = `bizdata batch ${file}`;
+      const run = batchReportRun({ title, source: file, rows, resultsFile, connection: connection?.name, startedAt, summary, wire, limit });
+      await writeRunReport(values.report, run, redact);
     }
     // Stopped by a signal before the end: the process ends by that signal once everything is closed.
     endBy = summary.cancelled && !summary.stoppedBy ? stop.received : undefined;

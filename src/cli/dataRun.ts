@@ -29,7 +29,8 @@ import { chooseConnection, withConnectionFields } from './connections';
 import type { DataOfRun } from './dataFileBeside';
 import { EXIT, UsageError, type CliIo } from './io';
 import { refuseRunProblems, requestClients, type RequestClients } from './requestClients';
-import { checkJunit, writeJunit } from './runReportFile';
+import { checkJunit, JOB_SUMMARY_HELP, writeJunit } from './runReportFile';
+import { DataRunRecords } from './dataRunReport';
 import { cliRunHost } from './runHost';
 import { cliConnections, cliEdges, loadRequestFile, refuse, type EdgeValues, type LoadedFile } from './runEdges';
 import { endBySignal, requestFileStop, type StopRequests } from './signals';
@@ -68,9 +69,10 @@ a link, and --out naming a file that is not a results file is refused and left a
 that would be every row's (credentials, the lockout guard, a contract limit, a Retry-After longer
 than 60 s) stops the run cleanly: no new row starts, the rows on their way finish and are written.
 Ctrl-C or SIGTERM ends it within a second: the rows on their way get 0.75 s and are then cut (and
-run again next time), and the summary is printed on stdout. The summary (JSON on stdout): total, skipped, done, ok,
-failed, outFile, rowsPerSecond, and stoppedBy when a failure stopped it. Exit status: 0 every row
-passed, 1 some failed, the stop's status, or 130/143 after a signal.`;
+run again next time), and the summary is printed on stdout. Exit status: 0 every row passed, 1 some
+failed, the stop's status, or 130/143 after a signal. With --report FILE.html the report is the
+whole job's: every row of RESULTS, this run's told apart.
+${JOB_SUMMARY_HELP}`;
 
 export const DATA_TEST_HELP = `Data-driven tests:
   --data ROWS          run the one FILE once per row of ROWS (.csv or .jsonl): one test per row and
@@ -78,7 +80,7 @@ export const DATA_TEST_HELP = `Data-driven tests:
 ${DATA_COMMON_HELP}`;
 
 /** The flags a data-driven run reads (send's and test's). */
-type ParsedArgs = EdgeValues & { readonly data: DataOfRun; readonly out?: string; readonly column?: string[]; readonly junit?: string; readonly json?: boolean } & SnapshotValues;
+type ParsedArgs = EdgeValues & { readonly data: DataOfRun; readonly out?: string; readonly column?: string[]; readonly junit?: string; readonly json?: boolean; readonly report?: string } & SnapshotValues;
 
 interface DataRun {
   readonly loaded: LoadedFile;
@@ -90,6 +92,7 @@ interface DataRun {
   readonly concurrency: number;
   readonly secrets: RunSecrets;
   readonly results?: ResultsFile;
+  readonly records: DataRunRecords;
 }
 
 /** Checks everything (the run's preflight), makes the clients (nothing is sent), and opens the results (send). */
@@ -118,14 +121,18 @@ async function prepareDataRun(file: string, values: ParsedArgs, io: CliIo, comma
       if (!out.ok) throw new UsageError(`nothing was sent: ${out.message}`);
       results = out.results;
     }
-    const clients = await requestClients([{ file: loaded.parsed, path: file, requests: loaded.requests }], chosen, values, io, refuseRunProblems, secrets).catch(async (err: unknown) => {
+    const records = await DataRunRecords.open({ report: values.report, file, dataFile, resultsFile: results?.outFile }).catch(async (err: unknown) => {
+      await results?.close();
+      throw err;
+    });
+    const clients = await requestClients([{ file: loaded.parsed, path: file, requests: loaded.requests }], chosen, values, io, refuseRunProblems, secrets, records.observe).catch(async (err: unknown) => {
       await results?.close();
       throw err;
     });
     const stop = requestFileStop(clients.main.requestTimeoutMs, io, 'rows');
     const host = cliRunHost({ clients, file: loaded, answers, secrets, values, stop });
     const concurrency = batchWorkers(withConnectionFields(values, clients.main.connection), io.env);
-    return { loaded, source, total: data.rows, clients, host, stop, concurrency, secrets, ...(results ? { results } : {}) };
+    return { loaded, source, total: data.rows, clients, host, stop, concurrency, secrets, records, ...(results ? { results } : {}) };
   } catch (err) {
     await source.close();
     throw err;
@@ -150,10 +157,13 @@ export async function sendWithData(file: string, values: ParsedArgs, io: CliIo):
   const redact = (t: string): string => run.secrets.redact(t);
   let summary: RowsSummary;
   try {
+    const { job } = run.records;
+    const watched = { results: job.results(results), onRow: job.onRow };
     summary = await runDataRows(
-      { ...planOf(run, file, values), until: 'first-failure', results, onProgress: progressLine(io) },
-      () => run.host,
+      { ...planOf(run, file, values), until: 'first-failure', ...watched, onProgress: progressLine(io) },
+      (row) => job.host(row, run.host),
     );
+    await run.records.ended(clients.main);
   } finally {
     await results.close();
     await clients.close();
@@ -162,9 +172,8 @@ export async function sendWithData(file: string, values: ParsedArgs, io: CliIo):
   }
   if (io.stderr.isTTY) io.stderr.write('\n');
   const { stoppedBy } = summary;
-  const rate = summary.durationMs > 0 ? Math.round((summary.done / (summary.durationMs / 1000)) * 10) / 10 : 0;
-  const shown = stoppedBy && { kind: stoppedBy.kind, code: stoppedBy.code, status: stoppedBy.status, text: redact(stoppedBy.text), advice: stoppedBy.advice, ...(stoppedBy.comeBackAt !== undefined ? { comeBackAt: new Date(stoppedBy.comeBackAt).toISOString() } : {}) };
-  printJson({ total: summary.total, skipped: summary.skipped, done: summary.done, ok: summary.ok, failed: summary.failed, outFile: results.outFile, cancelled: summary.cancelled, ...(shown ? { stoppedBy: shown } : {}), durationMs: Math.round(summary.durationMs), rowsPerSecond: rate }, io);
+  printJson(run.records.summary(summary, results.outFile, redact), io);
+  await run.records.write('send', summary, redact);
   if (stoppedBy) {
     io.stderr.write(`bizdata: the run stopped: no new row was started; running the same command again does the rest.\n`);
     printFailure(stoppedBy, io, redact, clients.main.codes);
@@ -202,8 +211,10 @@ export async function testWithData(file: string, values: ParsedArgs, io: CliIo):
   });
   let summary: RowsSummary;
   const t0 = performance.now();
+  const { job } = run.records;
   try {
-    summary = await runDataRows({ ...planOf(run, file, values), until: 'end' }, hostFor);
+    summary = await runDataRows({ ...planOf(run, file, values), until: 'end', results: job.results(undefined), onRow: job.onRow }, (row) => job.host(row, hostFor(row)));
+    await run.records.ended(clients.main);
   } finally {
     await clients.close();
     await source.close();
@@ -211,9 +222,13 @@ export async function testWithData(file: string, values: ParsedArgs, io: CliIo):
   }
   // Rows ran at once: reported in the data file's order, each row's requests in file order.
   const requests = reported.sort((a, b) => a.row.line - b.row.line || a.r.outcome.request.index - b.r.outcome.request.index).map((x) => x.r);
-  const report = { files: [{ file, startedAt: new Date(Date.now() - (performance.now() - t0)).toISOString(), requests }], stopped: summary.stoppedBy, signal: stop.received };
+  // The run's one duration (the rows runner's), for the lines, the JSON, JUnit and the report alike.
+  const { durationMs } = summary;
+  const startedAt = new Date(Date.now() - (performance.now() - t0)).toISOString();
+  const report = { files: [{ file, startedAt, requests, durationMs }], stopped: summary.stoppedBy, signal: stop.received, durationMs };
   const counts = countsOf(report.files);
-  say(summaryLine(counts, (performance.now() - t0) / 1000));
+  say(summaryLine(counts, durationMs));
+  await run.records.write('test', summary, redact);
   if (values.junit !== undefined) await writeJunit(values.junit, junitReport(report, hostname(), redact));
   if (values.json) printJson(jsonReport(report, redact), io);
   if (stop.received) return endBySignal(stop.received, io);

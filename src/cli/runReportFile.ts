@@ -7,19 +7,31 @@ import { dirname, resolve } from 'node:path';
 import { refuseLink, writeWhole } from '../core/files/door';
 import type { CallResult, WireEvent } from '../core/model';
 import { answerText } from '../core/report/runRecords';
+import { runLimit, type RunLimit } from '../core/report/limits';
 import { runReportHtml } from '../core/report/loadReport';
 import type { ReportRun, ReportTest } from '../core/report/reportModel';
 import { failureLine } from '../core/exchange/failures';
 import type { ParsedRequest } from '../core/requests/requestFile';
 import { requestName } from '../core/run/judge';
+import { outcomeTest } from '../core/run/reportTest';
 import { UsageError } from './io';
+import type { Setup } from './makeClient';
 import type { ReportedRequest } from './testReport';
 
 export const REPORT_OPTIONS = { report: { type: 'string' } } as const;
 
 export const REPORT_HELP = `  --report FILE.html   also write the run's report: one HTML file that fetches nothing (a CI
                        artifact): the counts, calls per second against the limit with the waits,
-                       result codes by count, the slowest requests and every failure, redacted`;
+                       result codes by count, the slowest calls and every failure, redacted`;
+
+export const JOB_SUMMARY_HELP = `The summary (JSON on stdout) names two scopes: "thisRun", the rows this invocation wrote (rows,
+ok, failed, again, durationMs, rowsPerSecond; the flat total, skipped, done, ok, failed, durationMs
+and rowsPerSecond say the same, as before), and "job", every row by the results file after this run,
+earlier runs' included (rows, ok, failed, notDone, earlier, complete): after the last rerun, the
+whole job's. "limit" is what the run was held against: {"qps": N, "source": "configured"} (the
+connection's qps, --qps or BIZDATA_QPS), "learned" (the service refused calls just above it), or
+{"qps": null, "source": "unknown"}; learnedQps and learnedConcurrency are null until learned (then
+remembered for the next run).`;
 
 /** What a run's report gathers while it runs: every call and wait the clients tell, from the run's start. */
 export class RunRecorder {
@@ -43,6 +55,14 @@ export async function recorderFor(path: string | undefined, inputs: readonly str
   return new RunRecorder();
 }
 
+/**
+ * The limit a run ended with (core/report/limits.ts), read before its clients (and a coordinator)
+ * close: what the limiter holds, else what an earlier run learned, for a run that sent nothing.
+ */
+export async function endLimit(setup: Pick<Setup, 'client' | 'learned'>): Promise<RunLimit> {
+  return runLimit(setup.client.limiterState(), await setup.learned().catch(() => undefined));
+}
+
 /** Writes the report; `redact` is the run's client's, with every secret it has seen. */
 export async function writeRunReport(path: string, run: ReportRun, redact: (text: string) => string): Promise<void> {
   const html = await runReportHtml(run, redact, { linkResults: true });
@@ -51,25 +71,7 @@ export async function writeRunReport(path: string, run: ReportRun, redact: (text
 
 /** A reported request as the report shows it: with what was sent and the answer when it failed. */
 export function reportTest(file: string, r: ReportedRequest, result: CallResult | undefined): ReportTest {
-  const o = r.outcome;
-  const failing = o.verdict !== 'passed';
-  const answer = result && failing ? answerText(result) : undefined;
-  return {
-    name: o.name,
-    file,
-    line: o.request.requestLine + 1,
-    verdict: o.verdict,
-    method: o.method,
-    url: r.url ?? o.request.url,
-    connection: r.connection,
-    status: o.status,
-    code: o.code,
-    durationMs: o.durationMs,
-    failedAssertions: o.assertions.filter((a) => !a.passed).map((a) => ({ line: a.line + 1, text: a.assertion.text, expected: a.expected, actual: a.actual })),
-    ...(o.message !== undefined ? { message: o.message, messageLine: o.line + 1 } : {}),
-    ...(failing && result?.request ? { request: result.request } : {}),
-    ...(answer !== undefined ? { answer } : {}),
-  };
+  return outcomeTest(file, r.outcome, result, r.connection);
 }
 
 /** A request `bizdata send` sent, as the report shows it: passed when its answer is a success. */

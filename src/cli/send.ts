@@ -18,14 +18,14 @@ import { CONNECTION_HELP, CONNECTION_OPTIONS } from './connectionOptions';
 import { printFailure } from './output';
 import { chooseConnection } from './connections';
 import { PRODUCTION_HELP, PRODUCTION_OPTIONS, refuseRunProblems, requestClients } from './requestClients';
-import { runLimit } from '../core/report/runRecords';
+import type { RunLimit } from '../core/report/limits';
 import { EXIT, UsageError, type CliIo } from './io';
 import { endBySignal, requestFileStop } from './signals';
 import type { ReportTest } from '../core/report/reportModel';
-import { recorderFor, REPORT_HELP, REPORT_OPTIONS, sentRequest, writeRunReport } from './runReportFile';
+import { endLimit, recorderFor, REPORT_HELP, REPORT_OPTIONS, sentRequest, writeRunReport } from './runReportFile';
 
 export const SEND_HELP = `Usage: bizdata send FILE [--name NAME]... [--report FILE.html] [connection options]
-       bizdata send FILE --data ROWS.csv|ROWS.jsonl [--out RESULTS.jsonl|RESULTS.csv] [--column NAME=JSONPATH]... [--concurrency N]
+       bizdata send FILE --data ROWS.csv|ROWS.jsonl [--out RESULTS.jsonl|RESULTS.csv] [--column NAME=JSONPATH]... [--report FILE.html] [--concurrency N]
 
 Sends the requests of a request file (the .http syntax of REST Client and httpYac; we suggest the
 name *.bizdata.http) with the signed-in account's token, in file order, or only the requests named
@@ -93,7 +93,9 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
   const file = positionals[0];
   const data = await dataOfRun(values.data, [file], io);
   if (data !== undefined) {
-    if (values.name !== undefined || values.report !== undefined) throw new UsageError('--name and --report do not go with --data: a data-driven run runs every request of the file once per row, and its results are the --out file.');
+    if (values.name !== undefined) {
+      throw new UsageError('--name does not go with --data: a data-driven run runs every request of the file once per row (its results: the --out file).');
+    }
     return sendWithData(file, { ...values, data }, io);
   }
   if (values.out !== undefined || values.column !== undefined) throw new UsageError('--out and --column go with --data ROWS.csv: the results of a data-driven run. See "bizdata send --help".');
@@ -119,6 +121,7 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
   let sent = 0;
   let declined = 0;
   let failed: number | undefined;
+  let limit: RunLimit = { source: 'unknown' };
   const redact = (text: string): string => secrets.redact(text);
   try {
     const on = (e: RunEvent): void => {
@@ -153,12 +156,15 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
     };
     await runRequests({ file: loaded.parsed, requests: selected, until: 'first-failure' }, cliRunHost({ clients, file: loaded, answers, secrets, values, stop, on }));
   } finally {
+    if (recorder) limit = await endLimit(main);
     await clients.close();
     stop.dispose();
   }
   if (recorder && values.report !== undefined) {
     const connections = [...new Set(reported.map((t) => t.connection ?? 'default'))];
-    const run = { title: `bizdata send ${file}`, kind: 'send', startedAt: recorder.startedAt, durationMs: Date.now() - recorder.startedAt, connections, wire: recorder.wire, limit: runLimit(main.client.limiterState()), tests: reported } as const;
+    const { startedAt, wire } = recorder;
+    const durationMs = Date.now() - startedAt;
+    const run = { title: `bizdata send ${file}`, kind: 'send', startedAt, durationMs, connections, wire, limit, tests: reported } as const;
     await writeRunReport(values.report, run, redact);
   }
   if (failed !== undefined) return failed;

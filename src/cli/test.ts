@@ -12,12 +12,12 @@ import { cliSnapshotWriting, SNAPSHOT_HELP, SNAPSHOT_OPTIONS } from './snapshotO
 import { allDisabledLine } from '../core/requests/requestSettings';
 import { requestName } from '../core/run/judge';
 import { chooseConnection } from './connections';
-import { runLimit } from '../core/report/runRecords';
+import type { RunLimit } from '../core/report/limits';
 import { errorMessage } from '../core/errors';
 import type { CallFailure, CallResult } from '../core/model';
 import { failureLine } from '../core/exchange/failures';
 import type { ReportTest } from '../core/report/reportModel';
-import { checkJunit, recorderFor, REPORT_HELP, REPORT_OPTIONS, reportTest, writeJunit, writeRunReport } from './runReportFile';
+import { checkJunit, endLimit, recorderFor, REPORT_HELP, REPORT_OPTIONS, reportTest, writeJunit, writeRunReport } from './runReportFile';
 import { safeLine } from '../core/sanitize';
 import { parse } from './args';
 import { CONNECTION_HELP, CONNECTION_OPTIONS } from './connectionOptions';
@@ -31,7 +31,7 @@ import { endBySignal, requestFileStop } from './signals';
 import { countsOf, jsonReport, junitReport, requestLines, summaryLine, type FileReport, type ReportedRequest } from './testReport';
 
 export const TEST_HELP = `Usage: bizdata test FILE|DIR... [--junit FILE] [--json] [--report FILE.html] [--update-snapshots] [--ci] [connection options]
-       bizdata test FILE --data ROWS.csv|ROWS.jsonl [--junit FILE] [--json] [--concurrency N]
+       bizdata test FILE --data ROWS.csv|ROWS.jsonl [--junit FILE] [--json] [--report FILE.html] [--concurrency N]
 
 Runs request files as tests: every request of each file, in order, with chaining ({{login.response.body.$.id}}),
 through the same client as "bizdata send" (the managed token, the limiter, the lockout guard). A folder
@@ -93,7 +93,9 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
   if (positionals.length === 0) throw new UsageError('Give one or more request files or folders: bizdata test FILE|DIR... See "bizdata test --help".');
   const data = await dataOfRun(values.data, positionals, io);
   if (data !== undefined) {
-    if (positionals.length !== 1 || values.report !== undefined) throw new UsageError('--data runs one request file once per row: bizdata test FILE --data ROWS.csv (without --report). See "bizdata test --help".');
+    if (positionals.length !== 1) {
+      throw new UsageError('--data runs one request file once per row: bizdata test FILE --data ROWS.csv. See "bizdata test --help".');
+    }
     return testWithData(positionals[0], { ...values, data }, io);
   }
   const named = await requestFiles(positionals);
@@ -141,13 +143,16 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
   const answered = new Map<ReportedRequest, CallResult>();
   let stopped: CallFailure | undefined;
   let stoppedBy = main;
+  let limit: RunLimit = { source: 'unknown' };
   const t0 = performance.now();
   try {
     for (const l of loaded) {
       if (stopped || stop.received) break;
       const { path: file } = l;
       const requests: ReportedRequest[] = [];
-      reports.push({ file, startedAt: new Date().toISOString(), requests });
+      const fileStart = performance.now();
+      const report = { file, startedAt: new Date().toISOString(), requests, durationMs: 0 };
+      reports.push(report);
       const on = (e: RunEvent): void => {
         if (e.kind === 'skipped' && e.why === 'declined') io.stderr.write(`${safeLine(`${file}: ${requestName(e.request)}: not sent (declined)`)}\n`);
         if (e.kind !== 'judged') return;
@@ -157,25 +162,30 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
         for (const line of requestLines(file, reported)) say(line);
       };
       const run = await runRequests({ file: l.parsed, requests: l.requests, until: 'end' }, cliRunHost({ clients, file: l, answers, secrets, values, stop, on }));
+      report.durationMs = performance.now() - fileStart;
       if (run.stopped?.failure) {
         stopped = run.stopped.failure;
         stoppedBy = clients.setupNamed(run.stopped.route?.name ?? '') ?? main;
       }
     }
   } finally {
+    if (recorder) limit = await endLimit(main);
     await clients.close();
     stop.dispose();
   }
-  const run = { files: reports, stopped, signal: stop.received };
-  const counts = countsOf(reports);
+  // The run's one duration, for the lines, the JSON, JUnit and the report alike.
   const durationMs = performance.now() - t0;
-  say(summaryLine(counts, durationMs / 1000));
+  const run = { files: reports, stopped, signal: stop.received, durationMs };
+  const counts = countsOf(reports);
+  say(summaryLine(counts, durationMs));
   if (recorder && values.report !== undefined) {
     const tests = [...reports.flatMap((f) => f.requests.map((r) => reportTest(f.file, r, answered.get(r)))), ...skipped];
     const why = stopped ? failureLine(stopped) : stop.received ? `stopped by ${stop.received}` : undefined;
     const connections = [...new Set(reports.flatMap((f) => f.requests.map((r) => r.connection)))];
     const title = `bizdata test ${positionals.join(' ')}`;
-    await writeRunReport(values.report, { title, kind: 'test', startedAt: recorder.startedAt, durationMs, connections, wire: recorder.wire, limit: runLimit(main.client.limiterState()), tests, ...(why !== undefined ? { stopped: why } : {}) }, redact);
+    const { startedAt, wire } = recorder;
+    const stoppedWhy = why !== undefined ? { stopped: why } : {};
+    await writeRunReport(values.report, { title, kind: 'test', startedAt, durationMs, connections, wire, limit, tests, ...stoppedWhy }, redact);
   }
   if (values.junit !== undefined) await writeJunit(values.junit, junitReport(run, hostname(), redact));
   if (values.json) printJson(jsonReport(run, redact), io);

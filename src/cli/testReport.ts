@@ -2,6 +2,7 @@
 // Jenkins' xUnit schema (junit-10.xsd) defines it, which GitLab, Jenkins and the common GitHub
 // test-report actions read. Pure: the command gathers the outcomes, these functions only write them.
 import type { CallFailure } from '../core/model';
+import { durationText, plural, wholeMs } from '../core/report/numbers';
 import type { RequestOutcome, Verdict } from '../core/run/judge';
 
 export interface FileReport {
@@ -10,6 +11,8 @@ export interface FileReport {
   /** When its first request was sent (ISO 8601). */
   readonly startedAt: string;
   readonly requests: readonly ReportedRequest[];
+  /** From its first request to its last answer. */
+  readonly durationMs?: number;
 }
 
 export interface ReportedRequest {
@@ -26,6 +29,8 @@ export interface RunReport {
   readonly stopped?: CallFailure;
   /** The signal that ended the run early. */
   readonly signal?: string;
+  /** The run's duration: the one figure its lines, JSON, JUnit and HTML report give. */
+  readonly durationMs?: number;
 }
 
 export interface Counts {
@@ -55,10 +60,9 @@ export function requestLines(file: string, r: ReportedRequest): string[] {
   return lines;
 }
 
-export function summaryLine(c: Counts, seconds: number): string {
-  const files = c.files === 1 ? '1 file' : `${c.files} files`;
-  const requests = c.requests === 1 ? '1 request' : `${c.requests} requests`;
-  return `${files}, ${requests}: ${c.passed} passed, ${c.failed} failed, ${c.errors} ${c.errors === 1 ? 'error' : 'errors'} (${seconds.toFixed(1)} s)`;
+export function summaryLine(c: Counts, durationMs: number): string {
+  const verdicts = `${c.passed} passed, ${c.failed} failed, ${plural(c.errors, 'error')}`;
+  return `${plural(c.files, 'file')}, ${plural(c.requests, 'request')}: ${verdicts} (${durationText(durationMs)})`;
 }
 
 /** The whole run as one JSON value; lines are 1-based, as in FILE:LINE. Every string goes through `redact`. */
@@ -67,6 +71,7 @@ export function jsonReport(run: RunReport, redact: (text: string) => string = (t
   const report = {
     passed: run.stopped === undefined && run.signal === undefined && counts.failed === 0 && counts.errors === 0,
     summary: counts,
+    ...(run.durationMs !== undefined ? { durationMs: wholeMs(run.durationMs) } : {}),
     ...(run.stopped ? { stopped: { kind: run.stopped.kind, code: run.stopped.code, status: run.stopped.status, text: run.stopped.text, advice: run.stopped.advice } } : {}),
     ...(run.signal ? { stoppedBy: run.signal } : {}),
     files: run.files.map((f) => ({
@@ -103,12 +108,15 @@ export function junitReport(run: RunReport, hostname: string, redact: (text: str
   const text = (s: string): string => xmlText(redact(s));
   const attrs = (values: Readonly<Record<string, string | number>>): string => xmlAttributes(values, text);
   const counts = countsOf(run.files);
-  const seconds = (ms: number | undefined): string => ((ms ?? 0) / 1000).toFixed(3);
-  const total = run.files.reduce((sum, f) => sum + f.requests.reduce((s, r) => s + (r.outcome.durationMs ?? 0), 0), 0);
+  // Whole milliseconds first, as the JSON gives them: the same figure, in seconds.
+  const seconds = (ms: number | undefined): string => (wholeMs(ms ?? 0) / 1000).toFixed(3);
+  // The run's and each file's own duration, as the lines and the report say it; else the requests' sum.
+  const sum = (f: FileReport): number => f.requests.reduce((s, r) => s + (r.outcome.durationMs ?? 0), 0);
+  const total = run.durationMs ?? run.files.reduce((all, f) => all + (f.durationMs ?? sum(f)), 0);
   const out = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="bizdata test" tests="${counts.requests}" failures="${counts.failed}" errors="${counts.errors}" time="${seconds(total)}">`];
   run.files.forEach((f, index) => {
     const c = countsOf([f]);
-    const time = f.requests.reduce((s, r) => s + (r.outcome.durationMs ?? 0), 0);
+    const time = f.durationMs ?? sum(f);
     const connections = [...new Set(f.requests.map((r) => r.connection))];
     out.push(`  <testsuite ${attrs({ name: f.file, tests: c.requests, failures: c.failed, errors: c.errors, skipped: 0, time: seconds(time), timestamp: f.startedAt.replace(/\.\d+Z$/, 'Z'), hostname, id: index, file: f.file })}>`);
     out.push('    <properties>');

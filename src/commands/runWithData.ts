@@ -11,9 +11,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { openDataFile, type DataSource } from '../core/data/dataSource';
 import { openResults } from '../core/data/results';
-import type { DataRow } from '../core/data/rows';
 import { parseRequestFile, type ParsedRequest, type ParsedRequestFile } from '../core/requests/requestFile';
-import { runLimit } from '../core/report/runRecords';
+import { limitQps, runLimit } from '../core/report/limits';
+import { DataJob } from '../core/run/dataJob';
 import { runDataRows } from '../core/run/dataRows';
 import { refusalText, type DataShape } from '../core/run/preflight';
 import type { RowsSummary } from '../core/run/rows';
@@ -75,8 +75,13 @@ async function runRows(services: Services, o: RowsOfFile): Promise<string | unde
   const shape = edges.preflight.data.get(where) as DataShape;
   const outFile = dataResultsPath(data.fsPath);
   const opened = await openResults({ outFile, dataColumns: shape.columns, redact: (t) => edges.secrets.redact(t) });
+  // The report is the job's: what earlier runs finished is read once the results file is open (never through a link), before this run appends.
   if (!opened.ok) throw new UserError(opened.message);
   const { results } = opened;
+  const job = await DataJob.open({ requestFile: where, dataFile: vscode.workspace.asRelativePath(data), resultsFile: outFile, report: true }).catch(async (err: unknown) => {
+    await results.close();
+    throw err;
+  });
   const recording = new RunRecording(`Run with Data: ${where} × ${vscode.workspace.asRelativePath(data)}`);
   const reached = edges.preflight.reached.flatMap((n) => services.connections.named(n) ?? []);
   let summary: RowsSummary;
@@ -86,7 +91,6 @@ async function runRows(services: Services, o: RowsOfFile): Promise<string | unde
       async (progress, token) => {
         const abort = new AbortController();
         const subscription = token.onCancellationRequested(() => abort.abort());
-        const rowPlace = (row: DataRow): string => `${path.basename(data.fsPath)}:${row.line}`;
         let shown = 0;
         try {
           return await runDataRows(
@@ -97,7 +101,8 @@ async function runRows(services: Services, o: RowsOfFile): Promise<string | unde
               until: 'end',
               rows: source.rows(),
               total: shape.rows,
-              results,
+              results: job.results(results),
+              onRow: job.onRow,
               // Rows at a time, as a batch runs its lookups; the client's limiter keeps the rate.
               concurrency: vscode.workspace.getConfiguration('bizdata.batch').get<number>('concurrency', 2),
               signal: abort.signal,
@@ -109,17 +114,13 @@ async function runRows(services: Services, o: RowsOfFile): Promise<string | unde
               },
             },
             (row) =>
-              editorRunHost({
+              job.host(row, editorRunHost({
                 connections: services.connections,
                 edges,
                 uri: requestUri,
                 signal: abort.signal,
                 send: async (connection, request) => (recording.watch(connection), (await sendForAnswer(connection, services, request, { signal: abort.signal })).result),
-                // Each request of each row in the run's report, named after its row.
-                on: (e) => {
-                  if (e.kind === 'judged') recording.add(where, e.outcome.request, { verdict: e.outcome.verdict, name: `${e.outcome.name} (row ${rowPlace(row)})`, connection: e.step?.route.name, sent: e.step?.sent, result: e.step?.result, assertions: e.outcome.assertions, message: e.outcome.message });
-                },
-              }),
+              })),
           );
         } finally {
           subscription.dispose();
@@ -128,7 +129,7 @@ async function runRows(services: Services, o: RowsOfFile): Promise<string | unde
     );
   } finally {
     await results.close();
-    services.reports.keep(recording.report());
+    services.reports.keep(recording.jobReport(job.reportJob(path.basename(outFile))));
     recording.dispose();
   }
   services.log.info(`run with data: ${where} × ${data.fsPath}: ${summary.done} rows run, ${summary.skipped} done before, ${summary.ok} passed, ${summary.failed} did not${summary.cancelled ? ', cancelled' : ''}`);
@@ -139,9 +140,9 @@ async function runRows(services: Services, o: RowsOfFile): Promise<string | unde
   return outUri.toString();
 }
 
-/** The calls a second the connection's client holds to now (learned, capped or the contract's), when known. */
+/** The connection's limit, when one is configured or learned (core/report/limits.ts). */
 function limitOf(connection: Connection | undefined): number | undefined {
-  return connection && runLimit(connection.getClient().limiterState())?.qps;
+  return limitQps(runLimit(connection?.getClient().limiterState()));
 }
 
 /** The request file: `{ uri }` (the CodeLens), else the active editor's. */

@@ -209,8 +209,9 @@ export type WireEvent =
       readonly code?: CodeWords;
       /** The transport failure, redacted, when no answer came. */
       readonly failed?: string;
-      /** The rate the limiter held calls to when this one was sent. */
-      readonly limitQps: number;
+      /** The request's method and URL, as its record holds them (no credential): which request the call was. */
+      readonly method?: string;
+      readonly url?: string;
     }
   | {
       readonly kind: 'wait';

@@ -248,14 +248,17 @@ describe('Business Data in the browser workbench', function () {
     await page.screenshot({ path: join(screenshots, 'test-explorer.png') });
   });
 
-  it('opens the report of that run in a webview: its counts, and the charts drawn', async function () {
+  it('opens the report of that run in a webview: its counts, and its calls drawn or, for a run of a moment, said in words', async function () {
     await runCommand(page, 'Business Data: Open Report');
     // A webview is an iframe in an iframe: the page itself is in the inner one.
     const report = page.frameLocator('iframe.webview').frameLocator('iframe#active-frame');
-    await report.locator('#timeline canvas').first().waitFor({ timeout: UI_TIMEOUT });
+    await report.locator('#timeline-words').waitFor({ timeout: UI_TIMEOUT });
     assert.equal(await report.locator('[data-count="passed"]').textContent(), '2');
     assert.equal(await report.locator('[data-count="failed"]').textContent(), '1');
-    assert.equal(await report.locator('#timeline').getAttribute('data-drawn') !== null, true, 'the chart drew');
+    // Three requests go out within a second or two: too short to chart, which the page says.
+    const charted = (await report.locator('#timeline').count()) > 0;
+    if (charted) await report.locator('#timeline[data-drawn]').waitFor({ timeout: UI_TIMEOUT });
+    else assert.match(await report.locator('#timeline-words').textContent(), /too short a run to chart per second/);
     // The report takes the editor area's height: the panel below would hide its charts.
     await runCommand(page, 'View: Hide Panel');
     await page.waitForTimeout(600);

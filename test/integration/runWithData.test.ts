@@ -15,6 +15,12 @@ import { answerErrorMessages, answerModalWarnings, extensionApi, openRequestFile
 const NOTED = ['### lookup', '# @note costs a lookup per row', 'GET {{baseUrl}}/{{aVersion}}/duns-search/ip/{{ip}}?view=standard', '?? status == 200', ''].join('\n');
 const REQUEST = ['### lookup', 'GET {{baseUrl}}/{{aVersion}}/duns-search/ip/{{ip}}?view=standard', '?? status == 200', ''].join('\n');
 
+/** The number a report page shows for `name`. */
+function count(html: string | undefined, name: string): number | undefined {
+  const m = new RegExp(`data-count="${name}">(\\d+)<`).exec(html ?? '');
+  return m ? Number(m[1]) : undefined;
+}
+
 interface ResultLine {
   readonly line: number;
   readonly values: Readonly<Record<string, string>>;
@@ -64,16 +70,23 @@ describe('Run with Data in the editor', function () {
         ],
       );
       assert.ok(vscode.window.visibleTextEditors.some((e) => e.document.uri.toString() === results.toString()), 'the results are open');
-      // The run is kept for Open Report: each row's request, named after its row.
+      // The run is kept for Open Report: the page of a CLI data run, its rows, each call named by its row.
       await vscode.commands.executeCommand('bizdata.openReport');
       const { testing } = await extensionApi();
       const html = await waitFor(() => testing.reportHtml(), (h) => h?.includes('Run with Data') === true, 'the report of the run');
-      assert.ok(html?.includes(`lookup (row ${name}.csv:3)`), 'a row\'s request by its row');
+      assert.ok(html?.includes(`${name}.csv:3 ip=203.0.113.8, label=second, quoted`), `a row's call named by its row: ${html}`);
+      assert.deepEqual([count(html, 'total'), count(html, 'passed'), count(html, 'thisrun'), count(html, 'earlier')], [3, 3, 3, 0]);
 
       // Again on the same data: every row is done, nothing is sent, nothing is written twice.
       await vscode.commands.executeCommand('bizdata.runWithData', { uri: file.document.uri.toString(), data: `${name}.csv` });
       assert.equal(await dataCalls(), before + 3);
       assert.equal((await readFile(results.fsPath, 'utf8')).trim().split('\n').length, 3);
+      // Its report is the whole job's: every row, done by the earlier run, and no call of its own, said in words.
+      await vscode.commands.executeCommand('bizdata.openReport');
+      const again = await waitFor(() => testing.reportHtml(), (h) => h !== html && h?.includes('Run with Data') === true, 'the report of the second run');
+      const counts = ['total', 'passed', 'thisrun', 'earlier', 'calls'].map((name) => count(again, name));
+      assert.deepEqual(counts, [3, 3, 0, 3, 0]);
+      assert.match(again ?? '', /No call went out in this run/);
     } finally {
       await file.dispose();
       await vscode.workspace.fs.delete(data);

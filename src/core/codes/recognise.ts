@@ -163,8 +163,12 @@ export function shownText(r: Pick<Recognised, 'text' | 'alsoSaid'>): string {
  */
 export function explainLine(r: Pick<Recognised, 'code' | 'known' | 'text' | 'alsoSaid' | 'meaning' | 'action'>): string {
   if (!r.known) return `${r.text} (${r.code} is not in the catalog; the text is the service's own) — ${r.action}`;
-  const meaning = r.meaning !== undefined && r.meaning !== r.text ? `${asSentence(r.meaning)} ` : '';
-  return `${shownText(r)} — ${meaning}${r.action}`;
+  // Each thing said once: a service's own text may already carry the catalog's meaning or advice.
+  const shown = shownText(r);
+  const said = (words: string): boolean => comparable(shown).includes(comparable(words));
+  const meaning = r.meaning !== undefined && r.meaning !== r.text && !said(r.meaning) ? asSentence(r.meaning) : '';
+  const rest = [meaning, said(r.action) ? '' : r.action].filter((w) => w !== '').join(' ');
+  return rest === '' ? shown : `${shown} — ${rest}`;
 }
 
 /** Text compared for sense, not form: case, spacing and a closing full stop aside. */

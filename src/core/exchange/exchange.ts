@@ -95,7 +95,6 @@ export class Exchange {
       }
       const started = performance.now();
       const sentAt = Date.now();
-      const limitQps = this.o.observe ? this.o.limiter.state().qps : 0;
       let res: WireResponse;
       try {
         res = await this.o.http.send(built.wire, signal);
@@ -105,7 +104,7 @@ export class Exchange {
         const e = err instanceof TransportError ? err : new TransportError(String(err), 'network');
         const text = this.o.redact(e.message);
         this.log(`${built.record.method} ${built.record.url} failed: ${text}`);
-        this.o.observe?.({ kind: 'sent', at: sentAt, ms: performance.now() - started, signIn, failed: text, limitQps });
+        this.o.observe?.({ kind: 'sent', at: sentAt, ms: performance.now() - started, signIn, failed: text, ...which(built) });
         if (idempotent && e.retryable && transients < this.policy.maxTransientRetries) {
           const ms = backoffMs(transients, this.policy, this.o.random);
           this.o.observe?.({ kind: 'wait', at: Date.now(), ms, why: 'transient', what: e.kind });
@@ -117,7 +116,7 @@ export class Exchange {
       }
       const service = recogniseBody(res.json, this.codes, res.status);
       const wait = retryAfterMs(res.headers);
-      this.o.observe?.({ kind: 'sent', at: sentAt, ms: performance.now() - started, signIn, status: res.status, code: service, limitQps });
+      this.o.observe?.({ kind: 'sent', at: sentAt, ms: performance.now() - started, signIn, status: res.status, code: service, ...which(built) });
       if (this.o.log) {
         const gzip = res.headers['content-encoding'] === 'gzip' ? ', gzip' : '';
         this.log(`${built.record.method} ${built.record.url} -> ${res.status}${service ? ` ${service.code}` : ''} (${Math.round(performance.now() - started)} ms${gzip})`);
@@ -173,4 +172,9 @@ export class Exchange {
   private log(line: string): void {
     if (this.o.log) this.o.log(this.o.redact(line));
   }
+}
+
+/** Which request a call was, for a run's report: its record's method and URL (no credential in either). */
+function which(built: Built): { readonly method: string; readonly url: string } {
+  return { method: built.record.method, url: built.record.url };
 }

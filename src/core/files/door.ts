@@ -127,6 +127,26 @@ export async function openToWrite(path: string, how: { readonly append: boolean;
   }
 }
 
+/** Reads back a whole file a run writes (its results), never through a link; undefined when there is none yet. */
+export async function readOwnFile(path: string, what: string): Promise<Buffer | undefined> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, constants.O_RDONLY | NOFOLLOW);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP' || code === 'EMLINK') throw linkRefused(path, what);
+    throw new FileRefused(`Cannot read ${what} ${path}: ${code ?? String(err)}.`);
+  }
+  try {
+    const info = await handle.stat();
+    if (info.nlink > 1) throw linkRefused(path, what);
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
 /** Writes a whole file (a report, a JUnit file), never through a link. */
 export async function writeWhole(path: string, data: string | Uint8Array, what: string): Promise<void> {
   const handle = await openToWrite(path, { append: false, what });

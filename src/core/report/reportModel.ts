@@ -1,25 +1,26 @@
-// What a run's report shows, from plain records of the run (pure): the counts, calls per second
-// against the limit with the waits marked, result codes by count in the words the diagnostics use
-// (codes/recognise.ts `explainLine`), the slowest calls, every failure, and a batch's rows. The
-// hosts gather the records without changing what they decide; reportHtml.ts writes the model out.
-import { explainLine } from '../codes/recognise';
-import type { CodeWords, RequestRecord, WireEvent } from '../model';
+// What a run's report shows, from plain records of the run (pure): the counts (of a job's rows: the
+// whole job, this run's marked apart), calls per second against the limit (limits.ts: only one
+// configured or learned), result codes once each, the slowest data calls named by the test or row
+// they were for, and every failure. The hosts gather the records without changing what they decide;
+// reportHtml.ts writes the model out.
+import type { RequestRecord, WireEvent } from '../model';
+import { codesTable, type CodeCount } from './codesTable';
+import { countRows, rowCell, type JobCounts, type ReportRow, type RunCounts } from './jobRows';
+import { limitText, type RunLimit } from './limits';
+import { durationText, wholeMs } from './numbers';
+import { timeline, type SentEvent, type Timeline } from './timeline';
 
 export type ReportVerdict = 'passed' | 'failed' | 'error' | 'skipped';
 
-/**
- * What a run's limit is: `learned` the service refused just above it; `reached` the highest rate so
- * far, with no refusal above it; `cap` the cap given; `held` the rate the limiter held calls to.
- */
-export type LimitSource = 'learned' | 'reached' | 'cap' | 'held';
-/** One request of a test run or of `bizdata send`, judged. */
+/** One request of a test run or of `bizdata send`, judged; or a failed row of a job. */
 export interface ReportTest {
   readonly name: string;
-  /** The request file as named on the command line, and the request's line (1-based). */
+  /** The request file as named on the command line, and the request's line (1-based); '' and the row's place for a batch's row. */
   readonly file: string;
   readonly line: number;
   readonly verdict: ReportVerdict;
   readonly method: string;
+  /** The URL as sent (the call's record), by which the report knows the calls that were this request's. */
   readonly url?: string;
   readonly connection?: string;
   readonly status?: number;
@@ -33,41 +34,52 @@ export interface ReportTest {
   /** What was sent (credentials already placeholders) and the answer's text, for a failure. */
   readonly request?: RequestRecord;
   readonly answer?: string;
+  /** A job's row: where it is (ROWS:LINE), and whether an earlier run wrote this failure. */
+  readonly row?: string;
+  readonly earlier?: boolean;
 }
 
-/** One input of a batch, by its latest line in the results file. */
-export interface ReportRow {
-  readonly input: string;
-  /** `unsent`: the run stopped before it; `skipped`: an earlier run finished it, or it is a duplicate. */
-  readonly outcome: 'ok' | 'failed' | 'skipped' | 'unsent';
-  readonly status?: number;
-  readonly code?: string;
-  /** The failure's words, as the results file holds them (the catalog's failure line). */
-  readonly text?: string;
+/** A batch's or a data run's rows: the whole job, as its results file holds it after this run. */
+export interface ReportJob {
+  /** Where the rows come from, as the run names it (ROWS, a batch's input file). */
+  readonly source: string;
+  /** The results file: a relative link beside a report file, the name in a webview; none when each run runs every row. */
+  readonly resultsFile?: string;
+  readonly rows: readonly ReportRow[];
+  /** Failed rows with what is known of them (a data run's: the request, its line, the answer); by default from `rows`. */
+  readonly failures?: readonly ReportTest[];
+  /** Failures beyond those given (a long job keeps the first ones; the results file holds all). */
+  readonly moreFailures?: number;
+  /** Which row each call was for, by the URL it was sent to. */
+  readonly callers?: ReadonlyMap<string, string>;
 }
 
 export interface ReportRun {
   /** The command as the user ran it (`bizdata test examples/`). */
   readonly title: string;
-  readonly kind: 'test' | 'batch' | 'send';
+  readonly kind: 'test' | 'send' | 'batch' | 'data';
   readonly startedAt: number;
+  /** This run's duration: the one every output of the run gives. */
   readonly durationMs: number;
   readonly connections: readonly string[];
-  /** Every request on the wire and every wait, as the client told them (core/model.ts `WireEvent`). */
+  /** Every request on the wire and every wait of this run, as the client told them (core/model.ts `WireEvent`). */
   readonly wire: readonly WireEvent[];
-  /** The rate the run ended with, and what it is (runRecords.ts `runLimit`). */
-  readonly limit?: { readonly qps: number; readonly source: LimitSource };
+  /** The limit as limits.ts names it. */
+  readonly limit: RunLimit;
   readonly tests?: readonly ReportTest[];
-  readonly batch?: { readonly resultsFile: string; readonly rows: readonly ReportRow[] };
+  readonly job?: ReportJob;
   /** Why the run ended early, in the catalog's words. */
   readonly stopped?: string;
 }
 
-export interface CodeCount {
-  readonly code: string;
-  readonly count: number;
-  /** The catalog's or the service's words, as `explainLine` writes them; undefined for a status without a code. */
-  readonly words?: string;
+export interface SlowCall {
+  readonly ms: number;
+  readonly status?: number;
+  readonly code?: string;
+  /** The method and the URL's path and query. */
+  readonly request: string;
+  /** The test or row it was for, when known. */
+  readonly caller?: string;
 }
 
 export interface ReportModel {
@@ -75,153 +87,119 @@ export interface ReportModel {
   readonly kind: ReportRun['kind'];
   readonly startedAt: string;
   readonly durationMs: number;
+  readonly duration: string;
   readonly connections: readonly string[];
-  readonly counts: { readonly total: number; readonly passed: number; readonly failed: number; readonly errors: number; readonly skipped: number; readonly unsent: number };
+  /** A test run's requests by verdict. */
+  readonly tests: { readonly total: number; readonly passed: number; readonly failed: number; readonly errors: number; readonly skipped: number };
+  /** A job's rows: the whole job, and this run's own. */
+  readonly job?: { readonly source: string; readonly counts: JobCounts; readonly thisRun: RunCounts; readonly cells: string; readonly resultsFile?: string };
   /** Requests on the wire (retries included), of them sign-ins, and waits before a retry. */
   readonly calls: number;
   readonly signIns: number;
   readonly waits: number;
-  readonly limit?: ReportRun['limit'];
+  readonly limit: RunLimit;
+  readonly limitText: string;
   readonly timeline: Timeline;
   readonly codes: readonly CodeCount[];
-  readonly slowest: readonly { readonly label: string; readonly ms: number; readonly status?: number; readonly code?: string }[];
+  readonly slowest: readonly SlowCall[];
   readonly failures: readonly ReportTest[];
-  /** Failures beyond those shown (a batch shows the first ones; the results file holds all). */
+  /** Failures beyond those shown (the results file holds all). */
   readonly moreFailures: number;
-  readonly batch?: { readonly resultsFile: string; readonly cells: string; readonly perCode: readonly CodeCount[] };
   readonly stopped?: string;
 }
 
-/** Per second since the first call: calls sent, the limit then (null: none), median and slowest duration; and the waits. */
-export interface Timeline {
-  readonly calls: readonly number[];
-  readonly limit: readonly (number | null)[];
-  readonly medianMs: readonly (number | null)[];
-  readonly slowestMs: readonly (number | null)[];
-  readonly waits: readonly { readonly second: number; readonly ms: number; readonly what: string }[];
-}
-
 const SLOWEST = 10;
-/** Failures written out in full: a batch of thousands keeps the report small; the results file has every one. */
-const FAILURES_SHOWN = 200;
+/** Failures written out in full: a job of thousands keeps the report small; the results file has every one. */
+export const FAILURES_SHOWN = 200;
 
-/** The model of a run's report; `redact` is the client's (core/redact.ts), applied to every text that came from the run. */
+/** The model of a run's report; `redact` is the run's (core/redact.ts), applied to every text that came from the run. */
 export function reportModel(run: ReportRun, redact: (text: string) => string): ReportModel {
-  const sent = run.wire.filter((e): e is Extract<WireEvent, { kind: 'sent' }> => e.kind === 'sent');
+  const sent = run.wire.filter((e): e is SentEvent => e.kind === 'sent');
   const tests = run.tests ?? [];
-  const rows = run.batch?.rows ?? [];
   const count = (v: ReportVerdict): number => tests.filter((t) => t.verdict === v).length;
-  const counts = run.batch
-    ? { total: rows.length, passed: rows.filter((r) => r.outcome === 'ok').length, failed: rows.filter((r) => r.outcome === 'failed').length, errors: 0, skipped: rows.filter((r) => r.outcome === 'skipped').length, unsent: rows.filter((r) => r.outcome === 'unsent').length }
-    : { total: tests.length, passed: count('passed'), failed: count('failed'), errors: count('error'), skipped: count('skipped'), unsent: 0 };
-  const failed = run.batch ? rows.flatMap((r, i) => (r.outcome === 'failed' ? [rowFailure(r, i)] : [])) : tests.filter((t) => t.verdict === 'failed' || t.verdict === 'error');
+  const rows = run.job?.rows;
+  const failed = run.job ? (run.job.failures ?? rowFailures(run.job.rows)) : tests.filter((t) => t.verdict === 'failed' || t.verdict === 'error');
+  const more = (run.job?.moreFailures ?? 0) + Math.max(0, failed.length - FAILURES_SHOWN);
+  const job = run.job && jobOf(run.job);
   return {
     title: run.title,
     kind: run.kind,
     startedAt: new Date(run.startedAt).toISOString(),
-    durationMs: Math.round(run.durationMs),
+    durationMs: wholeMs(run.durationMs),
+    duration: durationText(run.durationMs),
     connections: run.connections,
-    counts,
+    tests: { total: tests.length, passed: count('passed'), failed: count('failed'), errors: count('error'), skipped: count('skipped') },
+    ...(job ? { job } : {}),
     calls: sent.length,
     signIns: sent.filter((e) => e.signIn).length,
     waits: run.wire.length - sent.length,
-    ...limitOf(run, sent),
-    timeline: timeline(run.wire, sent),
-    codes: codeCounts(sent.filter((e) => !e.signIn), redact),
-    slowest: slowest(run, sent, redact),
+    limit: run.limit,
+    limitText: limitText(run.limit),
+    timeline: timeline(run.wire, run.limit),
+    codes: codesTable(sent, rows, redact),
+    slowest: slowest(sent, callersOf(run), redact),
     failures: failed.slice(0, FAILURES_SHOWN).map((f) => redactTest(f, redact)),
-    moreFailures: Math.max(0, failed.length - FAILURES_SHOWN),
-    ...(run.batch ? { batch: { resultsFile: run.batch.resultsFile, cells: rows.map((r) => r.outcome[0]).join(''), perCode: rowCodes(rows, redact) } } : {}),
+    moreFailures: more,
     ...(run.stopped !== undefined ? { stopped: redact(run.stopped) } : {}),
   };
 }
 
-/** The limit the run ended with; else the last one the limiter held calls to while they were sent. */
-function limitOf(run: ReportRun, sent: readonly Extract<WireEvent, { kind: 'sent' }>[]): { limit?: ReportRun['limit'] } {
-  if (run.limit) return { limit: run.limit };
-  const held = [...sent].reverse().find((e) => e.limitQps > 0 && Number.isFinite(e.limitQps))?.limitQps;
-  return held !== undefined ? { limit: { qps: held, source: 'held' } } : {};
+/** A job's rows counted (the whole job, this run's apart) and drawn one cell each. */
+function jobOf(job: ReportJob): NonNullable<ReportModel['job']> {
+  const { job: counts, thisRun } = countRows(job.rows);
+  const cells = job.rows.map(rowCell).join('');
+  return { source: job.source, counts, thisRun, cells, ...(job.resultsFile !== undefined ? { resultsFile: job.resultsFile } : {}) };
 }
 
-function timeline(wire: readonly WireEvent[], sent: readonly Extract<WireEvent, { kind: 'sent' }>[]): Timeline {
-  if (wire.length === 0) return { calls: [], limit: [], medianMs: [], slowestMs: [], waits: [] };
-  const t0 = wire.reduce((m, e) => Math.min(m, e.at), Infinity);
-  const seconds = Math.floor((wire.reduce((m, e) => Math.max(m, e.at), -Infinity) - t0) / 1000) + 1;
-  const calls = new Array<number>(seconds).fill(0);
-  const limit = new Array<number | null>(seconds).fill(null);
-  const took: number[][] = Array.from({ length: seconds }, () => []);
-  for (const e of sent) {
-    const s = Math.floor((e.at - t0) / 1000);
-    calls[s]++;
-    took[s].push(e.ms);
-    // A limit of 0 or Infinity is no limit: nothing to draw.
-    if (e.limitQps > 0 && Number.isFinite(e.limitQps)) limit[s] = Math.max(limit[s] ?? 0, e.limitQps);
-  }
-  // The limit holds until it changes: carried over seconds without a call.
-  for (let s = 1; s < seconds; s++) if (limit[s] === null) limit[s] = limit[s - 1];
-  const waits = wire.flatMap((e) => (e.kind === 'wait' ? [{ second: Math.floor((e.at - t0) / 1000), ms: Math.round(e.ms), what: e.what }] : []));
-  const round = (n: number | undefined): number | null => (n === undefined ? null : Math.round(n));
-  return {
-    calls,
-    limit,
-    medianMs: took.map((t) => round(t.sort((a, b) => a - b)[Math.floor((t.length - 1) / 2)])),
-    slowestMs: took.map((t) => round(t.length > 0 ? t[t.length - 1] : undefined)),
-    waits,
-  };
+/** Which test or row each URL was sent for: a job's own map, else the tests' URLs. */
+function callersOf(run: ReportRun): ReadonlyMap<string, string> {
+  if (run.job?.callers) return run.job.callers;
+  const callers = new Map<string, string>();
+  for (const t of run.tests ?? []) if (t.url !== undefined && !callers.has(t.url)) callers.set(t.url, `${t.file}:${t.line} ${t.name}`);
+  return callers;
 }
 
-/** Codes by count, most first; an answer without a code counts as its HTTP status, a call without an answer as its failure. */
-function codeCounts(sent: readonly Extract<WireEvent, { kind: 'sent' }>[], redact: (text: string) => string): CodeCount[] {
-  const byCode = new Map<string, { count: number; words?: string; code?: CodeWords }>();
-  for (const e of sent) {
-    const key = e.code?.code ?? (e.status !== undefined ? `HTTP ${e.status}` : 'no answer');
-    const entry = byCode.get(key) ?? { count: 0, code: e.code, words: e.code ? undefined : e.failed };
-    entry.count++;
-    byCode.set(key, entry);
-  }
-  return [...byCode].map(([code, e]) => ({ code, count: e.count, words: wordsOf(e.code, e.words, redact) })).sort((a, b) => b.count - a.count || a.code.localeCompare(b.code));
-}
-
-function rowCodes(rows: readonly ReportRow[], redact: (text: string) => string): CodeCount[] {
-  const byCode = new Map<string, { count: number; words?: string }>();
-  for (const r of rows) {
-    if (r.outcome === 'skipped') continue;
-    const key = r.code ?? (r.status !== undefined ? `HTTP ${r.status}` : r.outcome === 'ok' ? 'no code' : 'no answer');
-    const entry = byCode.get(key) ?? { count: 0, words: r.text };
-    entry.count++;
-    byCode.set(key, entry);
-  }
-  return [...byCode].map(([code, e]) => ({ code, count: e.count, words: e.words === undefined ? undefined : redact(e.words) })).sort((a, b) => b.count - a.count || a.code.localeCompare(b.code));
-}
-
-function wordsOf(code: CodeWords | undefined, fallback: string | undefined, redact: (text: string) => string): string | undefined {
-  const words = code ? explainLine(code) : fallback;
-  return words === undefined ? undefined : redact(words);
-}
-
-function slowest(run: ReportRun, sent: readonly Extract<WireEvent, { kind: 'sent' }>[], redact: (text: string) => string): ReportModel['slowest'] {
-  if (run.tests) {
-    return [...run.tests]
-      .filter((t) => t.durationMs !== undefined)
-      .sort((a, b) => (b.durationMs ?? 0) - (a.durationMs ?? 0))
-      .slice(0, SLOWEST)
-      .map((t) => ({ label: redact(`${t.file}:${t.line} ${t.name}: ${t.method} ${t.url ?? ''}`), ms: Math.round(t.durationMs ?? 0), status: t.status, code: t.code }));
-  }
-  const t0 = sent.reduce((m, e) => Math.min(m, e.at), Infinity);
+/** The slowest data calls on the wire (sign-ins aside, as the response-time chart counts them). */
+function slowest(sent: readonly SentEvent[], callers: ReadonlyMap<string, string>, redact: (text: string) => string): SlowCall[] {
   return [...sent]
     .filter((e) => !e.signIn)
     .sort((a, b) => b.ms - a.ms)
     .slice(0, SLOWEST)
-    .map((e) => ({ label: `sent at +${((e.at - t0) / 1000).toFixed(3)} s`, ms: Math.round(e.ms), status: e.status, code: e.code?.code }));
+    .map((e) => {
+      const caller = e.url !== undefined ? callers.get(e.url) : undefined;
+      const request = redact(`${e.method ?? ''} ${pathOf(e.url)}`.trim());
+      return { ms: Math.round(e.ms), status: e.status, code: e.code?.code, request, ...(caller !== undefined ? { caller: redact(caller) } : {}) };
+    });
 }
 
-/** A failed row as a failure of the report: its place among the inputs (1-based) and its input. */
-function rowFailure(r: ReportRow, index: number): ReportTest {
-  return { name: `row ${index + 1}: ${r.input}`, file: '', line: index + 1, verdict: 'failed', method: '', status: r.status, failedAssertions: [], message: r.text ?? [r.code, r.status].filter((x) => x !== undefined).join(' ') };
+/** A URL's path and query: the service's address is the connection's, said once above. */
+function pathOf(url: string | undefined): string {
+  if (url === undefined) return '';
+  try {
+    const u = new URL(url);
+    return `${u.pathname}${u.search}`;
+  } catch {
+    return url;
+  }
+}
+
+/** A job's failed rows as failures of the report, by what the results file says of them. */
+function rowFailures(rows: readonly ReportRow[]): ReportTest[] {
+  return rows.flatMap((r, i) => {
+    if (r.outcome !== 'failed') return [];
+    const message = r.text ?? ([r.code, r.status].filter((x) => x !== undefined).join(' ') || 'no answer');
+    const where = { ...(r.where !== undefined ? { row: r.where } : {}), ...(r.earlier ? { earlier: true } : {}) };
+    const answer = { status: r.status, code: r.code };
+    return [{ name: `row ${i + 1}: ${r.label}`, file: '', line: i + 1, verdict: 'failed', method: '', ...answer, failedAssertions: [], message, ...where }];
+  });
 }
 
 function redactTest(t: ReportTest, redact: (text: string) => string): ReportTest {
-  const request = t.request ? { method: t.request.method, url: redact(t.request.url), headers: Object.fromEntries(Object.entries(t.request.headers).map(([k, v]) => [k, redact(`${k}: ${v}`).slice(k.length + 2)])), ...(t.request.body !== undefined ? { body: redact(t.request.body) } : {}) } : undefined;
+  // A header is redacted with its name, as a secret may be known by the header it goes in.
+  const header = ([k, v]: [string, string]): [string, string] => [k, redact(`${k}: ${v}`).slice(k.length + 2)];
+  const body = (b: string | undefined): { body?: string } => (b !== undefined ? { body: redact(b) } : {});
+  const r = t.request;
+  const request = r ? { method: r.method, url: redact(r.url), headers: Object.fromEntries(Object.entries(r.headers).map(header)), ...body(r.body) } : undefined;
   return {
     ...t,
     name: redact(t.name),

@@ -1,31 +1,32 @@
-// A batch's rows as its report shows them (pure): each input's outcome in this run, read from the
-// results file the run appended to, with the batch's own rules of what an earlier run finished.
+// A batch's rows as its report and its summary count them (pure): the whole job, every input by its
+// latest line in the results file, this run's lines told apart from those an earlier run wrote, with
+// the batch's own rules of what is done (batchLines.ts).
 import type { BatchSummary } from './batch';
 import { countsFor, isFinalLine, type BatchLine } from './batchLines';
 import { lookupKey } from '../requests/queries';
 import { failureLine } from '../exchange/failures';
-import type { LimiterState, LookupQuery, WireEvent } from '../model';
-import type { ReportRow, ReportRun } from '../report/reportModel';
-import { runLimit } from '../report/runRecords';
+import type { LookupQuery, WireEvent } from '../model';
+import type { ReportRow } from '../report/jobRows';
+import type { RunLimit } from '../report/limits';
+import type { ReportRun } from '../report/reportModel';
 
 /** What a host knows of a batch it ran, for its report. */
 export interface BatchRecords {
   readonly title: string;
-  readonly inputs: readonly LookupQuery[];
-  /** The results file's text before the run and after it, and how the report names it. */
-  readonly before: string;
-  readonly after: string;
+  /** The input file, as the run names it. */
+  readonly source: string;
+  readonly rows: readonly ReportRow[];
+  /** The results file, as the report names it (relative to a report file). */
   readonly resultsFile: string;
   readonly connection: string | undefined;
   readonly startedAt: number;
   readonly summary: BatchSummary;
   readonly wire: readonly WireEvent[];
-  readonly limiter: LimiterState;
+  readonly limit: RunLimit;
 }
 
-/** A batch as its report shows it (core/report). */
+/** A batch as its report shows it (core/report): the whole job. */
 export function batchReportRun(b: BatchRecords): ReportRun {
-  const rows = batchRows(b.inputs, b.before, b.after.slice(b.before.length), b.connection);
   const stopped = b.summary.stoppedBy;
   return {
     title: b.title,
@@ -34,34 +35,40 @@ export function batchReportRun(b: BatchRecords): ReportRun {
     durationMs: b.summary.durationMs,
     connections: [b.connection ?? 'default'],
     wire: b.wire,
-    limit: runLimit(b.limiter),
-    batch: { resultsFile: b.resultsFile, rows },
+    limit: b.limit,
+    job: { source: b.source, resultsFile: b.resultsFile, rows: b.rows },
     ...(stopped ? { stopped: failureLine(stopped) } : {}),
   };
 }
 
 /**
- * `before`: the results file's text before the run; `during`: what the run appended. An input with a
- * line of this run is ok or failed by it (a duplicate of an input is skipped, as the batch skips it);
- * one finished by an earlier run is skipped; one the run never reached (it stopped) is unsent.
+ * Every input of the job by the results file: `before`, its text before this run, and `after`. An
+ * input with a line of this run is ok or failed by it (to run again when the line is not final); one
+ * an earlier run finished keeps that line's outcome, marked earlier; a repeat of an input is looked up
+ * once; one no run has finished nor this run reached (it stopped) is not done.
  */
-export function batchRows(inputs: readonly LookupQuery[], before: string, during: string, connection: string | undefined): ReportRow[] {
-  const finishedBefore = new Map<string, boolean>();
-  for (const line of lines(before)) if (countsFor(line, connection)) finishedBefore.set(lookupKey(line.input), isFinalLine(line));
+export function batchRows(inputs: readonly LookupQuery[], before: string, after: string, connection: string | undefined): ReportRow[] {
+  const finishedBefore = new Map<string, BatchLine>();
+  for (const line of lines(before)) {
+    if (!countsFor(line, connection)) continue;
+    if (isFinalLine(line)) finishedBefore.set(lookupKey(line.input), line);
+    else finishedBefore.delete(lookupKey(line.input));
+  }
   const now = new Map<string, BatchLine>();
-  for (const line of lines(during)) now.set(lookupKey(line.input), line);
+  for (const line of lines(after.slice(before.length))) now.set(lookupKey(line.input), line);
   const seen = new Set<string>();
-  return inputs.map((q) => {
+  return inputs.map((q): ReportRow => {
     const key = lookupKey(q);
-    const input = q.kind === 'ip' ? q.ip : [q.country, q.name, q.territory].filter((x) => x !== undefined && x !== '').join(',');
-    const first = !seen.has(key);
+    const label = q.kind === 'ip' ? q.ip : [q.country, q.name, q.territory].filter((x) => x !== undefined && x !== '').join(',');
+    if (seen.has(key)) return { label, outcome: 'repeated' };
     seen.add(key);
-    const line = now.get(key);
-    if (finishedBefore.get(key) === true || (line && !first)) return { input, outcome: 'skipped' };
-    if (!line) return { input, outcome: 'unsent' };
-    if (line.ok) return { input, outcome: 'ok', status: line.status, code: line.code };
+    const line = now.get(key) ?? finishedBefore.get(key);
+    if (!line) return { label, outcome: 'unsent' };
+    const earlier = !now.has(key) ? { earlier: true } : {};
+    const answer = { ...(line.status !== undefined ? { status: line.status } : {}), ...(line.code !== undefined ? { code: line.code } : {}) };
+    if (line.ok) return { label, outcome: 'ok', ...earlier, ...answer };
     const text = line.error ? failureLine({ code: line.code, ...line.error }) : undefined;
-    return { input, outcome: 'failed', status: line.status, code: line.code, ...(text !== undefined ? { text } : {}) };
+    return { label, outcome: 'failed', ...earlier, ...(isFinalLine(line) ? {} : { again: true }), ...answer, ...(text !== undefined ? { text } : {}) };
   });
 }
 

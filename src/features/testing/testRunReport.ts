@@ -6,8 +6,9 @@ import type { CallResult, WireEvent } from '../../core/model';
 import type { AssertionOutcome } from '../../core/requests/assertions';
 import type { ParsedRequest } from '../../core/requests/requestFile';
 import { requestName } from '../../core/run/judge';
-import type { ReportTest, ReportVerdict } from '../../core/report/reportModel';
-import { answerText, runLimit } from '../../core/report/runRecords';
+import type { ReportJob, ReportRun, ReportTest, ReportVerdict } from '../../core/report/reportModel';
+import { runLimit } from '../../core/report/limits';
+import { answerText } from '../../core/report/runRecords';
 import type { Connection } from '../connection/connection';
 import type { KeptReport } from '../state/runReports';
 
@@ -52,18 +53,25 @@ export class RunRecording implements vscode.Disposable {
 
   /** The run as its report shows it, redacted with every secret its connections have seen. */
   report(): KeptReport {
+    return this.kept({ kind: 'test', tests: this.tests });
+  }
+
+  /** A data run as its report shows it: the whole job (core/run/dataJob.ts), with this run's calls. */
+  jobReport(job: ReportJob): KeptReport {
+    return this.kept({ kind: 'data', job });
+  }
+
+  private kept(what: Pick<ReportRun, 'kind' | 'tests' | 'job'>): KeptReport {
     const connections = [...this.taps.keys()];
-    const first = connections[0];
     return {
       run: {
         title: this.title ?? `Test run: ${[...this.files].join(', ') || 'no request'}`,
-        kind: 'test',
         startedAt: this.startedAt,
         durationMs: Date.now() - this.startedAt,
         connections: connections.map((c) => c.name),
         wire: this.wire,
-        ...(first ? { limit: runLimit(first.getClient().limiterState()) } : {}),
-        tests: this.tests,
+        limit: runLimit(connections[0]?.getClient().limiterState()),
+        ...what,
       },
       redact: (text) => connections.reduce((t, c) => c.secrets.redact(t), text),
     };

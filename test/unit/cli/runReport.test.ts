@@ -1,48 +1,22 @@
-// `--report FILE.html` against a real sandbox: a passing run, a failing run and a 10,000-row batch,
-// each report's numbers read back from its static HTML and checked against the same run's --json
-// (and a 429 the client waits out, marked);
-// the page's CSP allows exactly its inline script and style (by hash), it names no remote address,
-// and no canary credential or token is in it.
+// `--report FILE.html` of `bizdata test`, `send` and `batch` against a real sandbox: a passing run, a
+// failing run and a 10,000-row batch, each report's numbers read back from its static HTML and checked
+// against the same run's --json or summary (counts, codes, the one duration, the limit's label), its
+// calls chart scaled to the run, a 429 the client waits out marked; the page's CSP allows exactly its
+// inline script and style (by hash), its only links are relative file links, and no canary credential
+// or token is in it.
 import * as assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CANARY, sandbox, type Sandbox } from '../core/harness';
+import { sandbox, type Sandbox } from '../core/harness';
 import { canaryEnv, cliRuns } from './cliHarness';
+import { assertScaledToRun, assertSelfContained, codeCounts, durationMs, limitSource, shown } from './reportPage';
 
 const IP = 'GET {{baseUrl}}/v1/duns-search/ip/198.51.100.7?view=standard';
 const ORG = 'GET {{legacyUrl}}/V4.0/organizations?CountryISOAlpha2Code=US&SubjectName=Example&match=true&MatchTypeText=Advanced';
 
-/** The number the page shows for `name` (the static summary, readable with script off). */
-function shown(html: string, name: string): number {
-  const m = new RegExp(`data-count="${name}">(\\d+)<`).exec(html);
-  assert.ok(m, `the report shows no ${name} count`);
-  return Number(m[1]);
-}
-
-/** Each result code's count in a table of the page (`codes` or `row-codes`). */
-function codeCounts(html: string, table: string): Map<string, number> {
-  const body = new RegExp(`<table id="${table}">([\\s\\S]*?)</table>`).exec(html)?.[1] ?? '';
-  return new Map([...body.matchAll(/data-code="([^"]+)">(\d+)</g)].map((m) => [m[1].replace(/&quot;/g, '"'), Number(m[2])]));
-}
-
-/** What every report must be: self-contained, its inline code allowed by hash, no secret in it. */
-function assertSelfContained(html: string): void {
-  const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)?.[1] ?? '';
-  assert.match(csp, /default-src 'none'/);
-  const hash = (s: string): string => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`;
-  const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
-  assert.equal(scripts.length, 2, 'the chart library and the report script');
-  for (const s of scripts) assert.ok(csp.includes(hash(s)), 'the CSP allows each inline script by its hash');
-  const style = /<style>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? '';
-  assert.ok(csp.includes(hash(style)), 'the CSP allows the inline style by its hash');
-  assert.doesNotMatch(html, /<(?:script|link|img|iframe)[^>]+(?:src|href)=/i, 'nothing is loaded from elsewhere');
-  for (const canary of Object.values(CANARY)) assert.ok(!html.includes(canary), `no canary ${canary} in the report`);
-  assert.doesNotMatch(html, /Bearer (?!<)[A-Za-z0-9._~+/=-]{8,}/, 'no token in the report');
-}
-
 interface TestJson {
   summary: { requests: number; passed: number; failed: number; errors: number };
+  durationMs: number;
   files: Array<{ requests: Array<{ code?: string; verdict: string; assertions: Array<{ line: number; passed: boolean; expected: string; actual: string }> }> }>;
 }
 
@@ -63,11 +37,12 @@ describe('run reports (--report)', function () {
     return path;
   }
 
-  it('a passing test run: the counts and codes of the report are those of --json', async () => {
+  it('a passing test run: the counts, codes and duration of the report are those of --json and JUnit; no limit is named before one is known', async () => {
     sb = await sandbox();
     const pass = await file('pass.bizdata.http', ['# @name lookup', IP, '?? status == 200', '###', '# @name org', ORG, '?? code == CM000']);
     const report = join(dir, 'report.html');
-    const r = await run(['test', pass, '--json', '--report', report], canaryEnv(sb.url));
+    const junit = join(dir, 'junit.xml');
+    const r = await run(['test', pass, '--json', '--report', report, '--junit', junit], canaryEnv(sb.url));
     assert.equal(r.code, 0, r.stderr);
     const json = JSON.parse(r.stdout) as TestJson;
     const html = await readFile(report, 'utf8');
@@ -77,8 +52,20 @@ describe('run reports (--report)', function () {
     assert.equal(shown(html, 'errors'), 0);
     // Every request the sandbox saw (two lookups, a sign-in per interface) is on the page.
     assert.equal(shown(html, 'calls'), (await sb.stats()).requests);
-    assert.equal(codeCounts(html, 'codes').get('CM000'), json.files[0].requests.filter((q) => q.code === 'CM000').length);
+    assert.equal(shown(html, 'signins'), 2);
+    assert.match(html, /<span data-count="signins">2<\/span> sign-ins and 2 data calls/);
+    assert.equal(codeCounts(html).get('CM000'), json.files[0].requests.filter((q) => q.code === 'CM000').length);
     assert.match(html, /Success — The call succeeded/, "CM000 in the catalog's words, as explainLine writes them");
+    // One duration: the page's, the JSON's and JUnit's are the same figure.
+    assert.equal(durationMs(html), json.durationMs);
+    assert.match(await readFile(junit, 'utf8'), new RegExp(`<testsuites [^>]*time="${(json.durationMs / 1000).toFixed(3).replace('.', '\\.')}"`));
+    // A sandbox that refused nothing, and no cap given: no limit is known, and none is named.
+    assert.equal(limitSource(html), 'unknown');
+    assert.match(html, /not known yet/);
+    assertScaledToRun(html);
+    // The slowest calls and the response times count the same calls: the data calls, sign-ins aside.
+    assert.match(html, /2 data calls: median \d+ ms, slowest \d+ ms; 2 sign-ins not counted/);
+    assert.equal([...html.matchAll(/<tr><td class="num">\d+ ms<\/td>/g)].length, 2, 'the two data calls in the slowest table');
     assertSelfContained(html);
   });
 
@@ -94,16 +81,24 @@ describe('run reports (--report)', function () {
     const html = await readFile(report, 'utf8');
     for (const name of ['passed', 'failed', 'errors'] as const) assert.equal(shown(html, name), json.summary[name], name);
     assert.equal(shown(html, 'failed'), 2);
+    assert.equal(durationMs(html), json.durationMs);
     const wrong = json.files[0].requests[0].assertions[0];
     assert.ok(html.includes(`${fail}:${wrong.line}`.replace(/&/g, '&amp;')), 'the failed assertion at FILE:LINE');
     assert.ok(html.includes(`<td>${wrong.expected}</td><td>${wrong.actual}</td>`), 'expected and actual');
     assert.match(html, /<h4>Request<\/h4><pre>GET http:\/\/127\.0\.0\.1:\d+\/V4\.0\/organizations\?CountryISOAlpha2Code=ZZ/);
     assert.match(html, /authorization: &lt;TOKEN&gt;/i, 'the request as sent, its token a placeholder');
     assert.match(html, /<h4>Answer<\/h4><pre>\{/);
-    assert.equal(codeCounts(html, 'codes').get('invalid_request'), 1);
+    assert.equal(codeCounts(html).get('invalid_request'), 1);
     assert.equal(shown(html, 'waits'), 1, 'the wait for the 429');
     assert.match(html, /"waits":\[\{"second":\d+,"ms":\d+,"what":"HTTP 429[^"]*"\}\]/, 'marked on the timeline');
-    assert.equal(codeCounts(html, 'codes').get('HTTP 429') ?? codeCounts(html, 'codes').get('429'), 1, 'the throttled answer among the codes');
+    assert.equal(codeCounts(html).get('HTTP 429') ?? codeCounts(html).get('429'), 1, 'the throttled answer among the codes');
+    // Each code's words once: in the one codes table, and nowhere a sentence twice.
+    assert.equal([...html.matchAll(/<table id="codes">/g)].length, 1);
+    for (const words of html.matchAll(/<td>([^<]{20,})<\/td><\/tr>/g)) {
+      const sentences = words[1].split(/(?<=\.)\s+/).map((s) => s.trim()).filter((s) => s.length > 12);
+      assert.equal(new Set(sentences).size, sentences.length, `a sentence said twice: ${words[1]}`);
+    }
+    assertScaledToRun(html);
     assertSelfContained(html);
   });
 
@@ -122,26 +117,40 @@ describe('run reports (--report)', function () {
     assertSelfContained(html);
   });
 
-  it('a 10,000-row batch: rows by outcome and per code as --json and the results file say, in a small file', async () => {
+  it('a 10,000-row batch: the rows by outcome and per code as the summary and the results file say, in a small file, its results link relative', async () => {
     sb = await sandbox({ qps: 100_000, concurrency: 64 });
     const rows = Array.from({ length: 10_000 }, (_, i) => (i % 1000 === 999 ? `999.0.${Math.floor(i / 1000)}.1` : `198.51.${Math.floor(i / 250)}.${i % 250}`));
     const input = await file('ips.txt', rows);
-    const out = join(dir, 'results.jsonl');
+    // A results file named like a script link: the report links it as a file beside it, never as a script.
+    const out = join(dir, 'javascript:alert(1).jsonl');
     const report = join(dir, 'batch.html');
-    const r = await run(['batch', input, '--out', out, '--concurrency', '32', '--report', report], canaryEnv(sb.url), 170_000);
+    const r = await run(['batch', input, '--out', out, '--concurrency', '32', '--qps', '5000', '--report', report], canaryEnv(sb.url), 170_000);
     assert.equal(r.code, 1, r.stderr);
-    const summary = JSON.parse(r.stdout) as { total: number; ok: number; failed: number; skipped: number };
+    const summary = JSON.parse(r.stdout) as {
+      ok: number;
+      failed: number;
+      durationMs: number;
+      job: { rows: number; ok: number; failed: number; notDone: number };
+      limit: { qps: number | null; source: string };
+    };
     const html = await readFile(report, 'utf8');
-    assert.equal(shown(html, 'total'), summary.total);
-    assert.equal(shown(html, 'passed'), summary.ok);
-    assert.equal(shown(html, 'failed'), summary.failed);
-    assert.equal(shown(html, 'skipped'), summary.skipped);
+    assert.equal(shown(html, 'total'), summary.job.rows);
+    assert.equal(shown(html, 'passed'), summary.job.ok);
+    assert.equal(shown(html, 'failed'), summary.job.failed);
+    assert.equal(shown(html, 'notdone'), summary.job.notDone);
+    assert.equal(shown(html, 'thisrun'), summary.ok + summary.failed);
     assert.equal(summary.failed, 10, 'the ten addresses that are not IP addresses');
+    assert.equal(durationMs(html), summary.durationMs);
+    // The cap given is the limit named, in the summary and on the page.
+    assert.deepEqual(summary.limit, { qps: 5000, source: 'configured' });
+    assert.equal(limitSource(html), 'configured');
     const lines = (await readFile(out, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { ok: boolean; code?: string; status?: number });
-    const perCode = codeCounts(html, 'row-codes');
-    assert.equal([...perCode.values()].reduce((a, b) => a + b, 0), lines.length, 'every row of this run counted once');
+    const perCode = codeCounts(html, 'rows');
+    assert.equal([...perCode.values()].reduce((a, b) => a + b, 0), lines.length, 'every row of the job counted once');
     assert.equal(perCode.get('HTTP 200'), lines.filter((l) => l.ok && l.code === undefined).length);
-    assert.match(html, /<a href="results\.jsonl">results\.jsonl<\/a>/, 'a link to the results file, beside the report');
+    const link = /<a href="\.\/javascript%3Aalert\(1\)\.jsonl">javascript:alert\(1\)\.jsonl<\/a>/;
+    assert.match(html, link, 'a relative link to the results file, beside the report');
+    assertScaledToRun(html);
     const size = (await stat(report)).size;
     assert.ok(size < 200_000, `the report of 10,000 rows is ${size} bytes`);
     assertSelfContained(html);

@@ -68,7 +68,7 @@ describe('bizdata test', () => {
     assert.match(lines[6], new RegExp(`^  ${fail}:8: The answer is no success \\(HTTP 400 invalid_request\\): .*"ZZ" is not an assigned ISO 3166.* To expect this answer, assert it, as "\\?\\? status == 400" or "\\?\\? code == invalid_request"\\.$`));
     assert.match(lines[7], new RegExp(`^ERROR ${fail}:11 chained: GET `));
     assert.match(lines[8], new RegExp(`^  ${fail}:11: \\{\\{wrong\\.response\\.body\\.\\$\\.nowhere\\}\\} has no value`));
-    assert.match(lines[9], /^2 files, 5 requests: 2 passed, 2 failed, 1 error \(\d+\.\d s\)$/);
+    assert.match(lines[9], /^2 files, 5 requests: 2 passed, 2 failed, 1 error \((?:\d+ ms|\d+\.\d s)\)$/);
     assert.equal(lines.length, 10);
 
     const xml = await readFile(junit, 'utf8');
