@@ -121,7 +121,7 @@ async function prepareDataRun(file: string, values: ParsedArgs, io: CliIo, comma
       if (!out.ok) throw new UsageError(`nothing was sent: ${out.message}`);
       results = out.results;
     }
-    const records = await DataRunRecords.open({ report: values.report, file, dataFile, resultsFile: results?.outFile }).catch(async (err: unknown) => {
+    const records = await DataRunRecords.open({ report: values.report, file, dataFile, resultsFile: results?.outFile, total: data.rows }).catch(async (err: unknown) => {
       await results?.close();
       throw err;
     });
@@ -163,7 +163,7 @@ export async function sendWithData(file: string, values: ParsedArgs, io: CliIo):
       { ...planOf(run, file, values), until: 'first-failure', ...watched, onProgress: progressLine(io) },
       (row) => job.host(row, run.host),
     );
-    await run.records.ended(clients.main);
+    await run.records.ended(clients.main, source.rows());
   } finally {
     await results.close();
     await clients.close();
@@ -214,7 +214,7 @@ export async function testWithData(file: string, values: ParsedArgs, io: CliIo):
   const { job } = run.records;
   try {
     summary = await runDataRows({ ...planOf(run, file, values), until: 'end', results: job.results(undefined), onRow: job.onRow }, (row) => job.host(row, hostFor(row)));
-    await run.records.ended(clients.main);
+    await run.records.ended(clients.main, source.rows());
   } finally {
     await clients.close();
     await source.close();

@@ -4,6 +4,7 @@
 // nothing; dataRun.ts calls it at four points: before the clients are made, around the rows, when
 // they are done, and at the end (the summary on stdout, the report file).
 import { dirname, relative, resolve } from 'node:path';
+import type { DataRow } from '../core/data/rows';
 import type { WireEvent } from '../core/model';
 import type { RunLimit } from '../core/report/limits';
 import { DataJob } from '../core/run/dataJob';
@@ -25,9 +26,9 @@ export class DataRunRecords {
   ) {}
 
   /** Before anything is sent: the report's name checked, what earlier runs of the job finished read. */
-  static async open(o: { readonly report?: string; readonly file: string; readonly dataFile: string; readonly resultsFile?: string }): Promise<DataRunRecords> {
+  static async open(o: { readonly report?: string; readonly file: string; readonly dataFile: string; readonly resultsFile?: string; readonly total?: number }): Promise<DataRunRecords> {
     const recorder = await recorderFor(o.report, [o.file, o.dataFile, ...(o.resultsFile !== undefined ? [o.resultsFile] : [])]);
-    const job = await DataJob.open({ requestFile: o.file, dataFile: o.dataFile, resultsFile: o.resultsFile, report: recorder !== undefined });
+    const job = await DataJob.open({ requestFile: o.file, dataFile: o.dataFile, resultsFile: o.resultsFile, report: recorder !== undefined, ...(o.total !== undefined ? { total: o.total } : {}) });
     return new DataRunRecords(job, recorder, o);
   }
 
@@ -36,8 +37,9 @@ export class DataRunRecords {
     return this.recorder?.observe;
   }
 
-  /** The rows are done: the limit as the run ended, before the clients close. */
-  async ended(main: Pick<Setup, 'client' | 'learned' | 'connection'>): Promise<void> {
+  /** The rows are done: the limit as the run ended, before the clients close; the rows a stopped run never reached, for the report. */
+  async ended(main: Pick<Setup, 'client' | 'learned' | 'connection'>, rows: AsyncIterable<DataRow>): Promise<void> {
+    await this.job.reachRest(rows);
     this.limit = await endLimit(main);
     this.connection = main.connection?.name ?? 'default';
   }

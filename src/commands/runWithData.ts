@@ -78,7 +78,7 @@ async function runRows(services: Services, o: RowsOfFile): Promise<string | unde
   // The report is the job's: what earlier runs finished is read once the results file is open (never through a link), before this run appends.
   if (!opened.ok) throw new UserError(opened.message);
   const { results } = opened;
-  const job = await DataJob.open({ requestFile: where, dataFile: vscode.workspace.asRelativePath(data), resultsFile: outFile, report: true }).catch(async (err: unknown) => {
+  const job = await DataJob.open({ requestFile: where, dataFile: vscode.workspace.asRelativePath(data), resultsFile: outFile, report: true, total: shape.rows }).catch(async (err: unknown) => {
     await results.close();
     throw err;
   });
@@ -129,6 +129,7 @@ async function runRows(services: Services, o: RowsOfFile): Promise<string | unde
     );
   } finally {
     await results.close();
+    await job.reachRest(source.rows());
     services.reports.keep(recording.jobReport(job.reportJob(path.basename(outFile))));
     recording.dispose();
   }

@@ -23,6 +23,8 @@ export interface DataJobOptions {
   readonly resultsFile?: string;
   /** Keep what a report shows; without it, counts only. */
   readonly report: boolean;
+  /** The data file's rows (its check counted them): those the run did not reach are the job's too, not done. */
+  readonly total?: number;
 }
 
 type Results = Pick<ResultsFile, 'isDone' | 'write'>;
@@ -31,6 +33,8 @@ export class DataJob {
   private readonly tally = new RowTally();
   /** Rows not done before this run and not yet written by it. */
   private waiting = 0;
+  /** Rows the run was told of (they stream by: the others it never reached). */
+  private seen = 0;
   private readonly rows: ReportRow[] = [];
   private readonly places = new Map<number, number>();
   private readonly callers = new Map<string, string>();
@@ -96,10 +100,17 @@ export class DataJob {
     if (!run.ok) this.keepFailure(row, this.failureOf(row, run, first));
   };
 
+  /** For a report, the rows the run never reached (it stopped): shown not done, read as the data file streams by again. */
+  async reachRest(rows: AsyncIterable<DataRow>): Promise<void> {
+    if (!this.o.report || this.seen >= (this.o.total ?? 0)) return;
+    for await (const row of rows) if (!this.places.has(row.line)) this.see(row, false);
+  }
+
   /** The job's counts and this run's, now. */
   counts(): { readonly job: JobCounts; readonly thisRun: RunCounts } {
     const job = this.tally.job();
-    return { job: { ...job, rows: job.rows + this.waiting, notDone: job.notDone + this.waiting }, thisRun: this.tally.thisRun() };
+    const unreached = Math.max(0, (this.o.total ?? 0) - this.seen);
+    return { job: { ...job, rows: job.rows + this.waiting + unreached, notDone: job.notDone + this.waiting + unreached }, thisRun: this.tally.thisRun() };
   }
 
   /** The job as its report shows it; `resultsFile` as the report names it. */
@@ -124,6 +135,7 @@ export class DataJob {
   }
 
   private see(row: DataRow, done: boolean): void {
+    this.seen++;
     if (!done) {
       this.waiting++;
       if (this.o.report) this.put(row, { label: valuesLabel(row.values), where: this.where(row), outcome: 'unsent' });
