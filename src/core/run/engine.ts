@@ -1,7 +1,8 @@
 // The one engine that runs request-file requests, whatever starts them: `bizdata send` and `bizdata
 // test`, a data-driven run (a template once per row), the editor's Send and the Test Explorer. For
 // each request, in file order: its connection picked (requestConnections.ts), `# @disabled`,
-// `# @note` and `# @prompt` honoured through the host, prepared once (prepare.ts), sent through the
+// `# @note` and `# @prompt` honoured as the host's user answered them before the run (preflight.ts,
+// asking.ts), prepared once (prepare.ts: a chained value that holds a secret refuses it), sent through the
 // connection's client (its token, limiter, guard and retries: the host's `route`), judged by one judge
 // (judge.ts), its answer kept for chaining by one rule (chain.ts), and the run ended by one table
 // (stops.ts). Everything it reports is redacted here, at its edge. Hosts only ask, show and write.
@@ -34,9 +35,9 @@ export interface RunHost {
   readonly connections: ConnectionChoice;
   /** The way out through a connection by name; undefined when it cannot be used now. */
   route(name: string): Route | undefined;
-  /** What the request may read besides its file (prompt answers asked now or before); undefined: the user declined. */
+  /** What the request may read besides its file (the prompts answered before the run); undefined: the user declined. */
   inputs(r: ParsedRequest): Promise<FileInputs | undefined>;
-  /** `# @note`: asked before the request is sent; false skips it. */
+  /** `# @note`: what the user answered before the run (asking.ts); false skips it. */
   confirm(r: ParsedRequest, note: string): Promise<boolean>;
   /**
    * The run's one set of secrets (core/redact.ts): verdicts and messages hold none it knows, and a
