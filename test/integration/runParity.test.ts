@@ -56,6 +56,7 @@ const FILES: Readonly<Record<string, readonly string[]>> = {
   unknown: ['### one', IP('203.0.113.7'), '', '### two: a reference to nothing', IP('{{nowhere}}'), '', '### three', IP('203.0.113.9'), ''],
   rows: ['### lookup', 'GET {{baseUrl}}{{path}}', 'X-Note: {{note}}', '', '?? status == 200', ''],
   linked: ['### lookup', IP('{{ip}}'), ''],
+  prod: ['# @connection prod', '### one', IP('203.0.113.7'), '', '### two', IP('203.0.113.8'), ''],
 };
 
 /** The data files beside `rows` and `linked` (the latter a link to a file outside the workspace). */
@@ -133,7 +134,7 @@ describe('one run engine: bizdata test and the Test Explorer decide alike (issue
   });
 
   /** `bizdata test FILE --json` as CI runs it, with the same account, through the relay. */
-  function cliRun(file: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  function cliRun(file: string, args: readonly string[] = [], extra: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
     const env: NodeJS.ProcessEnv = {};
     for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('BIZDATA_')) env[k] = v;
     Object.assign(env, {
@@ -147,9 +148,10 @@ describe('one run engine: bizdata test and the Test Explorer decide alike (issue
       BIZDATA_CONSUMER_SECRET: c.secret,
       BIZDATA_USER: c.user,
       BIZDATA_PASSWORD: c.password,
+      ...extra,
     });
     return new Promise((done) =>
-      execFile(process.execPath, [join(EXTENSION_PATH, 'dist', 'cli.js'), 'test', file, '--json'], { env, timeout: 90_000, cwd: join(folder().fsPath, dir) }, (err, stdout, stderr) =>
+      execFile(process.execPath, [join(EXTENSION_PATH, 'dist', 'cli.js'), 'test', file, '--json', ...args], { env, timeout: 90_000, cwd: join(folder().fsPath, dir) }, (err, stdout, stderr) =>
         done({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
       ),
     );
@@ -318,5 +320,47 @@ describe('one run engine: bizdata test and the Test Explorer decide alike (issue
     assert.deepEqual(fromCli, fromEditor, 'the same verdict per row, and the bad row at the same ROWS:LINE');
     assert.deepEqual([fromCli[2].verdict, fromCli[3].verdict, fromCli[5].verdict], ['passed', 'error', 'passed']);
     assert.match(fromCli[3].message[0], /^rows\.data\.csv:3: lookup \(rows\.bizdata\.http:2\) cannot be sent with this row's values: .*line break/);
+  });
+
+  it('a production connection: one question for the run in both; declined (no --yes, the modal closed) nothing is sent, confirmed the same calls', async () => {
+    const connections = 'bizdata.connections';
+    const prodAt = { authUrl: relay.url, baseUrl: relay.url, legacyUrl: relay.url, origin: 'https://localhost', production: true };
+    await vscode.workspace.getConfiguration().update(connections, { connections: { prod: prodAt } }, vscode.ConfigurationTarget.Global);
+    try {
+      await waitFor(() => vscode.commands.executeCommand('bizdata.signIn', { interfaceId: 'a', connection: 'prod', consumerKey: c.key, consumerSecret: c.secret }).then(undefined, () => undefined), (r) => r === 'valid', 'signed in to prod');
+      const file = join(state, 'connections.json');
+      await writeFile(file, JSON.stringify({ connections: { prod: prodAt } }));
+      const env = { BIZDATA_PROD_CONSUMER_KEY: c.key, BIZDATA_PROD_CONSUMER_SECRET: c.secret };
+      const tests = (await extensionApi()).testing.tests;
+      const uri = vscode.Uri.joinPath(folder(), dir, 'prod.bizdata.http');
+      await tests.discover();
+      await tests.resolve(uri.toString());
+      await waitFor(() => tests.items().filter((i) => i.parent === uri.toString()), (r) => r.length === 2, 'the requests of prod.bizdata.http');
+
+      const before = relay.requests();
+      const declinedCli = await cliRun('prod.bizdata.http', ['--connections', file], env);
+      assert.equal(declinedCli.code, 2, declinedCli.stderr);
+      assert.match(declinedCli.stderr, /The connection "prod" is marked "production": true, so sending the requests of prod\.bizdata\.http against it needs confirmation; nothing was sent\. Add --yes/);
+      const asked = modal.asked.length;
+      modal.answer = undefined;
+      const declined = await tests.run([uri.toString()]);
+      await declined.done;
+      assert.equal(modal.asked.length, asked + 1, 'one question for the run');
+      assert.match(modal.asked[asked].message, /^Run these tests on "prod"/);
+      assert.deepEqual(callsSince(before, relay.requests()), [], 'declined: nothing reached the service');
+
+      const confirmedCli = await cliRun('prod.bizdata.http', ['--connections', file, '--yes'], env);
+      assert.equal(confirmedCli.code, 0, confirmedCli.stderr);
+      const middle = relay.requests();
+      modal.answer = 'Run on Production';
+      const confirmed = await tests.run([uri.toString()]);
+      await confirmed.done;
+      assert.equal(modal.asked.length, asked + 2, 'one question for the run, not one per request');
+      assert.deepEqual(callsSince(middle, relay.requests()), callsSince(before, middle), 'confirmed: the same calls');
+    } finally {
+      modal.answer = 'Send Them to the New Address';
+      await vscode.commands.executeCommand('bizdata.signOut', { interfaceId: 'a', connection: 'prod' }).then(undefined, () => undefined);
+      await vscode.workspace.getConfiguration().update(connections, undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 });
