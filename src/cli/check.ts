@@ -1,5 +1,6 @@
 // `bizdata check FILE... [--json]`: result codes in saved responses, found by the same recogniser as
 // the client's and the editor's, one line per finding in the form compilers use.
+import { fileProblem } from '../core/readText';
 import { parse as parseJson, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { readFile } from 'node:fs/promises';
 import type { CodeBook } from '../core/codes/codes';
@@ -80,7 +81,7 @@ async function scanFile(file: string, codes: CodeBook): Promise<CheckFinding[] |
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    return `${file}: cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}).`;
+    return `${file}: cannot be read: ${fileProblem(err, file)}.`;
   }
   const found = codesInText(file, text, codes);
   if (typeof found === 'string') return found;

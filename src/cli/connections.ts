@@ -2,6 +2,7 @@
 // a run uses (--connection, BIZDATA_CONNECTION, the file's "active", --sandbox), and the flags a
 // connection stands for, so the rest of the command line reads one set of values. Without a file and
 // without a name, nothing changes: the flags and BIZDATA_* variables give the addresses as before.
+import { fileProblem } from '../core/readText';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { connectionHosts, findConnection, SANDBOX_CONNECTION, sandboxConnection,
 import { ConnectionsError, parseConnectionsText } from '../core/connections/connectionsFile';
 import { safeLine } from '../core/sanitize';
 import { DEFAULT_CLI_PORT, DEFAULT_HOST } from '../sandbox/defaults';
+import { sandboxUrlProblem } from './addresses';
 import { UsageError, type CliIo } from './io';
 import { promptVisible } from './prompt';
 
@@ -58,7 +60,7 @@ export async function readConnections(flag: string | undefined, env: NodeJS.Proc
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' && flag === undefined) return { file };
-    throw new UsageError(`Cannot read the connections file ${file}: ${code === 'ENOENT' ? 'no such file' : (code ?? String(err))}.${flag !== undefined ? ' Check the path given to --connections.' : ''}`);
+    throw new UsageError(`Cannot read the connections file ${file}: ${fileProblem(err, file)}.${flag !== undefined ? ' Check the path given to --connections.' : ''}`);
   }
   try {
     return { connections: parseConnectionsText(text, file), file };
@@ -76,6 +78,8 @@ export async function readConnections(flag: string | undefined, env: NodeJS.Proc
 export async function chooseConnection(values: ConnectionChoiceValues, env: NodeJS.ProcessEnv): Promise<Chosen> {
   const { connections, file } = await readConnections(values.connections, env);
   if (values.sandbox !== undefined) {
+    const problem = sandboxUrlProblem(values.sandbox);
+    if (problem !== undefined) throw new UsageError(problem);
     if (values.connection !== undefined && values.connection !== SANDBOX_CONNECTION) {
       throw new UsageError(`Give --connection ${values.connection} or --sandbox, not both: --sandbox is the connection "${SANDBOX_CONNECTION}".`);
     }
