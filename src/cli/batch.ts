@@ -4,7 +4,8 @@ import { runBatch, type BatchSummary } from '../core/run/batch';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import { batchReportRun } from '../core/run/batchRows';
-import { recorderFor, REPORT_HELP, REPORT_OPTIONS, writeRunReport } from './runReportFile';
+import { recorderFor, REPORT_HELP, REPORT_OPTIONS, RunRecorder, writeRunReport } from './runReportFile';
+import { CI_HELP, CI_OPTIONS, ciOutputs } from './ciOutputs';
 import { safeLine } from '../core/sanitize';
 import { parse } from './args';
 import { CONNECTION_HELP, CONNECTION_OPTIONS } from './connectionOptions';
@@ -34,6 +35,7 @@ FILE is either
                        a terminal asks, and a script (no terminal) is refused with exit status 2
 ${REPORT_HELP};
                        for a batch also the outcome of every row and the rows per code
+${CI_HELP}
 
 The summary shows learnedQps and learnedConcurrency: the limits the adaptive limiter found (and
 remembers for the next run). A coordinator that stops answering stops the batch: calls in flight
@@ -55,7 +57,7 @@ Exit status: 0 when every input succeeded, the failure's status when the run was
 ${CONNECTION_HELP}`;
 
 export async function runBatchCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(args, { ...CONNECTION_OPTIONS, ...REPORT_OPTIONS, out: { type: 'string', short: 'o' }, yes: { type: 'boolean', short: 'y' } }, true);
+  const { values, positionals } = parse(args, { ...CONNECTION_OPTIONS, ...REPORT_OPTIONS, ...CI_OPTIONS, out: { type: 'string', short: 'o' }, yes: { type: 'boolean', short: 'y' } }, true);
   if (values.help) {
     io.stdout.write(BATCH_HELP);
     return EXIT.ok;
@@ -72,7 +74,8 @@ export async function runBatchCommand(args: string[], io: CliIo): Promise<number
     throw new UsageError(`${file} has rows that cannot be read; nothing was sent:\n${parsed.problems.map((p) => `  line ${p.line}: ${p.message}`).join('\n')}`);
   }
   if (parsed.inputs.length === 0) throw new UsageError(`${file} holds no inputs.`);
-  const recorder = await recorderFor(values.report, [file, values.out]);
+  const ci = await ciOutputs(values, [file, values.out], io);
+  const recorder = (await recorderFor(values.report, [file, values.out])) ?? (ci ? new RunRecorder() : undefined);
   const chosen = await chooseConnection(values, io.env);
   await confirmProduction(chosen.connection, values.yes === true, `${parsed.inputs.length} lookups from ${file}`, io);
   const { client, close, requestTimeoutMs, connection } = await makeClient(values, io, parsed.format === 'csv' ? 'b' : 'a', { chosen, observe: recorder?.observe });
@@ -104,11 +107,12 @@ export async function runBatchCommand(args: string[], io: CliIo): Promise<number
     const stopped = summary.stoppedBy;
     const shownStop = stopped?.comeBackAt !== undefined ? { ...stopped, comeBackAt: new Date(stopped.comeBackAt).toISOString() } : stopped;
     printJson({ ...summary, stoppedBy: shownStop, ...(connection ? { connection: connection.name } : {}), learnedQps: learned?.qps, learnedConcurrency: learned?.concurrency }, io);
-    if (recorder && values.report !== undefined) {
+    if (recorder) {
       const after = await readFile(values.out, 'utf8');
-      const resultsFile = relative(dirname(resolve(values.report)), resolve(values.out));
+      const resultsFile = values.report !== undefined ? relative(dirname(resolve(values.report)), resolve(values.out)) : values.out;
       const run = batchReportRun({ title: `bizdata batch ${file}`, inputs: parsed.inputs, before, after, resultsFile, connection: connection?.name, startedAt: recorder.startedAt, summary, wire: recorder.wire, limiter: client.limiterState() });
-      await writeRunReport(values.report, run, (s) => client.redact(s));
+      if (values.report !== undefined) await writeRunReport(values.report, run, (s) => client.redact(s));
+      await ci?.write(run, (s) => client.redact(s), values.report);
     }
     // Stopped by a signal before the end: the process ends by that signal once everything is closed.
     endBy = summary.cancelled && !summary.stoppedBy ? stop.received : undefined;

@@ -31,10 +31,11 @@ import { chooseConnection, withConnectionFields } from './connections';
 import { EXIT, readInputBytes, UsageError, type CliIo } from './io';
 import { refuseAll, refuseErrors, refuseRunProblems, requestClients, type RequestClients } from './requestClients';
 import { promptAnswers, requestFileContext, type InputValues } from './requestInputs';
-import { writeJunit } from './runReportFile';
+import { requestsRun, RowRequests, writeJunit } from './runReportFile';
+import { CI_HELP, ciOutputs } from './ciOutputs';
 import { cliRunHost } from './runHost';
 import { againToStop, endBySignal, StopRequests } from './signals';
-import { countsOf, jsonReport, junitReport, requestLines, summaryLine, type ReportedRequest } from './testReport';
+import { countsOf, jsonReport, junitReport, requestLines, summaryLine } from './testReport';
 
 export const DATA_OPTIONS = { data: { type: 'string' }, out: { type: 'string', short: 'o' }, column: { type: 'string', multiple: true } } as const;
 
@@ -57,6 +58,7 @@ export const DATA_SEND_HELP = `Data-driven runs:
                        without --out, beside the data file, named after it: rows.csv gives
                        rows.results.jsonl (as the editor's Run with Data)
   --column NAME=JSONPATH  (CSV results, repeatable) a column of what the path selects in the answer
+${CI_HELP}
 ${DATA_COMMON_HELP}
 A row's result is that of its last request, or of the first one that did not pass. Running the same
 command again skips the rows already written as done, so a stopped or killed run (kill -9 too)
@@ -73,7 +75,7 @@ export const DATA_TEST_HELP = `Data-driven tests:
 ${DATA_COMMON_HELP}`;
 
 /** The flags a data-driven run reads (send's and test's). */
-type ParsedArgs = ConnectionValues & InputValues & { readonly data?: string; readonly out?: string; readonly column?: string[]; readonly junit?: string; readonly json?: boolean; readonly yes?: boolean };
+type ParsedArgs = ConnectionValues & InputValues & { readonly data?: string; readonly out?: string; readonly column?: string[]; readonly junit?: string; readonly json?: boolean; readonly yes?: boolean; readonly summary?: string };
 
 /** Where results go without --out: beside the data file, as the editor writes a batch's. */
 export function defaultResultsFile(dataFile: string): string {
@@ -157,14 +159,17 @@ function progressLine(io: CliIo): ((p: RowsProgress) => void) | undefined {
 
 /** `bizdata send FILE --data ROWS [--out RESULTS]`: one result per row appended, the summary on stdout. */
 export async function sendWithData(file: string, values: ParsedArgs, io: CliIo): Promise<number> {
+  const ci = await ciOutputs(values, [file, values.data as string], io);
   const run = await prepareDataRun(file, values, io, 'send');
   const { stop, clients } = run;
   const results = run.results as ResultsFile;
+  const rows = new RowRequests(basename(values.data as string));
+  const startedAt = Date.now();
   let summary: RowsSummary;
   try {
     summary = await runDataRows(
       { file: run.parsed, requests: run.requests, until: 'first-failure', rows: run.table.rows, results, concurrency: run.concurrency, stop: stop.stop, redact: run.redact, onProgress: progressLine(io) },
-      () => run.host,
+      (row) => rows.host(run.host, row),
     );
   } finally {
     await results.close();
@@ -176,6 +181,7 @@ export async function sendWithData(file: string, values: ParsedArgs, io: CliIo):
   const rate = summary.durationMs > 0 ? Math.round((summary.done / (summary.durationMs / 1000)) * 10) / 10 : 0;
   const shown = stoppedBy && { kind: stoppedBy.kind, code: stoppedBy.code, status: stoppedBy.status, text: run.redact(stoppedBy.text), advice: stoppedBy.advice, ...(stoppedBy.comeBackAt !== undefined ? { comeBackAt: new Date(stoppedBy.comeBackAt).toISOString() } : {}) };
   printJson({ total: summary.total, skipped: summary.skipped, done: summary.done, ok: summary.ok, failed: summary.failed, outFile: results.outFile, cancelled: summary.cancelled, ...(shown ? { stoppedBy: shown } : {}), durationMs: Math.round(summary.durationMs), rowsPerSecond: rate }, io);
+  await ci?.write(requestsRun(`bizdata send ${file} --data ${values.data as string}`, 'send', file, rows.inOrder(), startedAt, stoppedBy), run.redact);
   if (stoppedBy) {
     io.stderr.write(`bizdata: the run stopped: no new row was started; running the same command again does the rest.\n`);
     printFailure(stoppedBy, io, run.redact, clients.main.codes);
@@ -190,24 +196,16 @@ export async function sendWithData(file: string, values: ParsedArgs, io: CliIo):
 
 /** `bizdata test FILE --data ROWS`: one test per row and request, named with the row's line. */
 export async function testWithData(file: string, values: ParsedArgs, io: CliIo): Promise<number> {
+  const ci = await ciOutputs(values, [file, values.data as string], io);
   const run = await prepareDataRun(file, values, io, 'test');
   const { stop, clients } = run;
-  const dataName = basename(values.data as string);
-  const reported: Array<{ readonly row: DataRow; readonly r: ReportedRequest }> = [];
+  const rows = new RowRequests(basename(values.data as string));
   const say = (line: string): void => {
     if (!values.json) io.stdout.write(`${safeLine(run.redact(line))}\n`);
   };
-  const hostFor = (row: DataRow): RunHost => ({
-    ...run.host,
-    on: (e) => {
-      if (e.kind !== 'judged') return;
-      const outcome = { ...e.outcome, name: `${e.outcome.name} [${dataName}:${row.line}]` };
-      const r: ReportedRequest = { outcome, connection: e.step?.route.name ?? 'default', url: outcome.url };
-      reported.push({ row, r });
-      for (const line of requestLines(file, r)) say(line);
-    },
-  });
+  const hostFor = (row: DataRow): RunHost => rows.host(run.host, row, (r) => requestLines(file, r).forEach(say));
   let summary: RowsSummary;
+  const startedAt = Date.now();
   const t0 = performance.now();
   try {
     summary = await runDataRows({ file: run.parsed, requests: run.requests, until: 'end', rows: run.table.rows, concurrency: run.concurrency, stop: stop.stop, redact: run.redact }, hostFor);
@@ -216,12 +214,13 @@ export async function testWithData(file: string, values: ParsedArgs, io: CliIo):
     stop.dispose();
   }
   // Rows ran at once: reported in the data file's order, each row's requests in file order.
-  const requests = reported.sort((a, b) => a.row.line - b.row.line || a.r.outcome.request.index - b.r.outcome.request.index).map((x) => x.r);
+  const requests = rows.inOrder();
   const report = { files: [{ file, startedAt: new Date(Date.now() - (performance.now() - t0)).toISOString(), requests }], stopped: summary.stoppedBy, signal: stop.received };
   const counts = countsOf(report.files);
   say(summaryLine(counts, (performance.now() - t0) / 1000));
   if (values.junit !== undefined) await writeJunit(values.junit, junitReport(report, hostname(), run.redact));
   if (values.json) printJson(jsonReport(report, run.redact), io);
+  await ci?.write(requestsRun(`bizdata test ${file} --data ${values.data as string}`, 'test', file, requests, startedAt, summary.stoppedBy), run.redact);
   if (stop.received) return endBySignal(stop.received, io);
   if (summary.stoppedBy) {
     io.stderr.write('bizdata test: the run stopped: no new row was started.\n');

@@ -2,10 +2,12 @@
 // beside the run without changing it (the client's calls and waits, each request's outcome), and the
 // one HTML file written at the end (core/report, loaded only when a report is asked for); and the
 // JUnit XML of `bizdata test --junit FILE`.
+import { fileProblem } from '../core/readText';
 import { stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { errorMessage } from '../core/errors';
-import type { CallResult, WireEvent } from '../core/model';
+import type { CallFailure, CallResult, WireEvent } from '../core/model';
+import type { DataRow } from '../core/data/rows';
+import type { RunHost } from '../core/run/engine';
 import { answerText } from '../core/report/runRecords';
 import { runReportHtml } from '../core/report/loadReport';
 import type { ReportRun, ReportTest } from '../core/report/reportModel';
@@ -31,15 +33,20 @@ export class RunRecorder {
 /** A recorder when a report is asked for (its folder checked before anything is sent), else undefined. */
 export async function recorderFor(path: string | undefined, inputs: readonly string[] = []): Promise<RunRecorder | undefined> {
   if (path === undefined) return undefined;
-  if (!/\.html?$/i.test(path)) throw new UsageError(`--report ${path}: name an .html file, such as report.html.`);
-  if (inputs.some((i) => resolve(i) === resolve(path))) throw new UsageError(`--report ${path} is one of the run's own files; name another, such as report.html.`);
+  await checkRunOutput('--report', path, inputs, { ext: /\.html?$/i, kind: 'an .html file', example: 'report.html' });
+  return new RunRecorder();
+}
+
+/** A file a run writes at its end (--report, --summary), checked before anything is sent: its kind, not an input, an existing folder. */
+export async function checkRunOutput(flag: string, path: string, inputs: readonly string[], o: { readonly ext: RegExp; readonly kind: string; readonly example: string }): Promise<void> {
+  if (!o.ext.test(path)) throw new UsageError(`${flag} ${path}: name ${o.kind}, such as ${o.example}.`);
+  if (inputs.some((i) => resolve(i) === resolve(path))) throw new UsageError(`${flag} ${path} is one of the run's own files; name another, such as ${o.example}.`);
   const folder = dirname(resolve(path));
   const isFolder = await stat(folder).then(
     (s) => s.isDirectory(),
     () => false,
   );
-  if (!isFolder) throw new UsageError(`--report ${path}: the folder ${folder} does not exist. Create it, or name a report in an existing folder.`);
-  return new RunRecorder();
+  if (!isFolder) throw new UsageError(`${flag} ${path}: the folder ${folder} does not exist. Create it, or name a file in an existing folder.`);
 }
 
 /** Writes the report; `redact` is the run's client's, with every secret it has seen. */
@@ -48,7 +55,7 @@ export async function writeRunReport(path: string, run: ReportRun, redact: (text
   try {
     await writeFile(path, html);
   } catch (err) {
-    throw new UsageError(`Cannot write the report to ${path}: ${(err as NodeJS.ErrnoException).code ?? errorMessage(err)}.`);
+    throw new UsageError(`Cannot write the report to ${path}: ${fileProblem(err, path)}.`);
   }
 }
 
@@ -100,6 +107,40 @@ export async function writeJunit(path: string, xml: string): Promise<void> {
   try {
     await writeFile(path, xml);
   } catch (err) {
-    throw new UsageError(`Cannot write the JUnit report to ${path}: ${(err as NodeJS.ErrnoException).code ?? errorMessage(err)}.`);
+    throw new UsageError(`Cannot write the JUnit report to ${path}: ${fileProblem(err, path)}.`);
   }
+}
+
+/** A data run's judged requests, each named with its row (`NAME [ROWS:LINE]`), kept as rows answer at once. */
+export class RowRequests {
+  private readonly judged: Array<{ readonly row: DataRow; readonly r: ReportedRequest }> = [];
+
+  constructor(private readonly dataName: string) {}
+
+  /** `host` for one row, keeping each judged request of it (then handed to `then`). */
+  host(host: RunHost, row: DataRow, then?: (r: ReportedRequest) => void): RunHost {
+    return {
+      ...host,
+      on: async (e) => {
+        await host.on?.(e);
+        if (e.kind !== 'judged') return;
+        const outcome = { ...e.outcome, name: `${e.outcome.name} [${this.dataName}:${row.line}]` };
+        const r: ReportedRequest = { outcome, connection: e.step?.route.name ?? 'default', url: outcome.url };
+        this.judged.push({ row, r });
+        then?.(r);
+      },
+    };
+  }
+
+  /** In the data file's order, each row's requests in file order. */
+  inOrder(): ReportedRequest[] {
+    return [...this.judged].sort((a, b) => a.row.line - b.row.line || a.r.outcome.request.index - b.r.outcome.request.index).map((x) => x.r);
+  }
+}
+
+/** A run of judged requests of one file (a data run) as its report and summary read it. */
+export function requestsRun(title: string, kind: ReportRun['kind'], file: string, requests: readonly ReportedRequest[], startedAt: number, stopped: CallFailure | undefined): ReportRun {
+  const connections = [...new Set(requests.map((r) => r.connection))];
+  const tests = requests.map((r) => reportTest(file, r, undefined));
+  return { title, kind, startedAt, durationMs: Date.now() - startedAt, connections, wire: [], tests, ...(stopped ? { stopped: failureLine(stopped) } : {}) };
 }

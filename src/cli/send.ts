@@ -27,6 +27,7 @@ import { EXIT, UsageError, type CliIo, readInputBytes } from './io';
 import { endBySignal, requestFileStop } from './signals';
 import type { ReportTest } from '../core/report/reportModel';
 import { recorderFor, REPORT_HELP, REPORT_OPTIONS, sentRequest, writeRunReport } from './runReportFile';
+import { CI_OPTIONS } from './ciOutputs';
 
 export const SEND_HELP = `Usage: bizdata send FILE [--name NAME]... [--report FILE.html] [connection options]
        bizdata send FILE --data ROWS.csv|ROWS.jsonl [--out RESULTS.jsonl|RESULTS.csv] [--column NAME=JSONPATH]... [--concurrency N]
@@ -85,7 +86,7 @@ ${REPORT_HELP}
 
 ${CONNECTION_HELP}`;
 
-const SEND_OPTIONS = { ...CONNECTION_OPTIONS, ...REQUEST_INPUT_OPTIONS, ...PRODUCTION_OPTIONS, ...REPORT_OPTIONS, ...DATA_OPTIONS, name: { type: 'string', multiple: true } } as const;
+const SEND_OPTIONS = { ...CONNECTION_OPTIONS, ...REQUEST_INPUT_OPTIONS, ...PRODUCTION_OPTIONS, ...REPORT_OPTIONS, ...DATA_OPTIONS, ...CI_OPTIONS, name: { type: 'string', multiple: true } } as const;
 
 export async function runSendCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(args, SEND_OPTIONS, true);
@@ -100,6 +101,7 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
     if (values.name !== undefined || values.report !== undefined) throw new UsageError('--name and --report do not go with --data: a data-driven run runs every request of the file once per row, and its results are the --out file.');
     return sendWithData(file, { ...values, data }, io);
   }
+  if (values.summary !== undefined) throw new UsageError('--summary goes with --data ROWS.csv (and with bizdata test and batch): the summary of a run of rows. See "bizdata send --help".');
   if (values.out !== undefined || values.column !== undefined) throw new UsageError('--out and --column go with --data ROWS.csv: the results of a data-driven run. See "bizdata send --help".');
   const text = requestFileText(await readInputBytes(file));
   const parsed = parseRequestFile(text);

@@ -1,6 +1,7 @@
 // `bizdata test FILE|DIR...`: request files run as tests by the run engine (core/run/engine.ts), as
 // `bizdata send` and the Test Explorer run them: in order, with chaining, each judged by its `??`
 // assertions; this command only reports the run for people, as JSON, as JUnit XML or as HTML.
+import { fileProblem } from '../core/readText';
 import { readdir, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -19,12 +20,12 @@ import { connectionNames } from '../core/connections/connection';
 import { connectionProblems } from '../core/requests/requestConnections';
 import { chooseConnection } from './connections';
 import { runLimit } from '../core/report/runRecords';
-import { errorMessage } from '../core/errors';
 import type { CallFailure, CallResult } from '../core/model';
 import { SecretRegistry } from '../core/redact';
 import { failureLine } from '../core/exchange/failures';
-import type { ReportTest } from '../core/report/reportModel';
-import { recorderFor, REPORT_HELP, REPORT_OPTIONS, reportTest, writeJunit, writeRunReport } from './runReportFile';
+import type { ReportRun, ReportTest } from '../core/report/reportModel';
+import { recorderFor, REPORT_HELP, REPORT_OPTIONS, reportTest, RunRecorder, writeJunit, writeRunReport } from './runReportFile';
+import { CI_HELP, CI_OPTIONS, ciOutputs } from './ciOutputs';
 import { safeLine } from '../core/sanitize';
 import { parse } from './args';
 import { CONNECTION_HELP, CONNECTION_OPTIONS } from './connectionOptions';
@@ -73,6 +74,7 @@ summary.
   --junit FILE   also write JUnit XML: a testsuite per file, a testcase per request
   --json         print one JSON document with every file, request and assertion instead of lines
 ${REPORT_HELP}
+${CI_HELP}
 
 ${DATA_TEST_HELP}
 
@@ -84,7 +86,7 @@ signal.
 
 ${CONNECTION_HELP}`;
 
-const TEST_OPTIONS = { ...CONNECTION_OPTIONS, ...REQUEST_INPUT_OPTIONS, ...PRODUCTION_OPTIONS, ...REPORT_OPTIONS, junit: { type: 'string' }, json: { type: 'boolean' }, data: DATA_OPTIONS.data } as const;
+const TEST_OPTIONS = { ...CONNECTION_OPTIONS, ...REQUEST_INPUT_OPTIONS, ...PRODUCTION_OPTIONS, ...REPORT_OPTIONS, ...CI_OPTIONS, junit: { type: 'string' }, json: { type: 'boolean' }, data: DATA_OPTIONS.data } as const;
 const REQUEST_FILE = '.bizdata.http';
 
 interface Loaded {
@@ -116,7 +118,8 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
   // Every secret of the run, for the one redaction of all it prints and writes (core/redact.ts).
   const secrets = new SecretRegistry();
   const redact = (text: string): string => secrets.redact(text);
-  const recorder = await recorderFor(values.report, files);
+  const ci = await ciOutputs(values, files, io);
+  const recorder = (await recorderFor(values.report, files)) ?? (ci ? new RunRecorder() : undefined);
   const skipped: ReportTest[] = [];
   const loaded: Loaded[] = [];
   for (const file of files) {
@@ -197,12 +200,14 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
   const counts = countsOf(reports);
   const durationMs = performance.now() - t0;
   say(summaryLine(counts, durationMs / 1000));
-  if (recorder && values.report !== undefined) {
+  if (recorder) {
     const tests = [...reports.flatMap((f) => f.requests.map((r) => reportTest(f.file, r, answers.get(r)))), ...skipped];
     const why = stopped ? failureLine(stopped) : stop.received ? `stopped by ${stop.received}` : undefined;
     const connections = [...new Set(reports.flatMap((f) => f.requests.map((r) => r.connection)))];
     const title = `bizdata test ${positionals.join(' ')}`;
-    await writeRunReport(values.report, { title, kind: 'test', startedAt: recorder.startedAt, durationMs, connections, wire: recorder.wire, limit: runLimit(main.client.limiterState()), tests, ...(why !== undefined ? { stopped: why } : {}) }, redact);
+    const report: ReportRun = { title, kind: 'test', startedAt: recorder.startedAt, durationMs, connections, wire: recorder.wire, limit: runLimit(main.client.limiterState()), tests, ...(why !== undefined ? { stopped: why } : {}) };
+    if (values.report !== undefined) await writeRunReport(values.report, report, redact);
+    await ci?.write(report, redact, values.report);
   }
   if (values.junit !== undefined) await writeJunit(values.junit, junitReport(run, hostname(), redact));
   if (values.json) printJson(jsonReport(run, redact), io);
@@ -231,7 +236,7 @@ async function requestFiles(paths: readonly string[]): Promise<string[]> {
     try {
       isFolder = (await stat(p)).isDirectory();
     } catch (err) {
-      throw new UsageError(`Cannot read ${p}: ${(err as NodeJS.ErrnoException).code ?? errorMessage(err)}.`);
+      throw new UsageError(`Cannot read ${p}: ${fileProblem(err, p)}.`);
     }
     if (!isFolder) {
       out.push(p);

@@ -1,0 +1,86 @@
+// A run's summary in Markdown (pure), from the same model as its HTML report (reportModel.ts): the
+// counts, every failure at FILE:LINE with what was expected and what came, the slowest requests and
+// a link to the full report. CI shows it where people look: GitHub's job summary page
+// ($GITHUB_STEP_SUMMARY), or any Markdown file (`--summary FILE.md`).
+import { safeLine } from '../sanitize';
+import type { ReportModel, ReportTest } from './reportModel';
+
+/** Failures written out; the report and the JUnit file hold the rest. */
+const FAILURES_SHOWN = 50;
+const SLOWEST_SHOWN = 5;
+
+export interface SummaryLinks {
+  /** The full report: a link (a CI run's artifacts, or a file beside the summary), and its file name. */
+  readonly report?: { readonly href: string; readonly name: string; readonly where?: string };
+}
+
+/** The Markdown of a run; every text from the run is already redacted in `model` (reportModel does). */
+export function stepSummary(model: ReportModel, links: SummaryLinks = {}): string {
+  const c = model.counts;
+  const ok = c.failed === 0 && c.errors === 0 && model.stopped === undefined;
+  const what = model.batch ? plural(c.total, 'input') : plural(c.total, 'request');
+  const counts = model.batch
+    ? [`${c.passed} ok`, `${c.failed} failed`, ...(c.skipped > 0 ? [`${c.skipped} done before`] : []), ...(c.unsent > 0 ? [`${c.unsent} not sent`] : [])]
+    : [`${c.passed} passed`, `${c.failed} failed`, plural(c.errors, 'error'), ...(c.skipped > 0 ? [`${c.skipped} skipped`] : [])];
+  const out = [
+    `### ${ok ? 'Passed' : 'Failed'}: ${text(model.title)}`,
+    '',
+    `**${counts.join(', ')}** of ${what}, ${seconds(model.durationMs)}${model.connections.length > 0 ? `, against ${model.connections.map(code).join(', ')}` : ''}.`,
+  ];
+  if (model.stopped !== undefined) out.push('', `**The run stopped early:** ${text(model.stopped)}`);
+  const failures = model.failures.slice(0, FAILURES_SHOWN);
+  if (failures.length > 0) {
+    out.push('', '#### Failures', '');
+    for (const f of failures) out.push(...failure(f));
+    const more = model.failures.length - failures.length + model.moreFailures;
+    if (more > 0) out.push(`- and ${plural(more, 'more failure')}: see the full report`);
+  }
+  const slowest = model.slowest.slice(0, SLOWEST_SHOWN);
+  if (slowest.length > 0) {
+    out.push('', '#### Slowest requests', '', '| Request | Time | Answer |', '|---|---:|---|');
+    for (const s of slowest) out.push(`| ${text(s.label)} | ${s.ms} ms | ${text([s.status, s.code].filter((x) => x !== undefined).join(' ') || 'no answer')} |`);
+  }
+  if (links.report) out.push('', `The full report: [${text(links.report.name)}](${links.report.href})${links.report.where !== undefined ? ` (${text(links.report.where)})` : ''}.`);
+  return `${out.join('\n')}\n`;
+}
+
+/** A failure: where and what, then each assertion that did not hold at its line. */
+function failure(f: ReportTest): string[] {
+  const where = f.file !== '' ? `${f.file}:${f.line}` : `${f.line}`;
+  const answer = [f.status, f.code].filter((x) => x !== undefined).join(' ');
+  const head = `- **${text(where)}** ${text(f.name)}${f.method !== '' ? `: ${code(`${f.method} ${f.url ?? ''}`.trim())}` : ''}${answer !== '' ? ` → ${text(answer)}` : ''}${f.verdict === 'error' ? ' (error)' : ''}`;
+  const lines = [head];
+  for (const a of f.failedAssertions) lines.push(`  - ${text(`${f.file}:${a.line}`)}: ${code(a.text)}, actual ${text(a.actual)}`);
+  if (f.message !== undefined) lines.push(`  - ${f.file !== '' ? `${text(`${f.file}:${f.messageLine ?? f.line}`)}: ` : ''}${text(f.message)}`);
+  return lines;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function seconds(ms: number): string {
+  return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
+}
+
+/**
+ * Text from the run as Markdown that shows it as it is: every character Markdown or HTML would read
+ * as markup is escaped, and a line break is a space (a summary line stays one line, a table cell one cell).
+ */
+export function text(s: string): string {
+  return oneLine(s).replace(/[\\`*_{}[\]()<>#|~!&$]/g, (ch) => (ch === '<' ? '&lt;' : ch === '>' ? '&gt;' : ch === '&' ? '&amp;' : `\\${ch}`));
+}
+
+/** Text as inline code: fenced with more backticks than it holds, so nothing inside ends it. */
+function code(s: string): string {
+  const t = oneLine(s);
+  const longest = Math.max(0, ...(t.match(/`+/g) ?? []).map((m) => m.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = t.startsWith('`') || t.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${t}${pad}${fence}`;
+}
+
+/** One line, and no character that could make it read differently from what it is (sanitize.ts). */
+function oneLine(s: string): string {
+  return safeLine(s.replace(/\r\n|[\r\n\u2028\u2029]/g, ' '));
+}
