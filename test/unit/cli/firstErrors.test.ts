@@ -4,26 +4,15 @@
 // stop, not a failure per request), and a lockout guard that holds a sandbox account (how to clear it).
 import * as assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { DEMO_CREDENTIALS } from '../../../src/sandbox/defaults';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server';
 import { cliRuns } from './cliHarness';
+import { freePort } from '../ports';
 
 /** Lines of a command's output that are not blank. */
 const linesOf = (text: string): string[] => text.split('\n').filter((l) => l.trim() !== '');
 
-/** A loopback port nothing listens on (taken from the system, then closed). */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const REQUESTS = ['GET {{baseUrl}}/v1/duns-search/ip/198.51.100.7', '', '?? status == 200', '?? body $.inquiryDetail.ipAddress == 198.51.100.7', '?? code !exists', ''].join('\n');
 
@@ -99,7 +88,7 @@ describe('first errors: what is wrong and what to do, in a few lines', function 
   });
 
   it('nothing listening at the address: the run stops at the first request, naming the address and how to start the sandbox', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     for (const name of ['a', 'b', 'c']) await writeFile(join(dir, `${name}.bizdata.http`), REQUESTS);
     const r = await run(['test', dir, '--sandbox', `http://127.0.0.1:${port}`]);
     assert.equal(r.code, 1, r.stderr);
