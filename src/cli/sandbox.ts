@@ -6,7 +6,10 @@ import { type RunningSandbox, startSandbox } from '../sandbox/server';
 import { closest } from '../core/closest';
 import { errorMessage } from '../core/errors';
 import { safeLine } from '../core/sanitize';
+import { stat } from 'node:fs/promises';
 import { BlockList, isIP } from 'node:net';
+import { resolve } from 'node:path';
+import { fileProblem } from '../core/readText';
 
 export const SANDBOX_USAGE = `Usage: bizdata sandbox [options]
 
@@ -106,6 +109,11 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
     process.stderr.write(`${errorMessage(err)}\n`);
     return 2;
   }
+  const fixtures = args.fixtures === undefined ? undefined : await folderProblem('--fixtures', args.fixtures);
+  if (fixtures !== undefined) {
+    process.stderr.write(`bizdata sandbox: ${fixtures}\n`);
+    return 2;
+  }
   const envKey = process.env.BIZDATA_SANDBOX_ADMIN_KEY;
   const adminKey = args.adminKey ?? (envKey !== undefined && envKey !== '' ? envKey : undefined);
   let sandbox: RunningSandbox;
@@ -135,6 +143,15 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
   await sandbox.close();
   process.stderr.write(`Sandbox stopped${why === 'stdin' ? ' (standard input closed)' : ''}.\n`);
   return 0;
+}
+
+/** Why `folder` cannot be the folder of `flag` (it is not there, or not a folder), or undefined. */
+async function folderProblem(flag: string, folder: string): Promise<string | undefined> {
+  try {
+    return (await stat(folder)).isDirectory() ? undefined : `${flag} ${folder} is a file: give the folder that holds ip/, org/ or routes.json.`;
+  } catch (err) {
+    return `${flag} ${folder}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? `there is no such folder (looked for ${resolve(folder)})` : fileProblem(err, folder)}.`;
+  }
 }
 
 /** Why the sandbox cannot listen where asked, and what to do; undefined for any other failure. */

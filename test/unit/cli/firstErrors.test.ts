@@ -69,6 +69,10 @@ describe('first errors: what is wrong and what to do, in a few lines', function 
       assert.match(lines[0], /missing\.\w+(\.\w+)?:? .*there is no such file \(looked for \/.*missing\.\w+/);
       assert.doesNotMatch(r.stderr, /ENOENT/);
     }
+    const config = await run(['sandbox', '--config', `${missing}.json`]);
+    assert.deepEqual([config.code, linesOf(config.stderr)], [2, [`Cannot read sandbox config ${missing}.json: there is no such file (looked for ${missing}.json).`]]);
+    const fixtures = await run(['sandbox', '--fixtures', missing]);
+    assert.deepEqual([fixtures.code, linesOf(fixtures.stderr)], [2, [`bizdata sandbox: --fixtures ${missing}: there is no such folder (looked for ${missing}).`]]);
   });
 
   it('an address without its scheme: what to write instead, exit 2, nothing sent', async () => {
