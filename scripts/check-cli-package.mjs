@@ -32,7 +32,9 @@ const problems = [];
 for (const bundle of Object.keys(BUNDLES)) if (!files.has(bundle)) problems.push(`missing ${bundle} (build first: npm run build:production)`);
 for (const f of files.keys()) if (!(f in BUNDLES) && !ALSO.test(f)) problems.push(`must not ship ${f}`);
 for (const field of ['dependencies', 'optionalDependencies', 'peerDependencies', 'bundleDependencies']) {
-  if (manifest[field] && Object.keys(manifest[field]).length > 0) problems.push(`package.json declares ${field}: every library is inside the bundles, so the package must install nothing more`);
+  if (manifest[field] && Object.keys(manifest[field]).length > 0) {
+    problems.push(`package.json declares ${field}: every library is inside the bundles, so the package must install nothing more`);
+  }
 }
 const bin = manifest.bin?.bizdata?.replace(/^\.\//, '');
 if (bin === undefined || !files.has(bin)) problems.push(`package.json's bin.bizdata (${bin}) is not in the package`);
@@ -42,7 +44,8 @@ for (const bundle of Object.keys(BUNDLES)) {
   // Everything a bundle requires is Node's own or another shipped bundle: nothing comes from node_modules.
   const text = readFileSync(resolve(root, bundle), 'utf8');
   for (const [, name] of text.matchAll(/\brequire\("([^"]+)"\)/g)) {
-    if (name.startsWith('./') ? !files.has(`dist/${name.slice(2)}`) : !isBuiltin(name)) problems.push(`${bundle} requires ${name}, which the package does not carry`);
+    const carried = name.startsWith('./') ? files.has(`dist/${name.slice(2)}`) : isBuiltin(name);
+    if (!carried) problems.push(`${bundle} requires ${name}, which the package does not carry`);
   }
 }
 

@@ -46,7 +46,8 @@ function options(args, env) {
     else fail(`unknown option ${arg}. npm start takes --port N and --no-sandbox, after --: npm start -- --port 8001`);
   }
   const given = port ?? (env.BIZDATA_PORT || undefined);
-  if (given !== undefined && (!/^\d+$/.test(given) || Number(given) < 1 || Number(given) > 65535)) fail(`--port (BIZDATA_PORT) must be a port number from 1 to 65535, not "${given}".`);
+  const bad = given !== undefined && (!/^\d+$/.test(given) || Number(given) < 1 || Number(given) > 65535);
+  if (bad) fail(`--port (BIZDATA_PORT) must be a port number from 1 to 65535, not "${given}".`);
   return { port: given === undefined ? undefined : Number(given), sandbox };
 }
 

@@ -15,7 +15,8 @@ interface Addresses {
 export function userInfoProblem(values: Addresses, env: NodeJS.ProcessEnv): string | undefined {
   const given = addressesGiven(values, env);
   const bad = given.find(([, url]) => url !== undefined && /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(url));
-  if (bad) return `${bad[0]} contains a user name or password before the host (user:password@). Remove them: credentials come only from the environment or a prompt, never from an address.`;
+  const where = 'credentials come only from the environment or a prompt, never from an address';
+  if (bad) return `${bad[0]} contains a user name or password before the host (user:password@). Remove them: ${where}.`;
   for (const [label, url] of given) {
     const problem = url === undefined ? undefined : checkServiceUrl(label, url.trim());
     if (problem !== undefined) return problem;

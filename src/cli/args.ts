@@ -84,7 +84,8 @@ function parseArgsProblem(err: unknown): string {
   const message = errorMessage(err);
   const option = /'(-{1,2}[^'\s<]+)/.exec(message)?.[1];
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option !== undefined) {
-    return /does not take an argument/.test(message) ? `${option} takes no value.` : `${option} needs a value: ${option} VALUE (a value that starts with "-" as ${option}=VALUE).`;
+    if (/does not take an argument/.test(message)) return `${option} takes no value.`;
+    return `${option} needs a value: ${option} VALUE (a value that starts with "-" as ${option}=VALUE).`;
   }
   if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
     const word = /'([^']*)'/.exec(message)?.[1] ?? '';

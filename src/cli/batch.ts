@@ -42,8 +42,9 @@ remembers for the next run). A coordinator that stops answering stops the batch:
 finish, no new one starts, and running it again continues where it stopped.
 
 The run stops early on an authentication failure, the lockout guard, a contract limit
-(SC003, SC004, SC005), nothing answering at the service's address (a sandbox not started), and when the service asks (Retry-After) to be called again later than the
-client waits by itself (60 s): the message says when; running it again then resumes. A summary is
+(SC003, SC004, SC005), nothing answering at the service's address (a sandbox not started), and
+when the service asks (Retry-After) to be called again later than the client waits by itself
+(60 s): the message says when; running it again then resumes. A summary is
 printed on stdout.
 
 Ctrl-C (SIGINT) or SIGTERM stops it cleanly: no new lookup is sent, those already sent are answered

@@ -60,7 +60,8 @@ export async function readConnections(flag: string | undefined, env: NodeJS.Proc
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' && flag === undefined) return { file };
-    throw new UsageError(`Cannot read the connections file ${file}: ${fileProblem(err, file)}.${flag !== undefined ? ' Check the path given to --connections.' : ''}`);
+    const check = flag !== undefined ? ' Check the path given to --connections.' : '';
+    throw new UsageError(`Cannot read the connections file ${file}: ${fileProblem(err, file)}.${check}`);
   }
   try {
     return { connections: parseConnectionsText(text, file), file };

@@ -75,7 +75,16 @@ export const DATA_TEST_HELP = `Data-driven tests:
 ${DATA_COMMON_HELP}`;
 
 /** The flags a data-driven run reads (send's and test's). */
-type ParsedArgs = ConnectionValues & InputValues & { readonly data?: string; readonly out?: string; readonly column?: string[]; readonly junit?: string; readonly json?: boolean; readonly yes?: boolean; readonly summary?: string };
+type ParsedArgs = ConnectionValues &
+  InputValues & {
+    readonly data?: string;
+    readonly out?: string;
+    readonly column?: string[];
+    readonly junit?: string;
+    readonly json?: boolean;
+    readonly yes?: boolean;
+    readonly summary?: string;
+  };
 
 /** Where results go without --out: beside the data file, as the editor writes a batch's. */
 export function defaultResultsFile(dataFile: string): string {

@@ -74,7 +74,8 @@ async function main(argv: string[], io: CliIo): Promise<number> {
   const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (run) return run(argv.slice(1), io);
   if (command.startsWith('-')) {
-    io.stderr.write(`bizdata: ${safeLine(command.split('=')[0])} is not an option of bizdata itself: a command comes first, its options after it, as in "bizdata test FILE --sandbox URL".\nRun "bizdata --help" for the commands.\n`);
+    const first = 'a command comes first, its options after it, as in "bizdata test FILE --sandbox URL"';
+    io.stderr.write(`bizdata: ${safeLine(command.split('=')[0])} is not an option of bizdata itself: ${first}.\nRun "bizdata --help" for the commands.\n`);
     return 2;
   }
   // A word that is no command: the closest one, and where the list is, in two lines (not the whole help).

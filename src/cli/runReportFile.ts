@@ -37,10 +37,18 @@ export async function recorderFor(path: string | undefined, inputs: readonly str
   return new RunRecorder();
 }
 
+/** What a file a run writes is: its name's ending, the words for it, an example name. */
+export interface OutputKind {
+  readonly ext: RegExp;
+  readonly kind: string;
+  readonly example: string;
+}
+
 /** A file a run writes at its end (--report, --summary), checked before anything is sent: its kind, not an input, an existing folder. */
-export async function checkRunOutput(flag: string, path: string, inputs: readonly string[], o: { readonly ext: RegExp; readonly kind: string; readonly example: string }): Promise<void> {
+export async function checkRunOutput(flag: string, path: string, inputs: readonly string[], o: OutputKind): Promise<void> {
   if (!o.ext.test(path)) throw new UsageError(`${flag} ${path}: name ${o.kind}, such as ${o.example}.`);
-  if (inputs.some((i) => resolve(i) === resolve(path))) throw new UsageError(`${flag} ${path} is one of the run's own files; name another, such as ${o.example}.`);
+  const own = inputs.some((i) => resolve(i) === resolve(path));
+  if (own) throw new UsageError(`${flag} ${path} is one of the run's own files; name another, such as ${o.example}.`);
   const folder = dirname(resolve(path));
   const isFolder = await stat(folder).then(
     (s) => s.isDirectory(),
@@ -139,7 +147,14 @@ export class RowRequests {
 }
 
 /** A run of judged requests of one file (a data run) as its report and summary read it. */
-export function requestsRun(title: string, kind: ReportRun['kind'], file: string, requests: readonly ReportedRequest[], startedAt: number, stopped: CallFailure | undefined): ReportRun {
+export function requestsRun(
+  title: string,
+  kind: ReportRun['kind'],
+  file: string,
+  requests: readonly ReportedRequest[],
+  startedAt: number,
+  stopped: CallFailure | undefined,
+): ReportRun {
   const connections = [...new Set(requests.map((r) => r.connection))];
   const tests = requests.map((r) => reportTest(file, r, undefined));
   return { title, kind, startedAt, durationMs: Date.now() - startedAt, connections, wire: [], tests, ...(stopped ? { stopped: failureLine(stopped) } : {}) };

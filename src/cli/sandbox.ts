@@ -150,7 +150,8 @@ async function folderProblem(flag: string, folder: string): Promise<string | und
   try {
     return (await stat(folder)).isDirectory() ? undefined : `${flag} ${folder} is a file: give the folder that holds ip/, org/ or routes.json.`;
   } catch (err) {
-    return `${flag} ${folder}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? `there is no such folder (looked for ${resolve(folder)})` : fileProblem(err, folder)}.`;
+    const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
+    return `${flag} ${folder}: ${missing ? `there is no such folder (looked for ${resolve(folder)})` : fileProblem(err, folder)}.`;
   }
 }
 
@@ -159,9 +160,12 @@ function listenProblem(err: unknown, host: string, port: number): string | undef
   const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
   switch ((err as NodeJS.ErrnoException).code) {
     case 'EADDRINUSE':
-      return `bizdata sandbox: port ${port} is already in use on ${host} (another sandbox, or another program, listens at ${where}). Stop it, or choose another port: --port ${port === 65535 ? port - 1 : port + 1}, or --port 0 for any free one.`;
+      return (
+        `bizdata sandbox: port ${port} is already in use on ${host} (another sandbox, or another program, listens at ${where}). ` +
+        `Stop it, or choose another port: --port ${port === 65535 ? port - 1 : port + 1}, or --port 0 for any free one.`
+      );
     case 'EACCES':
-      return `bizdata sandbox: listening on port ${port} is not permitted here (ports under 1024 need privileges). Choose another port, such as --port ${DEFAULT_CLI_PORT}.`;
+      return `bizdata sandbox: port ${port} needs privileges here (as ports under 1024 do). Choose another, such as --port ${DEFAULT_CLI_PORT}.`;
     case 'EADDRNOTAVAIL':
       return `bizdata sandbox: ${host} is not an address of this machine, so nothing can listen at ${where}. Leave --host out to listen on ${DEFAULT_HOST}.`;
     default:

@@ -101,7 +101,8 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
     if (values.name !== undefined || values.report !== undefined) throw new UsageError('--name and --report do not go with --data: a data-driven run runs every request of the file once per row, and its results are the --out file.');
     return sendWithData(file, { ...values, data }, io);
   }
-  if (values.summary !== undefined) throw new UsageError('--summary goes with --data ROWS.csv (and with bizdata test and batch): the summary of a run of rows. See "bizdata send --help".');
+  const summary = '--summary goes with --data ROWS.csv (and with bizdata test and batch): the summary of a run of rows. See "bizdata send --help".';
+  if (values.summary !== undefined) throw new UsageError(summary);
   if (values.out !== undefined || values.column !== undefined) throw new UsageError('--out and --column go with --data ROWS.csv: the results of a data-driven run. See "bizdata send --help".');
   const text = requestFileText(await readInputBytes(file));
   const parsed = parseRequestFile(text);

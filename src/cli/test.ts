@@ -205,7 +205,8 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
     const why = stopped ? failureLine(stopped) : stop.received ? `stopped by ${stop.received}` : undefined;
     const connections = [...new Set(reports.flatMap((f) => f.requests.map((r) => r.connection)))];
     const title = `bizdata test ${positionals.join(' ')}`;
-    const report: ReportRun = { title, kind: 'test', startedAt: recorder.startedAt, durationMs, connections, wire: recorder.wire, limit: runLimit(main.client.limiterState()), tests, ...(why !== undefined ? { stopped: why } : {}) };
+    const limit = runLimit(main.client.limiterState());
+    const report: ReportRun = { title, kind: 'test', startedAt: recorder.startedAt, durationMs, connections, wire: recorder.wire, limit, tests, ...(why !== undefined ? { stopped: why } : {}) };
     if (values.report !== undefined) await writeRunReport(values.report, report, redact);
     await ci?.write(report, redact, values.report);
   }

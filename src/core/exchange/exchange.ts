@@ -113,7 +113,8 @@ export class Exchange {
           if (!(await this.pause(ms, `retry ${++transients} of ${this.policy.maxTransientRetries} after: ${text}`, waits))) return closed();
           continue;
         }
-        return { ...failure(t0, e.kind, text, transportAdvice(e, built.wire.origin), built.record), mayHaveReached: e.mayHaveReached, ...(e.unreachable ? { unreachable: true } : {}) };
+        const failed = failure(t0, e.kind, text, transportAdvice(e, built.wire.origin), built.record);
+        return { ...failed, mayHaveReached: e.mayHaveReached, ...(e.unreachable ? { unreachable: true } : {}) };
       }
       const service = recogniseBody(res.json, this.codes, res.status);
       const wait = retryAfterMs(res.headers);

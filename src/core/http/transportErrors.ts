@@ -48,7 +48,8 @@ export function toTransportError(err: unknown, origin: string, signal: AbortSign
     }[code ?? ''] ?? (e.message ?? String(err));
   const unreachable = UNREACHABLE.has(code ?? '');
   const nothingThere = unreachable ? `: nothing ${code === 'ENOTFOUND' ? 'is known by that name' : 'is listening there'}` : '';
-  return new TransportError(`Could not complete the request to ${hostOf(origin)}: ${reason}${code ? ` (${code})` : ''}${nothingThere}.`, 'network', reached, retryable, unreachable);
+  const message = `Could not complete the request to ${hostOf(origin)}: ${reason}${code ? ` (${code})` : ''}${nothingThere}.`;
+  return new TransportError(message, 'network', reached, retryable, unreachable);
 }
 
 /** Failures after which the same idempotent request may well succeed: resets, refusals, timeouts. */

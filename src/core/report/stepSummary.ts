@@ -22,10 +22,11 @@ export function stepSummary(model: ReportModel, links: SummaryLinks = {}): strin
   const counts = model.batch
     ? [`${c.passed} ok`, `${c.failed} failed`, ...(c.skipped > 0 ? [`${c.skipped} done before`] : []), ...(c.unsent > 0 ? [`${c.unsent} not sent`] : [])]
     : [`${c.passed} passed`, `${c.failed} failed`, plural(c.errors, 'error'), ...(c.skipped > 0 ? [`${c.skipped} skipped`] : [])];
+  const against = model.connections.length > 0 ? `, against ${model.connections.map(code).join(', ')}` : '';
   const out = [
     `### ${ok ? 'Passed' : 'Failed'}: ${text(model.title)}`,
     '',
-    `**${counts.join(', ')}** of ${what}, ${seconds(model.durationMs)}${model.connections.length > 0 ? `, against ${model.connections.map(code).join(', ')}` : ''}.`,
+    `**${counts.join(', ')}** of ${what}, ${seconds(model.durationMs)}${against}.`,
   ];
   if (model.stopped !== undefined) out.push('', `**The run stopped early:** ${text(model.stopped)}`);
   const failures = model.failures.slice(0, FAILURES_SHOWN);
@@ -38,21 +39,28 @@ export function stepSummary(model: ReportModel, links: SummaryLinks = {}): strin
   const slowest = model.slowest.slice(0, SLOWEST_SHOWN);
   if (slowest.length > 0) {
     out.push('', '#### Slowest requests', '', '| Request | Time | Answer |', '|---|---:|---|');
-    for (const s of slowest) out.push(`| ${text(s.label)} | ${s.ms} ms | ${text([s.status, s.code].filter((x) => x !== undefined).join(' ') || 'no answer')} |`);
+    for (const s of slowest) out.push(`| ${text(s.label)} | ${s.ms} ms | ${text(answerOf(s) || 'no answer')} |`);
   }
-  if (links.report) out.push('', `The full report: [${text(links.report.name)}](${links.report.href})${links.report.where !== undefined ? ` (${text(links.report.where)})` : ''}.`);
+  const report = links.report;
+  if (report) out.push('', `The full report: [${text(report.name)}](${report.href})${report.where !== undefined ? ` (${text(report.where)})` : ''}.`);
   return `${out.join('\n')}\n`;
 }
 
 /** A failure: where and what, then each assertion that did not hold at its line. */
 function failure(f: ReportTest): string[] {
   const where = f.file !== '' ? `${f.file}:${f.line}` : `${f.line}`;
-  const answer = [f.status, f.code].filter((x) => x !== undefined).join(' ');
-  const head = `- **${text(where)}** ${text(f.name)}${f.method !== '' ? `: ${code(`${f.method} ${f.url ?? ''}`.trim())}` : ''}${answer !== '' ? ` → ${text(answer)}` : ''}${f.verdict === 'error' ? ' (error)' : ''}`;
+  const answer = answerOf(f);
+  const sent = f.method !== '' ? `: ${code(`${f.method} ${f.url ?? ''}`.trim())}` : '';
+  const head = `- **${text(where)}** ${text(f.name)}${sent}${answer !== '' ? ` → ${text(answer)}` : ''}${f.verdict === 'error' ? ' (error)' : ''}`;
   const lines = [head];
   for (const a of f.failedAssertions) lines.push(`  - ${text(`${f.file}:${a.line}`)}: ${code(a.text)}, actual ${text(a.actual)}`);
   if (f.message !== undefined) lines.push(`  - ${f.file !== '' ? `${text(`${f.file}:${f.messageLine ?? f.line}`)}: ` : ''}${text(f.message)}`);
   return lines;
+}
+
+/** The answer's status and result code, as far as there was one. */
+function answerOf(a: { readonly status?: number; readonly code?: string }): string {
+  return [a.status, a.code].filter((x) => x !== undefined).join(' ');
 }
 
 function plural(n: number, word: string): string {

@@ -18,7 +18,11 @@ export function escapeProperty(s: string): string {
 }
 
 /** One workflow command line. */
-export function workflowCommand(command: 'error' | 'warning' | 'notice', properties: Readonly<Record<string, string | number | undefined>>, message: string): string {
+export function workflowCommand(
+  command: 'error' | 'warning' | 'notice',
+  properties: Readonly<Record<string, string | number | undefined>>,
+  message: string,
+): string {
   const props = Object.entries(properties)
     .filter((e): e is [string, string | number] => e[1] !== undefined && e[1] !== '')
     .map(([k, v]) => `${k}=${escapeProperty(String(v))}`)
@@ -35,7 +39,8 @@ export function failureCommands(model: ReportModel, path: (file: string) => stri
   const failures = model.failures.slice(0, ANNOTATIONS);
   const lines = failures.map((f) => failureCommand(f, path, model.title));
   const more = model.failures.length - failures.length + model.moreFailures;
-  if (more > 0) lines.push(workflowCommand('error', { title: `${model.title}: ${more} more failures` }, `${more} more failures are not annotated: see the job summary and the report.`));
+  const untold = `${more} more failures are not annotated: see the job summary and the report.`;
+  if (more > 0) lines.push(workflowCommand('error', { title: `${model.title}: ${more} more failures` }, untold));
   if (model.stopped !== undefined) lines.push(workflowCommand('error', { title: `${model.title}: the run stopped early` }, model.stopped));
   return lines;
 }
@@ -46,9 +51,7 @@ function failureCommand(f: ReportTest, path: (file: string) => string, title: st
   const messages = [...f.failedAssertions.map((a) => `line ${a.line}: ${a.text}, actual ${a.actual}`), ...(f.message !== undefined ? [f.message] : [])];
   const answer = [f.status, f.code].filter((x) => x !== undefined).join(' ');
   const head = `${f.name}${f.method !== '' ? `: ${f.method} ${f.url ?? ''}`.trimEnd() : ''}${answer !== '' ? ` -> ${answer}` : ''}`;
-  return workflowCommand(
-    'error',
-    { file: f.file !== '' ? path(f.file) : undefined, line: f.file !== '' ? line : undefined, title: `${title}: ${f.name} ${f.verdict === 'error' ? 'could not be judged' : 'failed'}` },
-    [head, ...messages].join('\n'),
-  );
+  const where = f.file !== '' ? { file: path(f.file), line } : {};
+  const what = f.verdict === 'error' ? 'could not be judged' : 'failed';
+  return workflowCommand('error', { ...where, title: `${title}: ${f.name} ${what}` }, [head, ...messages].join('\n'));
 }

@@ -16,7 +16,8 @@ export const STOPPING: Readonly<Partial<Record<FailureKind, string>>> = {
 };
 
 /** Why the one network failure that ends a run does (the others are their request's own). */
-export const UNREACHABLE_STOPS = "nothing answers at the service's address (the connection was refused, or the host name does not resolve): every request to it would fail the same";
+export const UNREACHABLE_STOPS =
+  "nothing answers at the service's address (the connection was refused, or the host name does not resolve): every request to it would fail the same";
 
 /** Why `failure` ends a run, in the table's words; undefined when it does not. */
 export function stopReason(failure: CallFailure): string | undefined {

@@ -42,12 +42,17 @@ interface GithubStep {
   readonly with?: { readonly path?: string };
 }
 
-function guideBlocks(): { setUp: string[]; github: GithubStep[]; gitlab: { script: string[]; artifacts: { paths: string[]; reports: { junit: string } } } } {
+interface GitlabJob {
+  readonly script: string[];
+  readonly artifacts: { readonly paths: string[]; readonly reports: { readonly junit: string } };
+}
+
+function guideBlocks(): { setUp: string[]; github: GithubStep[]; gitlab: GitlabJob } {
   const blocks = fences(readGuides().find((g) => g.file === GUIDE) ?? assert.fail(`${GUIDE} is missing`));
   const setUp = blocks.find((b) => b.lang === 'sh' && b.text.includes('npm install --save-dev'));
   const yaml = blocks.filter((b) => b.lang === 'yaml').map((b) => parseYaml(b.text) as Record<string, unknown>);
   const github = yaml.find((y) => 'jobs' in y) as { jobs: Record<string, { steps: GithubStep[] }> } | undefined;
-  const gitlab = yaml.find((y) => 'request-file-tests' in y) as { 'request-file-tests': { script: string[]; artifacts: { paths: string[]; reports: { junit: string } } } } | undefined;
+  const gitlab = yaml.find((y) => 'request-file-tests' in y) as { 'request-file-tests': GitlabJob } | undefined;
   assert.ok(setUp && github && gitlab, `${GUIDE} has the set-up block and both jobs`);
   const lines = setUp.text.split('\n').filter((l) => l.trim() !== '' && !l.trim().startsWith('#'));
   return { setUp: lines, github: Object.values(github.jobs)[0].steps, gitlab: gitlab['request-file-tests'] };
@@ -115,7 +120,9 @@ describe('the CI jobs of docs/tests-and-ci.md, run as written with the packed CL
     const repo = await repository(setUp);
     const port = String(await freePort());
     const summary = join(root, `step-summary-${port}.md`);
-    const env = { ...quietNpm(join(root, 'home')), CI: 'true', GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: repo, GITHUB_STEP_SUMMARY: summary, GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'acme/requests', GITHUB_RUN_ID: '77' };
+    const runner = { GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: repo, GITHUB_STEP_SUMMARY: summary };
+    const run = { GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'acme/requests', GITHUB_RUN_ID: '77' };
+    const env = { ...quietNpm(join(root, 'home')), CI: 'true', ...runner, ...run };
     const results: Array<{ step: GithubStep; r?: Done }> = [];
     let failed = false;
     for (const step of github) {
@@ -129,17 +136,21 @@ describe('the CI jobs of docs/tests-and-ci.md, run as written with the packed CL
       failed ||= r.code !== 0;
     }
     const ran = results.filter((x) => x.r !== undefined);
-    assert.deepEqual(ran.map((x) => x.r?.code), [0, 0, 1], `npm ci and the sandbox start pass; the test step fails for its failing request:\n${ran.map((x) => x.r?.stderr).join('\n')}`);
+    const says = ran.map((x) => x.r?.stderr).join('\n');
+    assert.deepEqual(ran.map((x) => x.r?.code), [0, 0, 1], `npm ci and the sandbox start pass; the test step fails for its failing request:\n${says}`);
     const test = ran[2].r as Done;
     assert.match(test.stdout, /^PASS requests\/lookups\.bizdata\.http:3 ipLookup/m);
     assert.match(test.stdout, /^FAIL requests\/lookups\.bizdata\.http:9 wrong/m);
     // The annotation on the failing assertion's line, relative to the repository.
     const annotations = test.stderr.split('\n').filter((l) => l.startsWith('::'));
-    assert.deepEqual(annotations, [`::error file=requests/lookups.bizdata.http,line=11,title=bizdata test requests%3A wrong failed::wrong: GET http://127.0.0.1:${port}/v1/duns-search/ip/198.51.100.7 -> 200%0Aline 11: status == 404, actual 200`]);
+    const title = 'title=bizdata test requests%3A wrong failed';
+    const message = `wrong: GET http://127.0.0.1:${port}/v1/duns-search/ip/198.51.100.7 -> 200%0Aline 11: status == 404, actual 200`;
+    assert.deepEqual(annotations, [`::error file=requests/lookups.bizdata.http,line=11,${title}::${message}`]);
     // The job's summary page.
     const page = await readFile(summary, 'utf8');
     assert.match(page, /^### Failed: bizdata test requests\n\n\*\*1 passed, 1 failed, 0 errors\*\* of 2 requests/);
-    assert.match(page, /- \*\*requests\/lookups\.bizdata\.http:9\*\* wrong: .* → 200\n {2}- requests\/lookups\.bizdata\.http:11: `status == 404`, actual 200\n/);
+    assert.match(page, /- \*\*requests\/lookups\.bizdata\.http:9\*\* wrong: .* → 200\n/);
+    assert.match(page, /\n {2}- requests\/lookups\.bizdata\.http:11: `status == 404`, actual 200\n/);
     assert.match(page, /#### Slowest requests/);
     assert.match(page, /The full report: \[report\.html\]\(https:\/\/github\.com\/acme\/requests\/actions\/runs\/77#artifacts\) \(in this run's artifacts\)\./);
     // What the upload step keeps: the report and the JUnit file.

@@ -42,21 +42,29 @@ describe('CI outputs: the step summary, annotations and --summary', function () 
   it('bizdata test under GitHub Actions: the step summary, one ::error per failure at its line, redacted; --json stays JSON', async () => {
     // The second lookup's answer echoes the account's password: every output withholds it.
     await sb.admin('POST', 'faults', { type: 'respond', count: 1, path: '/v1/duns-search/ip/198.51.100.9', status: 200, body: { echo: CANARY.password } });
-    const file = await requestFile('a,b: odd.bizdata.http', ['# @name wrong', IP, '?? status == 404', '', '###', '# @name echo', 'GET {{baseUrl}}/v1/duns-search/ip/198.51.100.9', '?? body $.echo == nothing', '', '###', '# @name fine', IP, '?? status == 200']);
+    const echo = ['# @name echo', 'GET {{baseUrl}}/v1/duns-search/ip/198.51.100.9', '?? body $.echo == nothing'];
+    const lines = ['# @name wrong', IP, '?? status == 404', '', '###', ...echo];
+    const file = await requestFile('a,b: odd.bizdata.http', [...lines, '', '###', '# @name fine', IP, '?? status == 200']);
     const r = await run(['test', file, '--json', '--report', join(dir, 'report.html'), '--summary', join(dir, 'summary.md')], github());
     assert.equal(r.code, 1, r.stderr);
     assert.equal((JSON.parse(r.stdout) as { summary: { failed: number } }).summary.failed, 2, 'stdout is the --json document alone');
+    const at = (line: number, name: string): string =>
+      `::error file=a%2Cb%3A odd.bizdata.http,line=${line},title=bizdata test ${escape(file)}%3A ${name} failed::`;
+    const withheld = '(withheld: the value holds a credential or token of this run)';
     assert.deepEqual(annotations(r.stderr), [
-      `::error file=a%2Cb%3A odd.bizdata.http,line=3,title=bizdata test ${escape(file)}%3A wrong failed::wrong: GET ${sb.url}/v1/duns-search/ip/198.51.100.7?view=standard -> 200%0Aline 3: status == 404, actual 200`,
-      `::error file=a%2Cb%3A odd.bizdata.http,line=8,title=bizdata test ${escape(file)}%3A echo failed::echo: GET ${sb.url}/v1/duns-search/ip/198.51.100.9 -> 200%0Aline 8: body $.echo == nothing, actual (withheld: the value holds a credential or token of this run)`,
+      `${at(3, 'wrong')}wrong: GET ${sb.url}/v1/duns-search/ip/198.51.100.7?view=standard -> 200%0Aline 3: status == 404, actual 200`,
+      `${at(8, 'echo')}echo: GET ${sb.url}/v1/duns-search/ip/198.51.100.9 -> 200%0Aline 8: body $.echo == nothing, actual ${withheld}`,
     ]);
     const step = await readFile(join(dir, 'step-summary.md'), 'utf8');
     assert.match(step, /^### Failed: bizdata test .*\n\n\*\*1 passed, 2 failed, 0 errors\*\* of 3 requests, \d+\.\d s, against `default`\.\n/);
-    assert.ok(step.includes(`- **${md(file)}:2** wrong: \`GET ${sb.url}/v1/duns-search/ip/198.51.100.7?view=standard\` → 200\n  - ${md(file)}:3: \`status == 404\`, actual 200\n`), step);
+    const failure = `- **${md(file)}:2** wrong: \`GET ${sb.url}/v1/duns-search/ip/198.51.100.7?view=standard\` → 200\n`;
+    assert.ok(step.includes(`${failure}  - ${md(file)}:3: \`status == 404\`, actual 200\n`), step);
     assert.match(step, /#### Slowest requests\n\n\| Request \| Time \| Answer \|/);
-    assert.match(step, /The full report: \[report\.html\]\(https:\/\/github\.com\/acme\/requests\/actions\/runs\/4242#artifacts\) \(in this run's artifacts\)\.\n\n$/);
+    const link = /The full report: \[report\.html\]\(https:\/\/github\.com\/acme\/requests\/actions\/runs\/4242#artifacts\)/;
+    assert.match(step, new RegExp(`${link.source} \\(in this run's artifacts\\)\\.\\n\\n$`));
     const own = await readFile(join(dir, 'summary.md'), 'utf8');
-    assert.equal(own.replace('[report.html](report.html)', 'LINK'), step.replace(/\[report\.html\]\([^)]*\) \(in this run's artifacts\)/, 'LINK').replace(/\n$/, ''));
+    const asOwn = step.replace(/\[report\.html\]\([^)]*\) \(in this run's artifacts\)/, 'LINK').replace(/\n$/, '');
+    assert.equal(own.replace('[report.html](report.html)', 'LINK'), asOwn);
     for (const text of [step, own]) assert.ok(!text.includes(CANARY.password), 'no canary in the summaries');
     // A second step appends its own summary to the same file, as GitHub expects.
     await run(['test', file, '--sandbox', sb.url], github());
@@ -81,11 +89,14 @@ describe('CI outputs: the step summary, annotations and --summary', function () 
     assert.match(await readFile(join(dir, 'step-summary.md'), 'utf8'), /\*\*1 ok, 1 failed\*\* of 2 inputs/);
 
     // A private address matches nothing: its row's assertion fails.
-    const file = await requestFile('rows.bizdata.http', ['# @name lookup', 'GET {{baseUrl}}/v1/duns-search/ip/{{ip}}', '?? body $.candidatesMatchedQuantity >= 1']);
+    const file = await requestFile('rows.bizdata.http', [
+      '# @name lookup', 'GET {{baseUrl}}/v1/duns-search/ip/{{ip}}', '?? body $.candidatesMatchedQuantity >= 1',
+    ]);
     await writeFile(join(dir, 'rows.csv'), 'ip\n198.51.100.7\n10.0.0.1\n');
     const data = await run(['test', file, '--data', join(dir, 'rows.csv')], github());
     assert.equal(data.code, 1, data.stderr);
-    assert.deepEqual(annotations(data.stderr).map((l) => /^::error (.*?)::/.exec(l)?.[1]), ['file=rows.bizdata.http,line=3,title=bizdata test ' + escape(file) + ' --data ' + escape(join(dir, 'rows.csv')) + '%3A lookup [rows.csv%3A3] failed']);
+    const title = `title=bizdata test ${escape(file)} --data ${escape(join(dir, 'rows.csv'))}%3A lookup [rows.csv%3A3] failed`;
+    assert.deepEqual(annotations(data.stderr).map((l) => /^::error (.*?)::/.exec(l)?.[1]), [`file=rows.bizdata.http,line=3,${title}`]);
   });
 
   it('refuses a --summary that is not Markdown, or in a folder that is not there, before anything is sent; never writes through a link', async () => {

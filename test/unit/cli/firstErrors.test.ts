@@ -14,7 +14,14 @@ import { freePort } from '../ports';
 const linesOf = (text: string): string[] => text.split('\n').filter((l) => l.trim() !== '');
 
 
-const REQUESTS = ['GET {{baseUrl}}/v1/duns-search/ip/198.51.100.7', '', '?? status == 200', '?? body $.inquiryDetail.ipAddress == 198.51.100.7', '?? code !exists', ''].join('\n');
+const REQUESTS = [
+  'GET {{baseUrl}}/v1/duns-search/ip/198.51.100.7',
+  '',
+  '?? status == 200',
+  '?? body $.inquiryDetail.ipAddress == 198.51.100.7',
+  '?? code !exists',
+  '',
+].join('\n');
 
 describe('first errors: what is wrong and what to do, in a few lines', function () {
   this.timeout(60_000);
@@ -70,9 +77,11 @@ describe('first errors: what is wrong and what to do, in a few lines', function 
       assert.doesNotMatch(r.stderr, /ENOENT/);
     }
     const config = await run(['sandbox', '--config', `${missing}.json`]);
-    assert.deepEqual([config.code, linesOf(config.stderr)], [2, [`Cannot read sandbox config ${missing}.json: there is no such file (looked for ${missing}.json).`]]);
+    const noConfig = `Cannot read sandbox config ${missing}.json: there is no such file (looked for ${missing}.json).`;
+    assert.deepEqual([config.code, linesOf(config.stderr)], [2, [noConfig]]);
     const fixtures = await run(['sandbox', '--fixtures', missing]);
-    assert.deepEqual([fixtures.code, linesOf(fixtures.stderr)], [2, [`bizdata sandbox: --fixtures ${missing}: there is no such folder (looked for ${missing}).`]]);
+    const noFolder = `bizdata sandbox: --fixtures ${missing}: there is no such folder (looked for ${missing}).`;
+    assert.deepEqual([fixtures.code, linesOf(fixtures.stderr)], [2, [noFolder]]);
   });
 
   it('an address without its scheme: what to write instead, exit 2, nothing sent', async () => {
@@ -84,9 +93,11 @@ describe('first errors: what is wrong and what to do, in a few lines', function 
       const r = await run(args);
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
       const host = args[3];
-      assert.deepEqual(linesOf(r.stderr), [`bizdata ${args[0]}: --sandbox "${host}" has no scheme: write http://${host} (plain http:// only for a local sandbox on 127.0.0.1, ::1 or localhost; https:// for a service).`]);
+      const why = '(plain http:// only for a local sandbox on 127.0.0.1, ::1 or localhost; https:// for a service)';
+      assert.deepEqual(linesOf(r.stderr), [`bizdata ${args[0]}: --sandbox "${host}" has no scheme: write http://${host} ${why}.`]);
     }
-    const env = await run(['ip', '203.0.113.7'], { BIZDATA_AUTH_URL: 'auth.example.com', BIZDATA_BASE_URL: 'https://api.example.com', BIZDATA_ORIGIN: 'https://app.example.com' });
+    const addresses = { BIZDATA_AUTH_URL: 'auth.example.com', BIZDATA_BASE_URL: 'https://api.example.com', BIZDATA_ORIGIN: 'https://app.example.com' };
+    const env = await run(['ip', '203.0.113.7'], addresses);
     assert.equal(env.code, 2);
     assert.match(env.stderr, /--auth-url \(BIZDATA_AUTH_URL\) "auth\.example\.com" has no scheme: write https:\/\/auth\.example\.com\./);
   });
@@ -100,7 +111,8 @@ describe('first errors: what is wrong and what to do, in a few lines', function 
     assert.ok(all.length <= 8, `at most a few lines, not some per request:\n${all.join('\n')}`);
     assert.equal(all.filter((l) => l.startsWith('ERROR ')).length, 1, 'one request met it; none other was sent');
     assert.doesNotMatch(r.stdout, /\(no answer\)/);
-    assert.match(r.stderr, new RegExp(`Could not complete the request to 127\\.0\\.0\\.1:${port}: the connection was refused \\(ECONNREFUSED\\): nothing is listening there\\.`));
+    const refused = `Could not complete the request to 127\\.0\\.0\\.1:${port}: the connection was refused \\(ECONNREFUSED\\): nothing is listening there\\.`;
+    assert.match(r.stderr, new RegExp(refused));
     assert.match(r.stderr, new RegExp(`To start the sandbox there: bizdata sandbox --port ${port} &`));
     const lookup = await run(['ip', '203.0.113.7', '--sandbox', `http://127.0.0.1:${port}`]);
     assert.equal(lookup.code, 1);

@@ -9,8 +9,9 @@ import { ROOT } from '../docs/guides';
 /** npm's own settings for a run of it here: no update check, audit or funding call, nothing from the network. */
 export function quietNpm(home: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('BIZDATA_') && !k.startsWith('npm_') && !k.startsWith('GITHUB_') && k !== 'CI') env[k] = v;
-  return { ...env, HOME: home, npm_config_update_notifier: 'false', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_offline: 'true', npm_config_loglevel: 'error' };
+  for (const [k, v] of Object.entries(process.env)) if (!/^(BIZDATA_|npm_|GITHUB_)/.test(k) && k !== 'CI') env[k] = v;
+  const npm = { npm_config_update_notifier: 'false', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_offline: 'true', npm_config_loglevel: 'error' };
+  return { ...env, HOME: home, ...npm };
 }
 
 export interface Done {

@@ -160,7 +160,13 @@ describe('lockout guard and calls that must not be retried', () => {
 });
 
 describe('the lockout guard\'s words: the service\'s support, or how to clear a local sandbox\'s count', () => {
-  const session = (host: string): Session => ({ id: 'b', key: `b|${host}|user`, account: 'user', credentials: { interfaceId: 'b', user: 'user', password: 'p' }, owner: { key: `v2|b|${host}|user`, secret: 'p' } });
+  const session = (host: string): Session => ({
+    id: 'b',
+    key: `b|${host}|user`,
+    account: 'user',
+    credentials: { interfaceId: 'b', user: 'user', password: 'p' },
+    owner: { key: `v2|b|${host}|user`, secret: 'p' },
+  });
   for (const [host, says, advice] of [
     ['api.example.com', /one more failure locks the account until the service operator's support unlocks it\./, /^Check the user name and password first\./],
     ['loopback:8080', /one more failure makes the sandbox lock the account\./, /local sandbox.*resets it.*POST \/_sandbox\/users\/USER\/unlock/],

@@ -12,6 +12,8 @@ describe('docs/request-files.md quotes the run engine\'s stop table', () => {
     const text = readFileSync(join(ROOT, 'docs', 'request-files.md'), 'utf8');
     const section = text.slice(text.indexOf('## How a run decides'));
     assert.ok(section.length > 0 && text.includes('## How a run decides'));
-    for (const [kind, why] of [...Object.entries(STOPPING), ['network', UNREACHABLE_STOPS]]) assert.ok(section.includes(`| ${why} |`), `${kind}: "${why}" is not in the table`);
+    for (const [kind, why] of [...Object.entries(STOPPING), ['network', UNREACHABLE_STOPS]]) {
+      assert.ok(section.includes(`| ${why} |`), `${kind}: "${why}" is not in the table`);
+    }
   });
 });

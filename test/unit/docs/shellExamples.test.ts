@@ -46,7 +46,10 @@ interface Command {
 
 /** The commands of a block, each with the exit status the guide gives it. */
 export function commandsOf(f: Fence): Command[] {
-  const lines = f.lang === 'console' ? f.text.split('\n').filter((l) => l.startsWith('$ ')).map((l) => l.slice(2)) : f.text.replace(/\\\n\s*/g, ' ').split('\n');
+  const lines =
+    f.lang === 'console'
+      ? f.text.split('\n').filter((l) => l.startsWith('$ ')).map((l) => l.slice(2))
+      : f.text.replace(/\\\n\s*/g, ' ').split('\n');
   const out: Command[] = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
@@ -84,7 +87,10 @@ function script(commands: readonly Command[], port: number): string {
   return [
     // The page's background jobs (its sandbox) end with it.
     "trap 'kill $(jobs -p) 2>/dev/null; wait' EXIT",
-    ...commands.flatMap((c, i) => [prepared(c.text, port), `__rc=$?; if [ "$__rc" != ${c.expected} ]; then echo "@@ command ${i + 1} exited $__rc, expected ${c.expected}" >&2; exit 100; fi`]),
+    ...commands.flatMap((c, i) => [
+      prepared(c.text, port),
+      `__rc=$?; if [ "$__rc" != ${c.expected} ]; then echo "@@ command ${i + 1} exited $__rc, expected ${c.expected}" >&2; exit 100; fi`,
+    ]),
   ].join('\n');
 }
 
@@ -139,12 +145,18 @@ describe('docs: every shell example of every guide runs as a reader runs it', fu
       const prefix = own ? join(dir, '.global') : globalPrefix;
       const r = await runTo('bash', ['-c', script(commands, await freePort())], dir, readerEnv(home, join(prefix, 'bin'), prefix), 240_000);
       const failed = /^@@ command (\d+) exited (\d+), expected (\d+)$/m.exec(r.stderr);
-      const which = failed ? `${page}:${commands[Number(failed[1]) - 1].block}: \`${commands[Number(failed[1]) - 1].text}\` exited ${failed[2]}, the guide says ${failed[3]}` : `the script exited ${r.code}`;
+      const at = failed ? commands[Number(failed[1]) - 1] : undefined;
+      const which = failed && at ? `${page}:${at.block}: \`${at.text}\` exited ${failed[2]}, the guide says ${failed[3]}` : `the script exited ${r.code}`;
       assert.equal(r.code, 0, `${which}\n${r.stderr.slice(-3000)}`);
       // Run in a clone, the page leaves nothing git would show: every file it writes is ignored.
-      const written = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name)));
-      const left = written.filter((f) => !/^(\.home|\.global|node_modules)\//.test(f) && !(page === 'README.md' && /^(package(-lock)?\.json|[^/]+\.tgz)$/.test(f)));
-      const shown = left.length === 0 ? [] : (await runTo('git', ['check-ignore', '--no-index', '--verbose', '--non-matching', ...left], ROOT, process.env)).stdout.split('\n').filter((l) => l.startsWith('::'));
+      const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+      const written = entries.filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name)));
+      // Not the page's: the reader's home and global install, and what the README's install makes.
+      const installed = (f: string): boolean => page === 'README.md' && /^(package(-lock)?\.json|[^/]+\.tgz)$/.test(f);
+      const left = written.filter((f) => !/^(\.home|\.global|node_modules)\//.test(f) && !installed(f));
+      const ignore = ['check-ignore', '--no-index', '--verbose', '--non-matching', ...left];
+      const checked = left.length === 0 ? '' : (await runTo('git', ignore, ROOT, process.env)).stdout;
+      const shown = checked.split('\n').filter((l) => l.startsWith('::'));
       assert.deepEqual(shown.map((l) => l.replace(/^::\s+/, '')), [], `${page} writes files .gitignore does not ignore`);
       await rm(dir, { recursive: true, force: true });
     });

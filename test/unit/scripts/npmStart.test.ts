@@ -31,13 +31,16 @@ describe('npm start: told at once, before the build', function () {
     const darwin = "data:text/javascript,Object.defineProperty(process,'platform',{value:'darwin'});Object.defineProperty(process,'arch',{value:'arm64'})";
     const r = await runTo(process.execPath, ['--import', darwin, START], ROOT, env());
     assert.equal(r.code, 1, r.stderr);
-    assert.match(r.stderr, /^\[start\] npm start runs VS Code in the browser from the Linux x64 build of the VS Code server, and this machine is darwin arm64\. Here, open this folder in VS Code and press F5/);
+    assert.match(r.stderr, /^\[start\] npm start runs VS Code in the browser from the Linux x64 build of the VS Code server, /);
+    assert.match(r.stderr, /and this machine is darwin arm64\./);
+    assert.match(r.stderr, /Here, open this folder in VS Code and press F5/);
     assert.equal(r.stdout, '', 'nothing built or started');
   });
 
   it('an option it does not take, or a bad port: what to write, with --', async () => {
     const typo = await runTo(process.execPath, [START, '--prot', '8001'], ROOT, env());
-    assert.deepEqual([typo.code, typo.stderr.trim()], [1, '[start] unknown option --prot. npm start takes --port N and --no-sandbox, after --: npm start -- --port 8001']);
+    const unknown = '[start] unknown option --prot. npm start takes --port N and --no-sandbox, after --: npm start -- --port 8001';
+    assert.deepEqual([typo.code, typo.stderr.trim()], [1, unknown]);
     const bad = await runTo(process.execPath, [START], ROOT, env({ BIZDATA_PORT: 'eighty' }));
     assert.deepEqual([bad.code, bad.stderr.trim()], [1, '[start] --port (BIZDATA_PORT) must be a port number from 1 to 65535, not "eighty".']);
     assert.equal(typo.stdout + bad.stdout, '', 'nothing built or started');
