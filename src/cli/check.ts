@@ -1,9 +1,9 @@
 // `bizdata check FILE... [--json]`: result codes in saved responses, found by the same recogniser as
 // the client's and the editor's, one line per finding in the form compilers use.
-import { fileProblem } from '../core/readText';
 import { parse as parseJson, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { readFile } from 'node:fs/promises';
 import type { CodeBook } from '../core/codes/codes';
+import { fileProblem } from '../core/readText';
 import { lineColumns, locateCodes, type CodeLocation } from '../core/codes/locateCodes';
 import { explainLine } from '../core/codes/recognise';
 import { safeJson, safeLine } from '../core/sanitize';

@@ -2,11 +2,11 @@
 // a run uses (--connection, BIZDATA_CONNECTION, the file's "active", --sandbox), and the flags a
 // connection stands for, so the rest of the command line reads one set of values. Without a file and
 // without a name, nothing changes: the flags and BIZDATA_* variables give the addresses as before.
-import { fileProblem } from '../core/readText';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { connectionHosts, findConnection, SANDBOX_CONNECTION, sandboxConnection, UnknownConnectionError, type Connection, type Connections } from '../core/connections/connection';
+import { fileProblem } from '../core/readText';
 import { ConnectionsError, parseConnectionsText } from '../core/connections/connectionsFile';
 import { safeLine } from '../core/sanitize';
 import { DEFAULT_CLI_PORT, DEFAULT_HOST } from '../sandbox/defaults';

@@ -1,7 +1,7 @@
 // `bizdata explain CODE`: the catalog's entry for a code, or a plain "not in the catalog".
 // `bizdata explain --answer FILE`: the same for every code of a saved answer, with what the service said.
-import { fileProblem } from '../core/readText';
 import type { CodeInfo, Recovery } from '../core/codes/codeInfo';
+import { fileProblem } from '../core/readText';
 import type { CodeBook } from '../core/codes/codes';
 import { readFile } from 'node:fs/promises';
 import { safeJson, safeLine } from '../core/sanitize';

@@ -2,10 +2,10 @@
 // beside the run without changing it (the client's calls and waits, each request's outcome), and the
 // one HTML file written at the end (core/report, loaded only when a report is asked for); and the
 // JUnit XML of `bizdata test --junit FILE`.
-import { fileProblem } from '../core/readText';
 import { stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { CallFailure, CallResult, WireEvent } from '../core/model';
+import { fileProblem } from '../core/readText';
 import type { DataRow } from '../core/data/rows';
 import type { RunHost } from '../core/run/engine';
 import { answerText } from '../core/report/runRecords';

@@ -1,11 +1,11 @@
 // `bizdata test FILE|DIR...`: request files run as tests by the run engine (core/run/engine.ts), as
 // `bizdata send` and the Test Explorer run them: in order, with chaining, each judged by its `??`
 // assertions; this command only reports the run for people, as JSON, as JUnit XML or as HTML.
-import { fileProblem } from '../core/readText';
 import { readdir, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { runRequests, unsendableAtStart, type RunEvent } from '../core/run/engine';
+import { fileProblem } from '../core/readText';
 import type { FileInputs } from '../core/run/prepare';
 import { cliRunHost } from './runHost';
 import { DATA_OPTIONS, DATA_TEST_HELP, testWithData } from './dataRun';

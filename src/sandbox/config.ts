@@ -1,8 +1,8 @@
 // The sandbox configuration: its shape, and a validator that names the offending path so a
 // mistake in a hand-written config file is found at start, not at the first request.
-import { fileProblem } from '../core/readText';
 import { readFile } from 'node:fs/promises';
 import { errorMessage } from '../core/errors';
+import { fileProblem } from '../core/readText';
 import { parseIsoTime } from './isoTime';
 
 export interface SandboxUserConfig {
