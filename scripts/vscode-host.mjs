@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeExit, spawnProcessGroup } from './built.mjs';
 import { ensureChromium, ensureVsCodeServer } from './vscode-server.mjs';
+import { portIsFree } from './ports.mjs';
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -33,6 +34,8 @@ export function freePort() {
  * `workspaceTrust`: keep VS Code's Workspace Trust on (a folder then opens in Restricted Mode).
  */
 export async function startVsCodeServer({ log = console.log, startTimeoutMs = 90_000, env = {}, port: wanted, install = [], workspaceTrust = false } = {}) {
+  // A port asked for must be free: otherwise the address would answer from whatever holds it.
+  if (wanted !== undefined && !(await portIsFree(wanted))) throw Object.assign(new Error(`port ${wanted} on 127.0.0.1 is in use`), { code: 'EADDRINUSE' });
   const paths = ensureVsCodeServer(log);
   const port = wanted ?? (await freePort());
   const dataDir = mkdtempSync(join(tmpdir(), 'bizdata-vscode-'));
@@ -84,7 +87,8 @@ export async function startVsCodeServer({ log = console.log, startTimeoutMs = 90
     try {
       const res = await fetch(`${url}/version`, { signal: AbortSignal.timeout(2000) });
       await res.arrayBuffer();
-      if (res.status < 500) break;
+      // The answer is ours only once our server says it listens there (another may hold a port asked for).
+      if (res.status < 500 && (wanted === undefined || new RegExp(`listening on ${port}\\b`).test(output))) break;
     } catch {
       // not listening yet
     }

@@ -36,6 +36,12 @@ function run(cmd, args, options) {
 
 /** Installs Node 24 and the VS Code server into the cache unless a complete install is there. */
 export function ensureVsCodeServer(log = (m) => console.log(m)) {
+  if (process.platform !== 'linux' || process.arch !== 'x64') {
+    throw new Error(
+      `The offline VS Code server (${NODE_SPEC} and code-server's build) runs on Linux x64 only; this machine is ${process.platform} ${process.arch}. ` +
+        'On a desktop that can download VS Code, npm run test:electron runs the integration suite.',
+    );
+  }
   const p = serverPaths();
   const wanted = `${NODE_SPEC} ${CODE_SERVER_SPEC} spdlog native-watchdog`;
   if (existsSync(p.stamp) && readFileSync(p.stamp, 'utf8') === wanted && existsSync(p.serverMain) && existsSync(p.node)) {

@@ -5,8 +5,9 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { CodeBook } from '../core/codes/codes';
 import { loadCodeBook } from '../core/codes/codesFile';
 import { errorMessage } from '../core/errors';
-import { safeText } from '../core/sanitize';
-import { UsageError } from './io';
+import { closest } from '../core/closest';
+import { safeLine, safeText } from '../core/sanitize';
+import { OptionError, UsageError } from './io';
 
 /** The catalog with the codes file of --codes or BIZDATA_CODES_FILE; a bad file is a usage error naming it. */
 export function codesFrom(flag: string | undefined, env: NodeJS.ProcessEnv): CodeBook {
@@ -36,11 +37,59 @@ export function refuseCredentialFlags(args: readonly string[]): void {
 
 export function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O, positionals: boolean) {
   refuseCredentialFlags(args);
+  const unknown = unknownOption(args, options);
+  if (unknown !== undefined) throw new OptionError(unknown);
   try {
     return parseArgs({ args, options, allowPositionals: positionals, strict: true });
   } catch (err) {
-    // parseArgs names the offending option; it never prints option values.
-    throw new UsageError(errorMessage(err));
+    throw new OptionError(parseArgsProblem(err));
   }
 }
 
+/** The first word that looks like an option and is none of the command's, with the closest one; never its value. */
+function unknownOption(args: readonly string[], options: NonNullable<ParseArgsConfig['options']>): string | undefined {
+  const longs = Object.keys(options).map((n) => `--${n}`);
+  const shorts = new Map(Object.entries(options).flatMap(([name, o]) => (o.short !== undefined ? [[o.short, name] as const] : [])));
+  const takesValue = (name: string): boolean => options[name]?.type === 'string';
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--') return undefined;
+    if (arg.startsWith('--')) {
+      const name = arg.slice(2).split('=')[0];
+      if (!Object.hasOwn(options, name)) return unknownText(`--${name}`, closest(`--${name}`, longs));
+      if (takesValue(name) && !arg.includes('=')) i++;
+    } else if (arg.startsWith('-') && arg.length > 1) {
+      // A long option written with one dash (-sandbox) is named as such.
+      if (arg.length > 2 && Object.hasOwn(options, arg.slice(1).split('=')[0])) return unknownText(arg.split('=')[0], `--${arg.slice(1).split('=')[0]}`);
+      for (let c = 1; c < arg.length; c++) {
+        const name = shorts.get(arg[c]);
+        if (name === undefined) return unknownText(`-${arg[c]}`, arg.length > 2 ? closest(`--${arg.slice(1).split('=')[0]}`, longs) : undefined);
+        if (takesValue(name)) {
+          if (c === arg.length - 1) i++;
+          break;
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+function unknownText(option: string, suggestion: string | undefined): string {
+  return `unknown option ${safeLine(option)}.${suggestion !== undefined ? ` Did you mean ${suggestion}?` : ''}`;
+}
+
+/** Node's parseArgs message in our words: which option lacks a value or takes none, which argument is one too many. */
+function parseArgsProblem(err: unknown): string {
+  const code = (err as { code?: string }).code;
+  const message = errorMessage(err);
+  const option = /'(-{1,2}[^'\s<]+)/.exec(message)?.[1];
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option !== undefined) {
+    if (/does not take an argument/.test(message)) return `${option} takes no value.`;
+    return `${option} needs a value: ${option} VALUE (a value that starts with "-" as ${option}=VALUE).`;
+  }
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+    const word = /'([^']*)'/.exec(message)?.[1] ?? '';
+    return `unexpected argument "${safeLine(word)}": this command takes options only.`;
+  }
+  return safeLine(message);
+}

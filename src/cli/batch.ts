@@ -6,7 +6,8 @@ import { dirname, relative, resolve } from 'node:path';
 import { batchReportRun, batchRows } from '../core/run/batchRows';
 import { jobSummary } from '../core/run/jobSummary';
 import { countRows } from '../core/report/jobRows';
-import { endLimit, JOB_SUMMARY_HELP, recorderFor, REPORT_HELP, REPORT_OPTIONS, writeRunReport } from './runReportFile';
+import { endLimit, JOB_SUMMARY_HELP, recorderFor, REPORT_HELP, REPORT_OPTIONS, RunRecorder, writeRunReport } from './runReportFile';
+import { CI_HELP, CI_OPTIONS, ciOutputs } from './ciOutputs';
 import { safeLine } from '../core/sanitize';
 import { parse } from './args';
 import { CONNECTION_HELP, CONNECTION_OPTIONS } from './connectionOptions';
@@ -36,15 +37,17 @@ FILE is either
                        a terminal asks, and a script (no terminal) is refused with exit status 2
 ${REPORT_HELP};
                        for a batch the whole job: every input by its latest line in RESULTS
+${CI_HELP}
 
 ${JOB_SUMMARY_HELP}
 
 A coordinator that stops answering stops the batch: calls in flight finish, no new one starts, and
 running it again continues where it stopped.
 
-The run stops early on an authentication failure, the lockout guard, or a contract limit
-(SC003, SC004, SC005), and when the service asks (Retry-After) to be called again later than the
-client waits by itself (60 s): the message says when; running it again then resumes. A summary is
+The run stops early on an authentication failure, the lockout guard, a contract limit
+(SC003, SC004, SC005), nothing answering at the service's address (a sandbox not started), and
+when the service asks (Retry-After) to be called again later than the client waits by itself
+(60 s): the message says when; running it again then resumes. A summary is
 printed on stdout.
 
 Ctrl-C (SIGINT) or SIGTERM ends it within a second: no new lookup is sent, those already sent get
@@ -58,7 +61,7 @@ Exit status: 0 when every input succeeded, the failure's status when the run was
 ${CONNECTION_HELP}`;
 
 export async function runBatchCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(args, { ...CONNECTION_OPTIONS, ...REPORT_OPTIONS, out: { type: 'string', short: 'o' }, yes: { type: 'boolean', short: 'y' } }, true);
+  const { values, positionals } = parse(args, { ...CONNECTION_OPTIONS, ...REPORT_OPTIONS, ...CI_OPTIONS, out: { type: 'string', short: 'o' }, yes: { type: 'boolean', short: 'y' } }, true);
   if (values.help) {
     io.stdout.write(BATCH_HELP);
     return EXIT.ok;
@@ -75,7 +78,8 @@ export async function runBatchCommand(args: string[], io: CliIo): Promise<number
     throw new UsageError(`${file} has rows that cannot be read; nothing was sent:\n${parsed.problems.map((p) => `  line ${p.line}: ${p.message}`).join('\n')}`);
   }
   if (parsed.inputs.length === 0) throw new UsageError(`${file} holds no inputs.`);
-  const recorder = await recorderFor(values.report, [file, values.out]);
+  const ci = await ciOutputs(values, [file, values.out], io);
+  const recorder = (await recorderFor(values.report, [file, values.out])) ?? (ci ? new RunRecorder() : undefined);
   const chosen = await chooseConnection(values, io.env);
   await confirmProduction(chosen.connection, values.yes === true, `${parsed.inputs.length} lookups from ${file}`, io);
   const needs = parsed.format === 'csv' ? 'b' : 'a';
@@ -105,12 +109,13 @@ export async function runBatchCommand(args: string[], io: CliIo): Promise<number
     const limit = await endLimit({ client, learned });
     const redact = (s: string): string => client.redact(s);
     printJson(jobSummary({ run: summary, outFile: summary.outFile, connection: connection?.name, rows: countRows(rows), limit, redact }), io);
-    if (recorder && values.report !== undefined) {
-      const resultsFile = relative(dirname(resolve(values.report)), resolve(values.out));
+    if (recorder) {
+      const resultsFile = values.report !== undefined ? relative(dirname(resolve(values.report)), resolve(values.out)) : values.out;
       const { startedAt, wire } = recorder;
       const title = `bizdata batch ${file}`;
       const run = batchReportRun({ title, source: file, rows, resultsFile, connection: connection?.name, startedAt, summary, wire, limit });
-      await writeRunReport(values.report, run, redact);
+      if (values.report !== undefined) await writeRunReport(values.report, run, redact);
+      await ci?.write(run, redact, values.report);
     }
     // Stopped by a signal before the end: the process ends by that signal once everything is closed.
     endBy = summary.cancelled && !summary.stoppedBy ? stop.received : undefined;

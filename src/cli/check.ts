@@ -3,6 +3,7 @@
 import { parse as parseJson, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { readFile } from 'node:fs/promises';
 import type { CodeBook } from '../core/codes/codes';
+import { fileProblem } from '../core/readText';
 import { lineColumns, locateCodes, type CodeLocation } from '../core/codes/locateCodes';
 import { explainLine } from '../core/codes/recognise';
 import { safeJson, safeLine } from '../core/sanitize';
@@ -80,7 +81,7 @@ async function scanFile(file: string, codes: CodeBook): Promise<CheckFinding[] |
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    return `${file}: cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}).`;
+    return `${file}: cannot be read: ${fileProblem(err, file)}.`;
   }
   const found = codesInText(file, text, codes);
   if (typeof found === 'string') return found;

@@ -6,9 +6,11 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { connectionHosts, findConnection, SANDBOX_CONNECTION, sandboxConnection, UnknownConnectionError, type Connection, type Connections } from '../core/connections/connection';
+import { fileProblem } from '../core/readText';
 import { ConnectionsError, parseConnectionsText } from '../core/connections/connectionsFile';
 import { safeLine } from '../core/sanitize';
 import { DEFAULT_CLI_PORT, DEFAULT_HOST } from '../sandbox/defaults';
+import { sandboxUrlProblem } from './addresses';
 import { UsageError, type CliIo } from './io';
 import { promptVisible } from './prompt';
 
@@ -58,7 +60,8 @@ export async function readConnections(flag: string | undefined, env: NodeJS.Proc
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' && flag === undefined) return { file };
-    throw new UsageError(`Cannot read the connections file ${file}: ${code === 'ENOENT' ? 'no such file' : (code ?? String(err))}.${flag !== undefined ? ' Check the path given to --connections.' : ''}`);
+    const check = flag !== undefined ? ' Check the path given to --connections.' : '';
+    throw new UsageError(`Cannot read the connections file ${file}: ${fileProblem(err, file)}.${check}`);
   }
   try {
     return { connections: parseConnectionsText(text, file), file };
@@ -76,6 +79,8 @@ export async function readConnections(flag: string | undefined, env: NodeJS.Proc
 export async function chooseConnection(values: ConnectionChoiceValues, env: NodeJS.ProcessEnv): Promise<Chosen> {
   const { connections, file } = await readConnections(values.connections, env);
   if (values.sandbox !== undefined) {
+    const problem = sandboxUrlProblem(values.sandbox);
+    if (problem !== undefined) throw new UsageError(problem);
     if (values.connection !== undefined && values.connection !== SANDBOX_CONNECTION) {
       throw new UsageError(`Give --connection ${values.connection} or --sandbox, not both: --sandbox is the connection "${SANDBOX_CONNECTION}".`);
     }

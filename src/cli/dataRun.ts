@@ -35,6 +35,7 @@ import { cliRunHost } from './runHost';
 import { cliConnections, cliEdges, loadRequestFile, refuse, type EdgeValues, type LoadedFile } from './runEdges';
 import { endBySignal, requestFileStop, type StopRequests } from './signals';
 import { countsOf, jsonReport, junitReport, requestLines, summaryLine, type ReportedRequest } from './testReport';
+import { CI_HELP, ciOutputs, type CiOutputs } from './ciOutputs';
 
 export const DATA_OPTIONS = { data: { type: 'string' }, out: { type: 'string', short: 'o' }, column: { type: 'string', multiple: true } } as const;
 
@@ -61,6 +62,7 @@ export const DATA_SEND_HELP = `Data-driven runs:
                        without --out, beside the data file, named after it: rows.csv gives
                        rows.results.jsonl (as the editor's Run with Data)
   --column NAME=JSONPATH  (CSV results, repeatable) a column of what the path selects in the answer
+${CI_HELP}
 ${DATA_COMMON_HELP}
 A row's result is that of its last request, or of the first one that did not pass. Running the same
 command again skips the rows already written as done, so a stopped or killed run (kill -9 too)
@@ -80,7 +82,7 @@ export const DATA_TEST_HELP = `Data-driven tests:
 ${DATA_COMMON_HELP}`;
 
 /** The flags a data-driven run reads (send's and test's). */
-type ParsedArgs = EdgeValues & { readonly data: DataOfRun; readonly out?: string; readonly column?: string[]; readonly junit?: string; readonly json?: boolean; readonly report?: string } & SnapshotValues;
+type ParsedArgs = EdgeValues & { readonly data: DataOfRun; readonly out?: string; readonly column?: string[]; readonly junit?: string; readonly json?: boolean; readonly report?: string; readonly summary?: string } & SnapshotValues;
 
 interface DataRun {
   readonly loaded: LoadedFile;
@@ -93,6 +95,8 @@ interface DataRun {
   readonly secrets: RunSecrets;
   readonly results?: ResultsFile;
   readonly records: DataRunRecords;
+  /** Where the run's summary and annotations go in CI (ciOutputs.ts). */
+  readonly ci?: CiOutputs;
 }
 
 /** Checks everything (the run's preflight), makes the clients (nothing is sent), and opens the results (send). */
@@ -121,7 +125,11 @@ async function prepareDataRun(file: string, values: ParsedArgs, io: CliIo, comma
       if (!out.ok) throw new UsageError(`nothing was sent: ${out.message}`);
       results = out.results;
     }
-    const records = await DataRunRecords.open({ report: values.report, file, dataFile, resultsFile: results?.outFile, total: data.rows }).catch(async (err: unknown) => {
+    const ci = await ciOutputs(values, [file, dataFile], io).catch(async (err: unknown) => {
+      await results?.close();
+      throw err;
+    });
+    const records = await DataRunRecords.open({ report: values.report, record: ci !== undefined, file, dataFile, resultsFile: results?.outFile, total: data.rows }).catch(async (err: unknown) => {
       await results?.close();
       throw err;
     });
@@ -132,7 +140,7 @@ async function prepareDataRun(file: string, values: ParsedArgs, io: CliIo, comma
     const stop = requestFileStop(clients.main.requestTimeoutMs, io, 'rows');
     const host = cliRunHost({ clients, file: loaded, answers, secrets, values, stop });
     const concurrency = batchWorkers(withConnectionFields(values, clients.main.connection), io.env);
-    return { loaded, source, total: data.rows, clients, host, stop, concurrency, secrets, records, ...(results ? { results } : {}) };
+    return { loaded, source, total: data.rows, clients, host, stop, concurrency, secrets, records, ...(ci ? { ci } : {}), ...(results ? { results } : {}) };
   } catch (err) {
     await source.close();
     throw err;
@@ -174,6 +182,7 @@ export async function sendWithData(file: string, values: ParsedArgs, io: CliIo):
   const { stoppedBy } = summary;
   printJson(run.records.summary(summary, results.outFile, redact), io);
   await run.records.write('send', summary, redact);
+  await run.records.toCi(run.ci, 'send', summary, redact);
   if (stoppedBy) {
     io.stderr.write(`bizdata: the run stopped: no new row was started; running the same command again does the rest.\n`);
     printFailure(stoppedBy, io, redact, clients.main.codes);
@@ -229,6 +238,7 @@ export async function testWithData(file: string, values: ParsedArgs, io: CliIo):
   const counts = countsOf(report.files);
   say(summaryLine(counts, durationMs));
   await run.records.write('test', summary, redact);
+  await run.records.toCi(run.ci, 'test', summary, redact);
   if (values.junit !== undefined) await writeJunit(values.junit, junitReport(report, hostname(), redact));
   if (values.json) printJson(jsonReport(report, redact), io);
   if (stop.received) return endBySignal(stop.received, io);

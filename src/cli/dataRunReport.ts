@@ -12,7 +12,9 @@ import { jobSummary, type JobSummary } from '../core/run/jobSummary';
 import type { RowsSummary } from '../core/run/rows';
 import { failureLine } from '../core/exchange/failures';
 import type { Setup } from './makeClient';
-import { endLimit, recorderFor, writeRunReport, type RunRecorder } from './runReportFile';
+import type { ReportRun } from '../core/report/reportModel';
+import type { CiOutputs } from './ciOutputs';
+import { endLimit, recorderFor, RunRecorder, writeRunReport } from './runReportFile';
 
 export class DataRunRecords {
   private limit: RunLimit = { source: 'unknown' };
@@ -25,9 +27,12 @@ export class DataRunRecords {
     private readonly o: { readonly report?: string; readonly file: string; readonly dataFile: string; readonly resultsFile?: string },
   ) {}
 
-  /** Before anything is sent: the report's name checked, what earlier runs of the job finished read. */
-  static async open(o: { readonly report?: string; readonly file: string; readonly dataFile: string; readonly resultsFile?: string; readonly total?: number }): Promise<DataRunRecords> {
-    const recorder = await recorderFor(o.report, [o.file, o.dataFile, ...(o.resultsFile !== undefined ? [o.resultsFile] : [])]);
+  /**
+   * Before anything is sent: the report's name checked, what earlier runs of the job finished read.
+   * `record`: the calls are recorded without a report too (CI's summary is made from the same run).
+   */
+  static async open(o: { readonly report?: string; readonly record?: boolean; readonly file: string; readonly dataFile: string; readonly resultsFile?: string; readonly total?: number }): Promise<DataRunRecords> {
+    const recorder = (await recorderFor(o.report, [o.file, o.dataFile, ...(o.resultsFile !== undefined ? [o.resultsFile] : [])])) ?? (o.record === true ? new RunRecorder() : undefined);
     const job = await DataJob.open({ requestFile: o.file, dataFile: o.dataFile, resultsFile: o.resultsFile, report: recorder !== undefined, ...(o.total !== undefined ? { total: o.total } : {}) });
     return new DataRunRecords(job, recorder, o);
   }
@@ -51,25 +56,33 @@ export class DataRunRecords {
 
   /** Writes the report when one was asked for; `durationMs` the run's, as its other outputs give it. */
   async write(command: 'send' | 'test', run: RowsSummary, redact: (text: string) => string): Promise<void> {
+    const { report } = this.o;
+    const shown = this.reportRun(command, run);
+    if (shown && report !== undefined) await writeRunReport(report, shown, redact);
+  }
+
+  /** The same run as CI's summary and annotations (ciOutputs.ts), linking to the report when there is one. */
+  async toCi(ci: CiOutputs | undefined, command: 'send' | 'test', run: RowsSummary, redact: (text: string) => string): Promise<void> {
+    const shown = this.reportRun(command, run);
+    if (ci && shown) await ci.write(shown, redact, this.o.report);
+  }
+
+  private reportRun(command: 'send' | 'test', run: RowsSummary): ReportRun | undefined {
     const { report, file, dataFile, resultsFile } = this.o;
-    if (!this.recorder || report === undefined) return;
-    const link = resultsFile !== undefined ? relative(dirname(resolve(report)), resolve(resultsFile)) : undefined;
+    if (!this.recorder) return undefined;
+    const link = resultsFile !== undefined && report !== undefined ? relative(dirname(resolve(report)), resolve(resultsFile)) : resultsFile;
     const byHand = 'it was stopped (Ctrl-C or SIGTERM) before every row ran; the same command again does the rest.';
     const stopped = run.stoppedBy ? failureLine(run.stoppedBy) : run.cancelled ? byHand : undefined;
-    await writeRunReport(
-      report,
-      {
-        title: `bizdata ${command} ${file} × ${dataFile}`,
-        kind: 'data',
-        startedAt: this.recorder.startedAt,
-        durationMs: run.durationMs,
-        connections: this.job.connections().length > 0 ? this.job.connections() : [this.connection],
-        wire: this.recorder.wire,
-        limit: this.limit,
-        job: this.job.reportJob(link),
-        ...(stopped !== undefined ? { stopped } : {}),
-      },
-      redact,
-    );
+    return {
+      title: `bizdata ${command} ${file} × ${dataFile}`,
+      kind: 'data',
+      startedAt: this.recorder.startedAt,
+      durationMs: run.durationMs,
+      connections: this.job.connections().length > 0 ? this.job.connections() : [this.connection],
+      wire: this.recorder.wire,
+      limit: this.limit,
+      job: this.job.reportJob(link),
+      ...(stopped !== undefined ? { stopped } : {}),
+    };
   }
 }

@@ -1,6 +1,7 @@
 // `bizdata explain CODE`: the catalog's entry for a code, or a plain "not in the catalog".
 // `bizdata explain --answer FILE`: the same for every code of a saved answer, with what the service said.
 import type { CodeInfo, Recovery } from '../core/codes/codeInfo';
+import { fileProblem } from '../core/readText';
 import type { CodeBook } from '../core/codes/codes';
 import { readFile } from 'node:fs/promises';
 import { safeJson, safeLine } from '../core/sanitize';
@@ -93,7 +94,7 @@ async function explainAnswer(file: string, codes: CodeBook, json: boolean, io: C
   try {
     text = file === '-' ? await readAll(io.stdin) : await readFile(file, 'utf8');
   } catch (err) {
-    throw new UsageError(`${name}: cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}).`);
+    throw new UsageError(`${name}: cannot be read: ${fileProblem(err, name)}.`);
   }
   const found = codesInText(name, text, codes);
   if (typeof found === 'string') throw new UsageError(found);

@@ -2,6 +2,7 @@
 // the exit statuses, and the error that means the user's input is wrong (exit 2).
 import { readFile } from 'node:fs/promises';
 import { FileRefused } from '../core/files/door';
+import { fileProblem } from '../core/readText';
 import { safeText } from '../core/sanitize';
 
 /** The process's streams and environment, passed in so commands hold no global state. */
@@ -16,6 +17,9 @@ export const EXIT = { ok: 0, other: 1, usage: 2, auth: 3, limit: 4 } as const;
 
 export class UsageError extends Error {}
 
+/** A word of the command line that is not the command's (an option, a value, an argument): the message points to its --help. */
+export class OptionError extends UsageError {}
+
 /** Runs a command; its UsageError becomes one line on stderr (made safe for the terminal) and exit 2. */
 export async function withUsage(command: string, io: CliIo, run: () => Promise<number>): Promise<number> {
   try {
@@ -24,7 +28,8 @@ export async function withUsage(command: string, io: CliIo, run: () => Promise<n
     // A file refused by the door (a link, a file outside its folder) is the user's input too.
     if (!(err instanceof UsageError || err instanceof FileRefused)) throw err;
     // Usage messages may quote file names and values from files.
-    io.stderr.write(`${safeText(`bizdata ${command}: ${err.message}`)}\n`);
+    const help = err instanceof OptionError ? `\nRun "bizdata ${command} --help" for its options.` : '';
+    io.stderr.write(`${safeText(`bizdata ${command}: ${err.message}${help}`)}\n`);
     return EXIT.usage;
   }
 }
@@ -39,6 +44,6 @@ export async function readInputBytes(file: string): Promise<Buffer> {
   try {
     return await readFile(file);
   } catch (err) {
-    throw new UsageError(`Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}.`);
+    throw new UsageError(`Cannot read ${file}: ${fileProblem(err, file)}.`);
   }
 }

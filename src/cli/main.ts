@@ -4,6 +4,7 @@
 import type { CodeCommand } from './codeCommands';
 import type { CliIo } from './io';
 import type { ServiceCommand } from './serviceCommands';
+import { closest } from '../core/closest';
 import { errorMessage } from '../core/errors';
 import { safeLine, safeText } from '../core/sanitize';
 
@@ -72,7 +73,15 @@ async function main(argv: string[], io: CliIo): Promise<number> {
   }
   const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (run) return run(argv.slice(1), io);
-  io.stderr.write(`Unknown command "${safeLine(command)}".\n\n${USAGE}`);
+  if (command.startsWith('-')) {
+    const first = 'a command comes first, its options after it, as in "bizdata test FILE --sandbox URL"';
+    io.stderr.write(`bizdata: ${safeLine(command.split('=')[0])} is not an option of bizdata itself: ${first}.\nRun "bizdata --help" for the commands.\n`);
+    return 2;
+  }
+  // A word that is no command: the closest one, and where the list is, in two lines (not the whole help).
+  const meant = closest(command, Object.keys(COMMANDS));
+  const suggestion = meant !== undefined ? ` Did you mean "${meant}"?` : '';
+  io.stderr.write(`bizdata: unknown command "${safeLine(command)}".${suggestion}\nRun "bizdata --help" for the commands.\n`);
   return 2;
 }
 

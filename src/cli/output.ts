@@ -3,6 +3,7 @@
 // kind of failure ends with.
 import { BUILT_IN, type CodeBook } from '../core/codes/codes';
 import type { CallFailure, FailureKind } from '../core/model';
+import { isLoopbackOrigin } from '../core/http/serviceUrls';
 import { safeJson, safeLine } from '../core/sanitize';
 import { EXIT, type CliIo } from './io';
 
@@ -36,8 +37,21 @@ export function printFailure(f: CallFailure, io: CliIo, redactText: (s: string) 
   const meaning = f.meaning ?? info?.meaning;
   if (meaning !== undefined && meaning !== f.text) lines.splice(2, 0, `  Meaning: ${meaning}`);
   if (f.code !== undefined && f.known === false) lines.splice(2, 0, `  ${f.code} is not in the catalog: the text above is the service's own (describe it with --codes FILE).`);
+  const sandbox = f.unreachable === true ? sandboxToStart(f.request?.url) : undefined;
+  if (sandbox !== undefined) lines.push(`  To start the sandbox there: bizdata sandbox --port ${sandbox} &`);
   io.stderr.write(`${lines.map(safeLine).join('\n')}\n`);
   return exitCodeFor(f.kind);
+}
+
+/** The port of a loopback address nothing answers at, where `bizdata sandbox` would listen; else undefined. */
+function sandboxToStart(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  try {
+    const u = new URL(url);
+    return isLoopbackOrigin(u.origin) ? u.port || (u.protocol === 'https:' ? '443' : '80') : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** JSON on stdout: exactly the value, with characters that could drive a terminal written as \u escapes. */

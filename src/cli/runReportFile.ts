@@ -43,16 +43,29 @@ export class RunRecorder {
 /** A recorder when a report is asked for (its folder checked before anything is sent), else undefined. */
 export async function recorderFor(path: string | undefined, inputs: readonly string[] = []): Promise<RunRecorder | undefined> {
   if (path === undefined) return undefined;
-  if (!/\.html?$/i.test(path)) throw new UsageError(`--report ${path}: name an .html file, such as report.html.`);
-  if (inputs.some((i) => resolve(i) === resolve(path))) throw new UsageError(`--report ${path} is one of the run's own files; name another, such as report.html.`);
+  await checkRunOutput('--report', path, inputs, { ext: /\.html?$/i, kind: 'an .html file', example: 'report.html' });
+  await refuseLink(path, 'a report');
+  return new RunRecorder();
+}
+
+/** What a file a run writes is: its name's ending, the words for it, an example name. */
+export interface OutputKind {
+  readonly ext: RegExp;
+  readonly kind: string;
+  readonly example: string;
+}
+
+/** A file a run writes at its end (--report, --summary), checked before anything is sent: its kind, not an input, an existing folder. */
+export async function checkRunOutput(flag: string, path: string, inputs: readonly string[], o: OutputKind): Promise<void> {
+  if (!o.ext.test(path)) throw new UsageError(`${flag} ${path}: name ${o.kind}, such as ${o.example}.`);
+  const own = inputs.some((i) => resolve(i) === resolve(path));
+  if (own) throw new UsageError(`${flag} ${path} is one of the run's own files; name another, such as ${o.example}.`);
   const folder = dirname(resolve(path));
   const isFolder = await stat(folder).then(
     (s) => s.isDirectory(),
     () => false,
   );
-  if (!isFolder) throw new UsageError(`--report ${path}: the folder ${folder} does not exist. Create it, or name a report in an existing folder.`);
-  await refuseLink(path, 'a report');
-  return new RunRecorder();
+  if (!isFolder) throw new UsageError(`${flag} ${path}: the folder ${folder} does not exist. Create it, or name a file in an existing folder.`);
 }
 
 /**

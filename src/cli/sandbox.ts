@@ -3,8 +3,13 @@
 import { SandboxSetupError, readConfigFile } from '../sandbox/config';
 import { DEFAULT_CLI_PORT, DEFAULT_HOST, DEMO_CREDENTIALS } from '../sandbox/defaults';
 import { type RunningSandbox, startSandbox } from '../sandbox/server';
+import { closest } from '../core/closest';
 import { errorMessage } from '../core/errors';
+import { safeLine } from '../core/sanitize';
+import { stat } from 'node:fs/promises';
 import { BlockList, isIP } from 'node:net';
+import { resolve } from 'node:path';
+import { fileProblem } from '../core/readText';
 
 export const SANDBOX_USAGE = `Usage: bizdata sandbox [options]
 
@@ -70,7 +75,11 @@ export function parseSandboxArgs(argv: readonly string[]): SandboxArgs | string 
     const eq = arg.indexOf('=');
     const flag = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
     const key = VALUE_FLAGS[flag];
-    if (key === undefined) return `Unknown option "${arg}".`;
+    if (key === undefined) {
+      const meant = flag.startsWith('-') ? closest(flag, [...Object.keys(VALUE_FLAGS), '--stop-with-stdin', '--help']) : undefined;
+      const what = flag.startsWith('-') ? `unknown option ${safeLine(flag)}` : `unexpected argument "${safeLine(arg)}": this command takes options only`;
+      return `${what}.${meant !== undefined ? ` Did you mean ${meant}?` : ''}`;
+    }
     const value = eq > 0 && flag !== arg ? arg.slice(eq + 1) : argv[++i];
     if (value === undefined || value === '') return `${flag} needs a value.`;
     if (key === 'port') {
@@ -86,7 +95,7 @@ export function parseSandboxArgs(argv: readonly string[]): SandboxArgs | string 
 export async function runSandboxCommand(argv: string[]): Promise<number> {
   const args = parseSandboxArgs(argv);
   if (typeof args === 'string') {
-    process.stderr.write(`${args}\n\n${SANDBOX_USAGE}`);
+    process.stderr.write(`bizdata sandbox: ${args}\nRun "bizdata sandbox --help" for its options.\n`);
     return 2;
   }
   if (args.help === true) {
@@ -98,6 +107,11 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
     config = args.config === undefined ? undefined : await readConfigFile(args.config);
   } catch (err) {
     process.stderr.write(`${errorMessage(err)}\n`);
+    return 2;
+  }
+  const fixtures = args.fixtures === undefined ? undefined : await folderProblem('--fixtures', args.fixtures);
+  if (fixtures !== undefined) {
+    process.stderr.write(`bizdata sandbox: ${fixtures}\n`);
     return 2;
   }
   const envKey = process.env.BIZDATA_SANDBOX_ADMIN_KEY;
@@ -114,9 +128,10 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
       log: (line) => process.stderr.write(`${line}\n`),
     });
   } catch (err) {
-    // A state file, folder or fixture that cannot be used is a setup mistake, like a bad option.
-    if (!(err instanceof SandboxSetupError)) throw err;
-    process.stderr.write(`${err.message}\n`);
+    // A state file, folder or fixture that cannot be used is a setup mistake, like a bad option; so is a port it cannot have.
+    const listen = listenProblem(err, args.host ?? DEFAULT_HOST, args.port ?? DEFAULT_CLI_PORT);
+    if (!(err instanceof SandboxSetupError) && listen === undefined) throw err;
+    process.stderr.write(`${listen ?? errorMessage(err)}\n`);
     return 2;
   }
   process.stdout.write(`Sandbox listening on ${sandbox.url}\n`);
@@ -128,6 +143,34 @@ export async function runSandboxCommand(argv: string[]): Promise<number> {
   await sandbox.close();
   process.stderr.write(`Sandbox stopped${why === 'stdin' ? ' (standard input closed)' : ''}.\n`);
   return 0;
+}
+
+/** Why `folder` cannot be the folder of `flag` (it is not there, or not a folder), or undefined. */
+async function folderProblem(flag: string, folder: string): Promise<string | undefined> {
+  try {
+    return (await stat(folder)).isDirectory() ? undefined : `${flag} ${folder} is a file: give the folder that holds ip/, org/ or routes.json.`;
+  } catch (err) {
+    const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
+    return `${flag} ${folder}: ${missing ? `there is no such folder (looked for ${resolve(folder)})` : fileProblem(err, folder)}.`;
+  }
+}
+
+/** Why the sandbox cannot listen where asked, and what to do; undefined for any other failure. */
+function listenProblem(err: unknown, host: string, port: number): string | undefined {
+  const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  switch ((err as NodeJS.ErrnoException).code) {
+    case 'EADDRINUSE':
+      return (
+        `bizdata sandbox: port ${port} is already in use on ${host} (another sandbox, or another program, listens at ${where}). ` +
+        `Stop it, or choose another port: --port ${port === 65535 ? port - 1 : port + 1}, or --port 0 for any free one.`
+      );
+    case 'EACCES':
+      return `bizdata sandbox: port ${port} needs privileges here (as ports under 1024 do). Choose another, such as --port ${DEFAULT_CLI_PORT}.`;
+    case 'EADDRNOTAVAIL':
+      return `bizdata sandbox: ${host} is not an address of this machine, so nothing can listen at ${where}. Leave --host out to listen on ${DEFAULT_HOST}.`;
+    default:
+      return undefined;
+  }
 }
 
 /**

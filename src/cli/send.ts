@@ -23,6 +23,7 @@ import { EXIT, UsageError, type CliIo } from './io';
 import { endBySignal, requestFileStop } from './signals';
 import type { ReportTest } from '../core/report/reportModel';
 import { endLimit, recorderFor, REPORT_HELP, REPORT_OPTIONS, sentRequest, writeRunReport } from './runReportFile';
+import { CI_OPTIONS } from './ciOutputs';
 
 export const SEND_HELP = `Usage: bizdata send FILE [--name NAME]... [--report FILE.html] [connection options]
        bizdata send FILE --data ROWS.csv|ROWS.jsonl [--out RESULTS.jsonl|RESULTS.csv] [--column NAME=JSONPATH]... [--report FILE.html] [--concurrency N]
@@ -81,7 +82,7 @@ ${REPORT_HELP}
 
 ${CONNECTION_HELP}`;
 
-const SEND_OPTIONS = { ...CONNECTION_OPTIONS, ...REQUEST_INPUT_OPTIONS, ...PRODUCTION_OPTIONS, ...REPORT_OPTIONS, ...DATA_OPTIONS, name: { type: 'string', multiple: true } } as const;
+const SEND_OPTIONS = { ...CONNECTION_OPTIONS, ...REQUEST_INPUT_OPTIONS, ...PRODUCTION_OPTIONS, ...REPORT_OPTIONS, ...DATA_OPTIONS, ...CI_OPTIONS, name: { type: 'string', multiple: true } } as const;
 
 export async function runSendCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(args, SEND_OPTIONS, true);
@@ -98,6 +99,8 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
     }
     return sendWithData(file, { ...values, data }, io);
   }
+  const summary = '--summary goes with --data ROWS.csv (and with bizdata test and batch): the summary of a run of rows. See "bizdata send --help".';
+  if (values.summary !== undefined) throw new UsageError(summary);
   if (values.out !== undefined || values.column !== undefined) throw new UsageError('--out and --column go with --data ROWS.csv: the results of a data-driven run. See "bizdata send --help".');
   const loaded = await loadRequestFile(file, values, io, 'send', (all) => select(all, values.name ?? [], file), cliSnapshotWriting({}, io.env));
   const selected = loaded.requests;

@@ -5,6 +5,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { runRequests, type RunEvent } from '../core/run/engine';
+import { fileProblem } from '../core/readText';
 import { cliRunHost } from './runHost';
 import { DATA_OPTIONS, DATA_TEST_HELP, testWithData } from './dataRun';
 import { dataOfRun, withoutDataDriven } from './dataFileBeside';
@@ -13,11 +14,11 @@ import { allDisabledLine } from '../core/requests/requestSettings';
 import { requestName } from '../core/run/judge';
 import { chooseConnection } from './connections';
 import type { RunLimit } from '../core/report/limits';
-import { errorMessage } from '../core/errors';
 import type { CallFailure, CallResult } from '../core/model';
 import { failureLine } from '../core/exchange/failures';
-import type { ReportTest } from '../core/report/reportModel';
-import { checkJunit, endLimit, recorderFor, REPORT_HELP, REPORT_OPTIONS, reportTest, writeJunit, writeRunReport } from './runReportFile';
+import type { ReportRun, ReportTest } from '../core/report/reportModel';
+import { checkJunit, endLimit, recorderFor, REPORT_HELP, REPORT_OPTIONS, reportTest, RunRecorder, writeJunit, writeRunReport } from './runReportFile';
+import { CI_HELP, CI_OPTIONS, ciOutputs } from './ciOutputs';
 import { safeLine } from '../core/sanitize';
 import { parse } from './args';
 import { CONNECTION_HELP, CONNECTION_OPTIONS } from './connectionOptions';
@@ -69,6 +70,7 @@ summary.
   --junit FILE   also write JUnit XML: a testsuite per file, a testcase per request
   --json         print one JSON document with every file, request and assertion instead of lines
 ${REPORT_HELP}
+${CI_HELP}
 
 ${DATA_TEST_HELP}
 
@@ -80,7 +82,7 @@ signal.
 
 ${CONNECTION_HELP}`;
 
-const TEST_OPTIONS = { ...CONNECTION_OPTIONS, ...SNAPSHOT_OPTIONS, ...REQUEST_INPUT_OPTIONS, ...PRODUCTION_OPTIONS, ...REPORT_OPTIONS, junit: { type: 'string' }, json: { type: 'boolean' }, data: DATA_OPTIONS.data } as const;
+const TEST_OPTIONS = { ...CONNECTION_OPTIONS, ...SNAPSHOT_OPTIONS, ...REQUEST_INPUT_OPTIONS, ...PRODUCTION_OPTIONS, ...REPORT_OPTIONS, ...CI_OPTIONS, junit: { type: 'string' }, json: { type: 'boolean' }, data: DATA_OPTIONS.data } as const;
 const REQUEST_FILE = '.bizdata.http';
 
 
@@ -102,7 +104,8 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
   // A folder's data-driven files run alone, once per row; the files named run as named.
   const files = positionals.every((p) => named.includes(p)) ? named : await withoutDataDriven(named, io, 'test');
   if (files.length === 0) throw new UsageError(`Every request file of ${positionals.join(', ')} is data-driven: run each alone, as said above.`);
-  const recorder = await recorderFor(values.report, files);
+  const ci = await ciOutputs(values, files, io);
+  const recorder = (await recorderFor(values.report, files)) ?? (ci ? new RunRecorder() : undefined);
   await checkJunit(values.junit);
   const skipped: ReportTest[] = [];
   const loaded: LoadedFile[] = [];
@@ -178,14 +181,16 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
   const run = { files: reports, stopped, signal: stop.received, durationMs };
   const counts = countsOf(reports);
   say(summaryLine(counts, durationMs));
-  if (recorder && values.report !== undefined) {
+  if (recorder) {
     const tests = [...reports.flatMap((f) => f.requests.map((r) => reportTest(f.file, r, answered.get(r)))), ...skipped];
     const why = stopped ? failureLine(stopped) : stop.received ? `stopped by ${stop.received}` : undefined;
     const connections = [...new Set(reports.flatMap((f) => f.requests.map((r) => r.connection)))];
     const title = `bizdata test ${positionals.join(' ')}`;
     const { startedAt, wire } = recorder;
     const stoppedWhy = why !== undefined ? { stopped: why } : {};
-    await writeRunReport(values.report, { title, kind: 'test', startedAt, durationMs, connections, wire, limit, tests, ...stoppedWhy }, redact);
+    const report: ReportRun = { title, kind: 'test', startedAt, durationMs, connections, wire, limit, tests, ...stoppedWhy };
+    if (values.report !== undefined) await writeRunReport(values.report, report, redact);
+    await ci?.write(report, redact, values.report);
   }
   if (values.junit !== undefined) await writeJunit(values.junit, junitReport(run, hostname(), redact));
   if (values.json) printJson(jsonReport(run, redact), io);
@@ -214,7 +219,7 @@ async function requestFiles(paths: readonly string[]): Promise<string[]> {
     try {
       isFolder = (await stat(p)).isDirectory();
     } catch (err) {
-      throw new UsageError(`Cannot read ${p}: ${(err as NodeJS.ErrnoException).code ?? errorMessage(err)}.`);
+      throw new UsageError(`Cannot read ${p}: ${fileProblem(err, p)}.`);
     }
     if (!isFolder) {
       out.push(p);

@@ -55,7 +55,8 @@ export function requestLines(file: string, r: ReportedRequest): string[] {
   const answer = o.status !== undefined ? ` -> ${[o.status, o.code].filter((x) => x !== undefined).join(' ')} (${Math.round(o.durationMs ?? 0)} ms)` : '';
   const head = `${LABEL[o.verdict]} ${file}:${o.request.requestLine + 1} ${o.name}: ${o.method} ${r.url ?? o.request.url}${answer}`;
   const lines = [head];
-  for (const a of o.assertions) if (!a.passed || a.note !== undefined) lines.push(`  ${file}:${a.line + 1}: ${a.passed ? a.note : a.message}`);
+  // An error is never judged by its assertions (no answer, or a stop): its one message says why.
+  if (o.verdict !== 'error') for (const a of o.assertions) if (!a.passed || a.note !== undefined) lines.push(`  ${file}:${a.line + 1}: ${a.passed ? a.note : a.message}`);
   if (o.message !== undefined) lines.push(`  ${file}:${o.line + 1}: ${o.message}`);
   return lines;
 }

@@ -180,6 +180,11 @@ export interface CallFailure {
    * and `request` are the sign-in's, and no answer of the call (request files judge none).
    */
   readonly signIn?: true;
+  /**
+   * A network failure where nothing answers at the service's address (the connection was refused, or
+   * the host name does not resolve): every call to that address would fail the same, so a run stops.
+   */
+  readonly unreachable?: true;
 }
 
 export type CallResult = CallSuccess | CallFailure;

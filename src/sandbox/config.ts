@@ -2,6 +2,7 @@
 // mistake in a hand-written config file is found at start, not at the first request.
 import { readFile } from 'node:fs/promises';
 import { errorMessage } from '../core/errors';
+import { fileProblem } from '../core/readText';
 import { parseIsoTime } from './isoTime';
 
 export interface SandboxUserConfig {
@@ -203,11 +204,17 @@ export function parseConfig(raw: unknown): SandboxConfig {
 
 /** Reads and validates a JSON config file; errors name the file and the offending path. */
 export async function readConfigFile(file: string): Promise<SandboxConfig> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new SandboxSetupError(`Cannot read sandbox config ${file}: ${fileProblem(err, file)}.`, { cause: err });
+  }
   let raw: unknown;
   try {
-    raw = JSON.parse(await readFile(file, 'utf8'));
+    raw = JSON.parse(text);
   } catch (err) {
-    throw new SandboxSetupError(`Cannot read sandbox config ${file}: ${errorMessage(err)}`, { cause: err });
+    throw new SandboxSetupError(`Cannot read sandbox config ${file}: it is not JSON (${errorMessage(err)}).`, { cause: err });
   }
   try {
     return parseConfig(raw);

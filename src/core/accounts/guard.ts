@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { LOCKOUT_AFTER_FAILURES } from '../constants';
 import type { AttemptOutcome, GuardStore } from '../ports';
-import type { Session } from './session';
+import { isLocalAccount, type Session } from './session';
 
 export type GuardVerdict =
   | { readonly ok: true; readonly failures: number }
@@ -35,7 +35,7 @@ export class LockoutGuard {
   async begin(s: Session, confirmRisk: boolean): Promise<GuardVerdict> {
     if (!confirmRisk) {
       const failures = await this.store.read(s.key);
-      if (this.holds(s, failures)) return held(failures, await this.doubt(s));
+      if (this.holds(s, failures)) return held(failures, await this.doubt(s), isLocalAccount(s));
       if (this.refused.get(s.key) === fingerprint(s)) {
         return {
           ok: false,
@@ -50,7 +50,7 @@ export class LockoutGuard {
     const failures = await this.store.begin(s.key);
     if (confirmRisk || !this.holds(s, failures)) return { ok: true, failures };
     await this.store.end(s.key, 'uncounted');
-    return held(failures, await this.doubt(s));
+    return held(failures, await this.doubt(s), isLocalAccount(s));
   }
 
   /**
@@ -75,17 +75,22 @@ export class LockoutGuard {
   }
 }
 
-function held(failures: number, doubt: string | undefined): GuardVerdict {
-  return {
-    ok: false,
-    kind: 'guard',
-    failures,
-    text:
-      doubt !== undefined
-        ? `Sign-in not attempted: ${doubt}`
-        : `Sign-in not attempted: ${failures} sign-ins in a row have failed for this account, and one more failure locks the account until the service operator's support unlocks it.`,
-    advice: 'Check the user name and password first. Try again only if you are sure they are right, and confirm the risk when asked (command line: --confirm-risk).',
-  };
+/** How to clear the count of an account on a local sandbox, which is the user's own to clear. */
+const LOCAL_ADVICE = [
+  'This account is on a local sandbox. To clear the count, sign in once with its right user name and password (the demo ones: bizdata sandbox --help)',
+  'and confirm the risk (command line: bizdata token --interface b --sandbox URL --confirm-risk): a successful sign-in resets it.',
+  'If the sandbox has locked the account itself, restart the sandbox (or POST /_sandbox/users/USER/unlock) first.',
+].join(' ');
+const REMOTE_ADVICE = 'Check the user name and password first. Try again only if you are sure they are right, and confirm the risk when asked (command line: --confirm-risk).';
+
+/** `local`: the account is on this machine (a local sandbox), whose count the user clears themselves. */
+function held(failures: number, doubt: string | undefined, local: boolean): GuardVerdict {
+  const locks = local ? 'one more failure makes the sandbox lock the account' : "one more failure locks the account until the service operator's support unlocks it";
+  const text =
+    doubt !== undefined
+      ? `Sign-in not attempted: ${doubt}`
+      : `Sign-in not attempted: ${failures} sign-ins in a row have failed for this account, and ${locks}.`;
+  return { ok: false, kind: 'guard', failures, text, advice: local ? LOCAL_ADVICE : REMOTE_ADVICE };
 }
 
 function fingerprint(s: Session): string {

@@ -42,6 +42,11 @@ export function normaliseHost(url: string): string {
   return `${host}${port}`;
 }
 
+/** Whether an account is on this machine (a local sandbox): its key's host is a loopback name. */
+export function isLocalAccount(s: Pick<Session, 'key'>): boolean {
+  return /^loopback(:|$)/.test(s.key.split('|')[1] ?? '');
+}
+
 /** The service an interface signs in at: the token host of A, the legacy host of B. */
 export function accountKey(endpoints: Endpoints, credentials: Credentials): string {
   const c = credentials;

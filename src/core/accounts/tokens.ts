@@ -166,5 +166,6 @@ export class TokenCache {
 
 /** The failure as callers see it: whether the request reached the service is the guard's business. */
 export function withoutReach(f: ExchangeFailure): CallFailure {
-  return { ok: false, kind: f.kind, code: f.code, status: f.status, text: f.text, advice: f.advice, body: f.body, durationMs: f.durationMs, request: f.request };
+  const { kind, code, status, text, advice, body, durationMs, request } = f;
+  return { ok: false, kind, code, status, text, advice, body, durationMs, request, ...(f.unreachable ? { unreachable: true } : {}) };
 }

@@ -10,6 +10,7 @@ import { BUILT_IN, type CodeBook } from '../codes/codes';
 import { failure } from './failures';
 import type { HttpTransport, WireResponse } from '../http/http';
 import { TransportError } from '../http/transportErrors';
+import { isLoopbackOrigin } from '../http/serviceUrls';
 import { LimiterDisposedError } from '../limits/limiter';
 import type { CallFailure, Endpoints, WireEvent } from '../model';
 import { CoordinatorUnavailableError, type Limiter, type Permit } from '../ports';
@@ -111,8 +112,8 @@ export class Exchange {
           if (!(await this.pause(ms, `retry ${++transients} of ${this.policy.maxTransientRetries} after: ${text}`, waits))) return closed();
           continue;
         }
-        const advice = e.kind === 'cancelled' ? 'Run it again when needed.' : 'Check the network, proxy and service address, then try again.';
-        return { ...failure(t0, e.kind, text, advice, built.record), mayHaveReached: e.mayHaveReached };
+        const failed = failure(t0, e.kind, text, transportAdvice(e, built.wire.origin), built.record);
+        return { ...failed, mayHaveReached: e.mayHaveReached, ...(e.unreachable ? { unreachable: true } : {}) };
       }
       const service = recogniseBody(res.json, this.codes, res.status);
       const wait = retryAfterMs(res.headers);
@@ -177,4 +178,12 @@ export class Exchange {
 /** Which request a call was, for a run's report: its record's method and URL (no credential in either). */
 function which(built: Built): { readonly method: string; readonly url: string } {
   return { method: built.record.method, url: built.record.url };
+}
+
+/** What to do after a transport failure: a local sandbox that is not running is the common case of nothing listening. */
+function transportAdvice(e: TransportError, origin: string): string {
+  if (e.kind === 'cancelled') return 'Run it again when needed.';
+  if (e.unreachable && isLoopbackOrigin(origin)) return `Start the local sandbox at ${origin} (or correct the address), then run this again.`;
+  if (e.unreachable) return 'Check the service address (and the proxy, if one is used), then try again.';
+  return 'Check the network, proxy and service address, then try again.';
 }

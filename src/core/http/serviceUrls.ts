@@ -8,6 +8,8 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
  * (the local sandbox): anywhere else it would send credentials and tokens in clear text.
  */
 export function checkServiceUrl(label: string, value: string): string | undefined {
+  const unschemed = withoutScheme(value);
+  if (unschemed !== undefined) return unschemed(label);
   let url: URL;
   try {
     url = new URL(value);
@@ -24,6 +26,28 @@ export function checkServiceUrl(label: string, value: string): string | undefine
     return `${label} uses plain http:// to ${url.hostname}; credentials and tokens would travel unencrypted. Use https:// (plain http is allowed only for 127.0.0.1, ::1 and localhost).`;
   }
   return `${label} must start with https:// (or http:// for a local sandbox), not ${url.protocol}//.`;
+}
+
+/**
+ * An address written without its scheme (`127.0.0.1:8080`, `localhost:8080`, `api.example.com`),
+ * which URL parsers read as no URL or as a scheme named `localhost`: what to write instead.
+ */
+function withoutScheme(value: string): ((label: string) => string) | undefined {
+  const v = value.trim();
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(v) || !/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d+)?([/?#].*)?$/i.test(v)) return undefined;
+  const hostname = v.startsWith('[') ? v.slice(0, v.indexOf(']') + 1) : v.replace(/[:/?#].*$/, '');
+  const scheme = LOOPBACK_HOSTS.has(hostname) ? 'http' : 'https';
+  const why = scheme === 'http' ? ' (plain http:// only for a local sandbox on 127.0.0.1, ::1 or localhost; https:// for a service)' : '';
+  return (label) => `${label} "${withoutUserInfo(v)}" has no scheme: write ${scheme}://${withoutUserInfo(v)}${why}.`;
+}
+
+/** Whether an origin (scheme://host:port) is on this machine: where a local sandbox listens. */
+export function isLoopbackOrigin(origin: string): boolean {
+  try {
+    return LOOPBACK_HOSTS.has(new URL(origin).hostname);
+  } catch {
+    return false;
+  }
 }
 
 /** Why a proxy URL cannot be used, or undefined. A user:password@ part is allowed (proxy sign-in) but never echoed. */

@@ -10,6 +10,8 @@ export class TransportError extends Error {
     readonly mayHaveReached = true,
     /** A reset, refused connection or timeout: the same idempotent request may succeed when sent again. */
     readonly retryable = false,
+    /** Nothing answers at the address (a refused connection, a host name that does not resolve): every call to it would fail the same. */
+    readonly unreachable = false,
   ) {
     super(message);
     this.name = 'TransportError';
@@ -44,7 +46,10 @@ export function toTransportError(err: unknown, origin: string, signal: AbortSign
       CERT_HAS_EXPIRED: 'its TLS certificate has expired',
       ERR_TLS_CERT_ALTNAME_INVALID: 'its TLS certificate does not match the host name',
     }[code ?? ''] ?? (e.message ?? String(err));
-  return new TransportError(`Could not complete the request to ${hostOf(origin)}: ${reason}${code ? ` (${code})` : ''}.`, 'network', reached, retryable);
+  const unreachable = UNREACHABLE.has(code ?? '');
+  const nothingThere = unreachable ? `: nothing ${code === 'ENOTFOUND' ? 'is known by that name' : 'is listening there'}` : '';
+  const message = `Could not complete the request to ${hostOf(origin)}: ${reason}${code ? ` (${code})` : ''}${nothingThere}.`;
+  return new TransportError(message, 'network', reached, retryable, unreachable);
 }
 
 /** Failures after which the same idempotent request may well succeed: resets, refusals, timeouts. */
@@ -60,6 +65,9 @@ const RETRYABLE: ReadonlySet<string> = new Set([
   'ETIMEDOUT',
   'EAI_AGAIN',
 ]);
+
+/** Nothing answers at the address: no program listens on the port, or the host name is unknown. */
+const UNREACHABLE: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND']);
 
 /** Errors raised before a request could be sent: the service never saw it. */
 const NOT_CONNECTED: ReadonlySet<string> = new Set([

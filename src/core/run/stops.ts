@@ -1,7 +1,8 @@
 // What ends a run, one table for every way of sending requests: `bizdata send`, `bizdata test`,
 // `bizdata batch`, data runs, the editor's Send, the Test Explorer and Run Batch. A failure here
 // would be the same for every request after it, or would risk the account; any other failure is
-// the request's own (judged when an answer came, an error when none did), and the run goes on.
+// the request's own (judged when an answer came, an error when none did), and the run goes on; of
+// the network failures, only nothing answering at the address ends it.
 import type { CallFailure, CallResult, FailureKind } from '../model';
 
 /** Why each kind ends the run (docs/request-files.md quotes this table). */
@@ -14,6 +15,16 @@ export const STOPPING: Readonly<Partial<Record<FailureKind, string>>> = {
   cancelled: 'the run was cancelled',
 };
 
+/** Why the one network failure that ends a run does (the others are their request's own). */
+export const UNREACHABLE_STOPS =
+  "nothing answers at the service's address (the connection was refused, or the host name does not resolve): every request to it would fail the same";
+
+/** Why `failure` ends a run, in the table's words; undefined when it does not. */
+export function stopReason(failure: CallFailure): string | undefined {
+  if (failure.kind === 'network') return failure.unreachable === true ? UNREACHABLE_STOPS : undefined;
+  return STOPPING[failure.kind];
+}
+
 /**
  * The failure that ends the run, or undefined when the run goes on. SC006 is the one limit that does
  * not: the client has already waited out the rate window (and stopped sending for it), so the next
@@ -23,6 +34,7 @@ export const STOPPING: Readonly<Partial<Record<FailureKind, string>>> = {
 export function stopOf(result: CallResult): CallFailure | undefined {
   if (result.ok) return undefined;
   if (result.comeBackAt !== undefined) return result;
+  if (result.kind === 'network' && result.unreachable === true) return result;
   if (STOPPING[result.kind] === undefined) return undefined;
   if (result.kind === 'limit' && result.code === 'SC006' && result.comeBackAt === undefined) return undefined;
   return result;

@@ -9,7 +9,7 @@
 // row (testRows.ts). Cancelling aborts the request on the wire and skips the rest.
 import * as vscode from 'vscode';
 import type { CallFailure, CallResult } from '../../core/model';
-import { STOPPING } from '../../core/run/stops';
+import { stopReason } from '../../core/run/stops';
 import type { AssertionOutcome } from '../../core/requests/assertions';
 import type { ParsedRequest } from '../../core/requests/requestFile';
 import type { SnapshotWriting } from '../../core/requests/snapshotCheck';
@@ -283,7 +283,7 @@ function assertionFailures(file: ReadFile, o: RequestOutcome): string {
 
 /** Why the run ends here, in the words of the one stop table (core/run/stops.ts). */
 function stopLine(failure: CallFailure | undefined): string {
-  const why = failure ? STOPPING[failure.kind] : undefined;
+  const why = failure ? stopReason(failure) : undefined;
   return `the run stopped here${why ? `: ${why}` : ''}; no other request was sent.`;
 }
 

@@ -110,7 +110,7 @@ describe('bizdata command line', () => {
     const third = await run(args, env);
     assert.equal(third.code, 3);
     assert.match(third.stderr, /lockout guard/);
-    assert.match(third.stderr, /one more failure locks the account/);
+    assert.match(third.stderr, /one more failure makes the sandbox lock the account/);
     const user = (await sb.admin('GET', `users/${CANARY.user}`)) as { locked: boolean; failures: number };
     assert.deepEqual({ locked: user.locked, failures: user.failures }, { locked: false, failures: 2 });
     // The count lives in one file, replaced atomically, under a hash: no account name, no secret;

@@ -165,7 +165,7 @@ describe('bizdata with named connections (two sandboxes)', function () {
     await writeFile(join(dir, 'x.http'), `GET {{baseUrl}}/v1/duns-search/ip/${IP}`);
     r = await run(['send', join(dir, 'x.http'), '--connections', join(dir, 'missing.json')], creds());
     assert.equal(r.code, 2);
-    assert.match(r.stderr, /Cannot read the connections file .*missing\.json: no such file\. Check the path given to --connections\./);
+    assert.match(r.stderr, /Cannot read the connections file .*missing\.json: there is no such file \(looked for [^)]*\)\. Check the path given to --connections\./);
     assert.deepEqual(reached(), { alpha: { token: 0, data: 0 }, beta: { token: 0, data: 0 } });
   });
 

@@ -94,7 +94,7 @@ describe('connections file', () => {
     { what: 'a connection that is no object', text: withConnection(3 as unknown as Record<string, unknown>), at: [4, 13], says: /connection "test" must be an object/, schema: false },
     { what: 'an unknown field (a secret)', text: withConnection({ baseUrl: 'https://a.example', consumerSecret: 'x' }), at: [6, 7], says: /connection "test" has an unknown field "consumerSecret".*Credentials never go here/, schema: false },
     { what: 'plain http to another host', text: withConnection({ baseUrl: 'http://api.example.com' }), at: [5, 18], says: /connection "test", field "baseUrl" uses plain http:\/\/ to api\.example\.com.*Use https:\/\//, schema: true },
-    { what: 'an address that is no URL', text: withConnection({ legacyUrl: 'legacy.example.com' }), at: [5, 20], says: /connection "test", field "legacyUrl" "legacy\.example\.com" is not a URL/, schema: false },
+    { what: 'an address that is no URL', text: withConnection({ legacyUrl: 'legacy.example.com' }), at: [5, 20], says: /connection "test", field "legacyUrl" "legacy\.example\.com" has no scheme: write https:\/\/legacy\.example\.com/, schema: false },
     { what: 'a user and password in an address', text: withConnection({ authUrl: 'https://me:pw@auth.example' }), at: [5, 18], says: /connection "test", field "authUrl" contains a user name or password/, schema: true },
     { what: 'ftp', text: withConnection({ authUrl: 'ftp://auth.example' }), at: [5, 18], says: /field "authUrl" must start with https:\/\//, schema: false },
     { what: 'no address at all', text: withConnection({ origin: 'https://app.example' }), at: [4, 13], says: /connection "test" has no address/, schema: false },

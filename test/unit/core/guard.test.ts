@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import type { Credentials } from '../../../src/core/model';
-import { accountKey } from '../../../src/core/accounts/session';
+import { accountKey, type Session } from '../../../src/core/accounts/session';
+import { LockoutGuard } from '../../../src/core/accounts/guard';
+import { MemoryGuardStore } from '../../../src/core/storage/stores';
 import { describeCode } from '../../../src/core/codes/codes';
 import { CANARY, closeAll, endpointsFor, failed, sandbox, sandboxWithClient, testClient, type Sandbox, type TestClient } from './harness';
 
@@ -39,7 +41,9 @@ describe('lockout guard and calls that must not be retried', () => {
       t.credentials.b = { interfaceId: 'b', user: CANARY.user, password: 'wrong-3' };
       const guard = failed(await t.client.lookupOrganization(ORG));
       assert.equal(guard.kind, 'guard');
-      assert.match(guard.text, /one more failure locks the account until the service operator's support unlocks it/);
+      // The account is on a local sandbox: the words say so, and how to clear the count there.
+      assert.match(guard.text, /2 sign-ins in a row have failed for this account, and one more failure makes the sandbox lock the account\./);
+      assert.match(guard.advice, /bizdata token --interface b --sandbox URL --confirm-risk\): a successful sign-in resets it/);
       assert.equal((await t.client.status('b')).state, 'locked');
       // A client started later with the persisted counts (an extension restart) shows it as well.
       const restarted = testClient(sb.url, { guardStore: t.guard });
@@ -153,4 +157,33 @@ describe('lockout guard and calls that must not be retried', () => {
       assert.ok(c.maxConcurrency <= 2);
     });
   });
+});
+
+describe('the lockout guard\'s words: the service\'s support, or how to clear a local sandbox\'s count', () => {
+  const session = (host: string): Session => ({
+    id: 'b',
+    key: `b|${host}|user`,
+    account: 'user',
+    credentials: { interfaceId: 'b', user: 'user', password: 'p' },
+    owner: { key: `v2|b|${host}|user`, secret: 'p' },
+  });
+  for (const [host, says, advice] of [
+    ['api.example.com', /one more failure locks the account until the service operator's support unlocks it\./, /^Check the user name and password first\./],
+    ['loopback:8080', /one more failure makes the sandbox lock the account\./, /local sandbox.*resets it.*POST \/_sandbox\/users\/USER\/unlock/],
+  ] as const) {
+    it(`after two failures at ${host}`, async () => {
+      const store = new MemoryGuardStore();
+      const guard = new LockoutGuard(store);
+      const s = session(host);
+      for (let i = 0; i < 2; i++) {
+        await store.begin(s.key);
+        await store.end(s.key, 'failed');
+      }
+      const verdict = await guard.begin(s, false);
+      assert.equal(verdict.ok, false);
+      if (verdict.ok) return;
+      assert.match(verdict.text, says);
+      assert.match(verdict.advice, advice);
+    });
+  }
 });

@@ -80,6 +80,9 @@ describe('what stops a run (stops.ts)', () => {
   it('stops at the guard, refused credentials, a contract limit, a late Retry-After, the coordinator, the setup and a cancel; never at SC006 waited out, an API error or the network', () => {
     for (const f of [failure('guard'), failure('auth', 'SC001'), failure('limit', 'SC005'), failure('limit', 'SC006', Date.now() + 60_000), failure('coordinator'), failure('input'), failure('cancelled')]) assert.equal(stopOf(f), f, `${f.kind} ${f.code ?? ''}`);
     for (const f of [failure('limit', 'SC006'), failure('api', '00404'), failure('network')]) assert.equal(stopOf(f), undefined, `${f.kind} ${f.code ?? ''}`);
+    // Of the network failures, nothing answering at the address ends the run: every request would meet it.
+    const nobody = { ...failure('network'), unreachable: true as const };
+    assert.equal(stopOf(nobody), nobody);
   });
 });
 

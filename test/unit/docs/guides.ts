@@ -15,7 +15,7 @@ export interface Fence {
   readonly line: number;
   readonly lang: string;
   readonly text: string;
-  /** The reason given by a `<!-- not run by the docs test: REASON -->` line right above the fence. */
+  /** The reason given by a `_Not run by the docs test: REASON._` line right above the fence, shown to readers. */
   readonly notRun?: string;
 }
 
@@ -32,7 +32,7 @@ export interface Guide {
   readonly tokens: Token[];
 }
 
-const NOT_RUN = /^<!-- not run by the docs test: (.+?) -->\s*$/;
+const NOT_RUN = /^_Not run by the docs test: (.+?)\._\s*$/;
 
 /** README.md and every docs/*.md, parsed. */
 export function readGuides(): Guide[] {

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { STOPPING } from '../../../src/core/run/stops';
+import { STOPPING, UNREACHABLE_STOPS } from '../../../src/core/run/stops';
 import { ROOT } from './guides';
 
 describe('docs/request-files.md quotes the run engine\'s stop table', () => {
@@ -12,6 +12,8 @@ describe('docs/request-files.md quotes the run engine\'s stop table', () => {
     const text = readFileSync(join(ROOT, 'docs', 'request-files.md'), 'utf8');
     const section = text.slice(text.indexOf('## How a run decides'));
     assert.ok(section.length > 0 && text.includes('## How a run decides'));
-    for (const [kind, why] of Object.entries(STOPPING)) assert.ok(section.includes(`| ${why} |`), `${kind}: "${why}" is not in the table`);
+    for (const [kind, why] of [...Object.entries(STOPPING), ['network', UNREACHABLE_STOPS]]) {
+      assert.ok(section.includes(`| ${why} |`), `${kind}: "${why}" is not in the table`);
+    }
   });
 });

@@ -124,7 +124,10 @@ describe('bizdata sandbox (command line)', function () {
     assert.match(bad.stderr.join(''), /--port must be a number/);
     const unknown = bed.cli(['--colour', 'red']);
     assert.equal(await unknown.exit, 2);
-    assert.match(unknown.stderr.join(''), /Unknown option "--colour"/);
+    assert.equal(unknown.stderr.join('').trim(), 'bizdata sandbox: unknown option --colour.\nRun "bizdata sandbox --help" for its options.');
+    const typo = bed.cli(['--prot', '8080']);
+    assert.equal(await typo.exit, 2);
+    assert.match(typo.stderr.join(''), /unknown option --prot\. Did you mean --port\?/);
     const help = bed.cli(['--help']);
     assert.equal(await help.exit, 0);
     assert.match(help.stdout.join('\n'), /Usage: bizdata sandbox/);
@@ -132,12 +135,17 @@ describe('bizdata sandbox (command line)', function () {
     assert.match(help.stdout.join('\n'), /--stop-with-stdin {2}stop when standard input closes/);
   });
 
-  it('reports a port in use instead of crashing silently', async () => {
+  it('a port in use: exit 2, one line naming the port and --port, no raw EADDRINUSE', async () => {
     const first = bed.cli(['--port', '0']);
-    const port = (await first.url).split(':').pop() ?? '';
-    const second = bed.cli(['--port', port]);
-    assert.equal(await second.exit, 1);
-    assert.match(second.stderr.join(''), /EADDRINUSE/);
+    const port = Number((await first.url).split(':').pop());
+    const second = bed.cli(['--port', String(port)]);
+    assert.equal(await second.exit, 2);
+    const lines = second.stderr.join('').trim().split('\n');
+    assert.equal(lines.length, 1, lines.join('\n'));
+    assert.match(lines[0], new RegExp(`^bizdata sandbox: port ${port} is already in use on 127\\.0\\.0\\.1 `));
+    assert.match(lines[0], new RegExp(`--port ${port + 1}, or --port 0 for any free one\\.$`));
+    assert.doesNotMatch(lines[0], /EADDRINUSE/);
+    assert.deepEqual(second.stdout, []);
     first.child.kill('SIGTERM');
     assert.equal(await first.exit, 0);
   });
