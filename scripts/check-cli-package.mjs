@@ -25,6 +25,7 @@ const BUNDLES = {
   'dist/lockfile.js': 'at the first sign-in',
   'dist/re2.js': 'at the first ?? matches',
   'dist/report.js': 'when a report is written',
+  'dist/jsonSchema.js': 'at the first ?? schema',
 };
 const ALSO = /^(package\.json|README\.md|LICENSE|schemas\/[\w.-]+\.schema\.json)$/;
 

@@ -53,5 +53,7 @@ function failureCommand(f: ReportTest, path: (file: string) => string, title: st
   const head = `${f.name}${f.method !== '' ? `: ${f.method} ${f.url ?? ''}`.trimEnd() : ''}${answer !== '' ? ` -> ${answer}` : ''}`;
   const where = f.file !== '' ? { file: path(f.file), line } : {};
   const what = f.verdict === 'error' ? 'could not be judged' : 'failed';
-  return workflowCommand('error', { ...where, title: `${title}: ${f.name} ${what}` }, [head, ...messages].join('\n'));
+  // A data row's failure names its row (ROWS:LINE) beside the request's line it is annotated at.
+  const name = f.row !== undefined ? `${f.name} [${f.row}]` : f.name;
+  return workflowCommand('error', { ...where, title: `${title}: ${name} ${what}` }, [head, ...messages].join('\n'));
 }

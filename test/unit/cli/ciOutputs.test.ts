@@ -56,7 +56,7 @@ describe('CI outputs: the step summary, annotations and --summary', function () 
       `${at(8, 'echo')}echo: GET ${sb.url}/v1/duns-search/ip/198.51.100.9 -> 200%0Aline 8: body $.echo == nothing, actual ${withheld}`,
     ]);
     const step = await readFile(join(dir, 'step-summary.md'), 'utf8');
-    assert.match(step, /^### Failed: bizdata test .*\n\n\*\*1 passed, 2 failed, 0 errors\*\* of 3 requests, \d+\.\d s, against `default`\.\n/);
+    assert.match(step, /^### Failed: bizdata test .*\n\n\*\*1 passed, 2 failed, 0 errors\*\* of 3 requests, (\d+ ms|\d+\.\d s), against `default`\.\n/);
     const failure = `- **${md(file)}:2** wrong: \`GET ${sb.url}/v1/duns-search/ip/198.51.100.7?view=standard\` → 200\n`;
     assert.ok(step.includes(`${failure}  - ${md(file)}:3: \`status == 404\`, actual 200\n`), step);
     assert.match(step, /#### Slowest requests\n\n\| Request \| Time \| Answer \|/);
@@ -86,7 +86,7 @@ describe('CI outputs: the step summary, annotations and --summary', function () 
     assert.equal(batch.code, 1, batch.stderr);
     const [annotation] = annotations(batch.stderr);
     assert.match(annotation, /^::error title=bizdata batch .*ips\.txt%3A row 2%3A 999\.1\.1\.1 failed::row 2: 999\.1\.1\.1/);
-    assert.match(await readFile(join(dir, 'step-summary.md'), 'utf8'), /\*\*1 ok, 1 failed\*\* of 2 inputs/);
+    assert.match(await readFile(join(dir, 'step-summary.md'), 'utf8'), /\*\*1 ok, 1 failed\*\* of 2 rows/);
 
     // A private address matches nothing: its row's assertion fails.
     const file = await requestFile('rows.bizdata.http', [
@@ -95,7 +95,7 @@ describe('CI outputs: the step summary, annotations and --summary', function () 
     await writeFile(join(dir, 'rows.csv'), 'ip\n198.51.100.7\n10.0.0.1\n');
     const data = await run(['test', file, '--data', join(dir, 'rows.csv')], github());
     assert.equal(data.code, 1, data.stderr);
-    const title = `title=bizdata test ${escape(file)} --data ${escape(join(dir, 'rows.csv'))}%3A lookup [rows.csv%3A3] failed`;
+    const title = `title=bizdata test ${escape(file)} × ${escape(join(dir, 'rows.csv'))}%3A lookup%3A ip=10.0.0.1 [${escape(join(dir, 'rows.csv'))}%3A3] failed`;
     assert.deepEqual(annotations(data.stderr).map((l) => /^::error (.*?)::/.exec(l)?.[1]), [`file=rows.bizdata.http,line=3,${title}`]);
   });
 
