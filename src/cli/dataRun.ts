@@ -35,6 +35,8 @@ import { writeJunit } from './runReportFile';
 import { cliRunHost } from './runHost';
 import { againToStop, endBySignal, StopRequests } from './signals';
 import { countsOf, jsonReport, junitReport, requestLines, summaryLine, type ReportedRequest } from './testReport';
+import type { CallCeiling } from '../core/contract/ceiling';
+import { ceilingOf, requestParts, weighRun, type CostValues } from './runCost';
 
 export const DATA_OPTIONS = { data: { type: 'string' }, out: { type: 'string', short: 'o' }, column: { type: 'string', multiple: true } } as const;
 
@@ -73,7 +75,7 @@ export const DATA_TEST_HELP = `Data-driven tests:
 ${DATA_COMMON_HELP}`;
 
 /** The flags a data-driven run reads (send's and test's). */
-type ParsedArgs = ConnectionValues & InputValues & { readonly data?: string; readonly out?: string; readonly column?: string[]; readonly junit?: string; readonly json?: boolean; readonly yes?: boolean };
+type ParsedArgs = ConnectionValues & InputValues & CostValues & { readonly data?: string; readonly out?: string; readonly column?: string[]; readonly junit?: string; readonly json?: boolean; readonly yes?: boolean };
 
 /** Where results go without --out: beside the data file, as the editor writes a batch's. */
 export function defaultResultsFile(dataFile: string): string {
@@ -89,11 +91,14 @@ interface DataRun {
   readonly stop: StopRequests;
   readonly concurrency: number;
   readonly redact: (text: string) => string;
+  /** The run's ceiling of data calls (--max-calls). */
+  readonly ceiling?: CallCeiling;
 }
 
-/** Reads and checks everything, makes the clients (nothing is sent), and opens the results (send). */
-async function prepareDataRun(file: string, values: ParsedArgs, io: CliIo, command: 'send' | 'test'): Promise<DataRun & { readonly results?: ResultsFile }> {
+/** Reads and checks everything, makes the clients (nothing is sent), and opens the results (send); undefined after a dry run. */
+async function prepareDataRun(file: string, values: ParsedArgs, io: CliIo, command: 'send' | 'test'): Promise<(DataRun & { readonly results?: ResultsFile }) | undefined> {
   const dataFile = values.data as string;
+  const ceiling = ceilingOf(values);
   const text = requestFileText(await readInputBytes(file));
   const parsed = parseRequestFile(text);
   refuseErrors(file, parsed.problems);
@@ -127,18 +132,26 @@ async function prepareDataRun(file: string, values: ParsedArgs, io: CliIo, comma
     if (rowProblems.length > 0) throw new UsageError(`nothing was sent: ${dataFile} cannot run ${file}.\n${rowProblems.map(problemText).join('\n')}`);
     // The data file's columns are variables too: what no column, file variable or connection defines is unknown.
     refuseErrors(file, unknownReferences(text, parsed, { ...connection, ...Object.fromEntries(table.columns.map((c) => [c, ''])) }));
-    const host = cliRunHost({ clients, file, inputs, values, io, stop });
+    const host = cliRunHost({ clients, file, inputs, values, io, stop, ceiling });
     // Where each token goes, each body file: checked with the first row's values; a row's own values that cannot be sent fail that row.
     const first = new Map(Object.entries(table.rows[0].values));
     refuseAll(file, await unsendableAtStart({ file: parsed, requests }, host, () => ({ ...inputs, row: first })));
     let results: ResultsFile | undefined;
     if (command === 'send') {
-      const opened = await openResults({ outFile: values.out ?? defaultResultsFile(dataFile), table, columns: columns.columns });
+      const opened = await openResults({ outFile: values.out ?? defaultResultsFile(dataFile), table, columns: columns.columns, readOnly: values['dry-run'] === true });
       if (!opened.ok) throw new UsageError(`nothing was sent: ${opened.message}`);
       results = opened.results;
     }
     const concurrency = batchWorkers(withConnectionFields(values, main.connection), io.env);
-    return { parsed, requests, table, clients, host, stop, concurrency, redact: (t) => secrets.redact(t), results };
+    const done = results ? table.rows.filter((row) => results?.isDone(row)).length : 0;
+    const cost = await weighRun(requestParts(clients.setupOf, requests, table.rows.length, done), values, io, `bizdata ${command} ${file} --data ${dataFile}`);
+    if (cost.dryRun) {
+      await results?.close();
+      stop.dispose();
+      await clients.close();
+      return undefined;
+    }
+    return { parsed, requests, table, clients, host, stop, concurrency, redact: (t) => secrets.redact(t), results, ceiling };
   } catch (err) {
     stop.dispose();
     await clients.close();
@@ -158,12 +171,13 @@ function progressLine(io: CliIo): ((p: RowsProgress) => void) | undefined {
 /** `bizdata send FILE --data ROWS [--out RESULTS]`: one result per row appended, the summary on stdout. */
 export async function sendWithData(file: string, values: ParsedArgs, io: CliIo): Promise<number> {
   const run = await prepareDataRun(file, values, io, 'send');
+  if (!run) return EXIT.ok;
   const { stop, clients } = run;
   const results = run.results as ResultsFile;
   let summary: RowsSummary;
   try {
     summary = await runDataRows(
-      { file: run.parsed, requests: run.requests, until: 'first-failure', rows: run.table.rows, results, concurrency: run.concurrency, stop: stop.stop, redact: run.redact, onProgress: progressLine(io) },
+      { file: run.parsed, requests: run.requests, until: 'first-failure', rows: run.table.rows, results, concurrency: run.concurrency, stop: stop.stop, redact: run.redact, onProgress: progressLine(io), ceiling: run.ceiling },
       () => run.host,
     );
   } finally {
@@ -191,6 +205,7 @@ export async function sendWithData(file: string, values: ParsedArgs, io: CliIo):
 /** `bizdata test FILE --data ROWS`: one test per row and request, named with the row's line. */
 export async function testWithData(file: string, values: ParsedArgs, io: CliIo): Promise<number> {
   const run = await prepareDataRun(file, values, io, 'test');
+  if (!run) return EXIT.ok;
   const { stop, clients } = run;
   const dataName = basename(values.data as string);
   const reported: Array<{ readonly row: DataRow; readonly r: ReportedRequest }> = [];
@@ -210,7 +225,7 @@ export async function testWithData(file: string, values: ParsedArgs, io: CliIo):
   let summary: RowsSummary;
   const t0 = performance.now();
   try {
-    summary = await runDataRows({ file: run.parsed, requests: run.requests, until: 'end', rows: run.table.rows, concurrency: run.concurrency, stop: stop.stop, redact: run.redact }, hostFor);
+    summary = await runDataRows({ file: run.parsed, requests: run.requests, until: 'end', rows: run.table.rows, concurrency: run.concurrency, stop: stop.stop, redact: run.redact, ceiling: run.ceiling }, hostFor);
   } finally {
     await clients.close();
     stop.dispose();

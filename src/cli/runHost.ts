@@ -9,6 +9,7 @@ import type { CliIo } from './io';
 import type { RequestClients } from './requestClients';
 import type { StopRequests } from './signals';
 import { requestName } from '../core/run/judge';
+import type { CallCeiling } from '../core/contract/ceiling';
 
 export interface CliHostOptions {
   readonly clients: RequestClients;
@@ -18,6 +19,8 @@ export interface CliHostOptions {
   readonly values: InputValues & { readonly 'confirm-risk'?: boolean };
   readonly io: CliIo;
   readonly stop: StopRequests;
+  /** The run's ceiling of data calls (--max-calls). */
+  readonly ceiling?: CallCeiling;
   on?(event: RunEvent): void | Promise<void>;
 }
 
@@ -30,7 +33,7 @@ export function cliRunHost(o: CliHostOptions): RunHost {
     const made: Route | undefined = setup && {
       name,
       endpoints: setup.endpoints,
-      send: (request) => setup.client.send(request, { confirmRisk: values['confirm-risk'] === true, stop: stop.stop, signal: stop.cut }),
+      send: (request) => setup.client.send(request, { confirmRisk: values['confirm-risk'] === true, stop: stop.stop, signal: stop.cut, ceiling: o.ceiling }),
     };
     routes.set(name, made);
     return made;

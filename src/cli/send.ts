@@ -27,6 +27,7 @@ import { EXIT, UsageError, type CliIo, readInputBytes } from './io';
 import { endBySignal, requestFileStop } from './signals';
 import type { ReportTest } from '../core/report/reportModel';
 import { recorderFor, REPORT_HELP, REPORT_OPTIONS, sentRequest, writeRunReport } from './runReportFile';
+import { ceilingOf, COST_HELP, COST_OPTIONS, requestParts, weighRun } from './runCost';
 
 export const SEND_HELP = `Usage: bizdata send FILE [--name NAME]... [--report FILE.html] [connection options]
        bizdata send FILE --data ROWS.csv|ROWS.jsonl [--out RESULTS.jsonl|RESULTS.csv] [--column NAME=JSONPATH]... [--concurrency N]
@@ -80,12 +81,14 @@ ${REQUEST_INPUT_HELP}
 
 ${DATA_SEND_HELP}
 
+${COST_HELP}
+
 Report:
 ${REPORT_HELP}
 
 ${CONNECTION_HELP}`;
 
-const SEND_OPTIONS = { ...CONNECTION_OPTIONS, ...REQUEST_INPUT_OPTIONS, ...PRODUCTION_OPTIONS, ...REPORT_OPTIONS, ...DATA_OPTIONS, name: { type: 'string', multiple: true } } as const;
+const SEND_OPTIONS = { ...CONNECTION_OPTIONS, ...REQUEST_INPUT_OPTIONS, ...PRODUCTION_OPTIONS, ...REPORT_OPTIONS, ...DATA_OPTIONS, ...COST_OPTIONS, name: { type: 'string', multiple: true } } as const;
 
 export async function runSendCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(args, SEND_OPTIONS, true);
@@ -95,6 +98,7 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
   }
   if (positionals.length !== 1) throw new UsageError('Give exactly one request file: bizdata send FILE [--name NAME]. See "bizdata send --help".');
   const file = positionals[0];
+  const ceiling = ceilingOf(values);
   const data = await dataOfRun(values.data, [file], io);
   if (data !== undefined) {
     if (values.name !== undefined || values.report !== undefined) throw new UsageError('--name and --report do not go with --data: a data-driven run runs every request of the file once per row, and its results are the --out file.');
@@ -139,6 +143,8 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
     // Where each token goes, each body and each value from outside the file are checked before the
     // first request is sent, with the request's connection; what needs an earlier answer, at its turn.
     refuseAll(file, await unsendableAtStart({ file: parsed, requests: selected }, cliRunHost({ clients, file, inputs, values, io, stop }), () => inputs));
+    const cost = await weighRun(requestParts(setupOf, selected, 1, 0), values, io, `bizdata send ${file}`);
+    if (cost.dryRun) return cost.status;
     const on = (e: RunEvent): void => {
       if (e.kind === 'skipped' && e.why === 'declined') {
         io.stderr.write(`${safeLine(`${requestName(e.request)}: not sent (declined)`)}\n`);
@@ -168,7 +174,7 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
         failed = EXIT.other;
       }
     };
-    await runRequests({ file: parsed, requests: selected, until: 'first-failure' }, cliRunHost({ clients, file, inputs, values, io, stop, on }));
+    await runRequests({ file: parsed, requests: selected, until: 'first-failure' }, cliRunHost({ clients, file, inputs, values, io, stop, on, ceiling }));
   } finally {
     await clients.close();
     stop.dispose();

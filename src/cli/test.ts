@@ -25,6 +25,7 @@ import { SecretRegistry } from '../core/redact';
 import { failureLine } from '../core/exchange/failures';
 import type { ReportTest } from '../core/report/reportModel';
 import { recorderFor, REPORT_HELP, REPORT_OPTIONS, reportTest, writeJunit, writeRunReport } from './runReportFile';
+import { ceilingOf, COST_HELP, COST_OPTIONS, requestParts, weighRun } from './runCost';
 import { safeLine } from '../core/sanitize';
 import { parse } from './args';
 import { CONNECTION_HELP, CONNECTION_OPTIONS } from './connectionOptions';
@@ -76,15 +77,17 @@ ${REPORT_HELP}
 
 ${DATA_TEST_HELP}
 
+${COST_HELP}
+
 Exit status: 0 all passed, 1 a test failed or could not be judged, 2 bad usage or a bad file (nothing
 sent), 3 authentication failure or the lockout guard refused (the run stops), 4 a limit or contract
-stop (the run stops). Ctrl-C (SIGINT) or SIGTERM gives the request on its way 0.75 s to be
+stop (the run stops), 5 stopped at --max-calls. Ctrl-C (SIGINT) or SIGTERM gives the request on its way 0.75 s to be
 answered (then cuts it), sends no other, writes the reports of what ran, and ends the process by that
 signal.
 
 ${CONNECTION_HELP}`;
 
-const TEST_OPTIONS = { ...CONNECTION_OPTIONS, ...REQUEST_INPUT_OPTIONS, ...PRODUCTION_OPTIONS, ...REPORT_OPTIONS, junit: { type: 'string' }, json: { type: 'boolean' }, data: DATA_OPTIONS.data } as const;
+const TEST_OPTIONS = { ...CONNECTION_OPTIONS, ...REQUEST_INPUT_OPTIONS, ...PRODUCTION_OPTIONS, ...REPORT_OPTIONS, ...COST_OPTIONS, junit: { type: 'string' }, json: { type: 'boolean' }, data: DATA_OPTIONS.data } as const;
 const REQUEST_FILE = '.bizdata.http';
 
 interface Loaded {
@@ -104,6 +107,7 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
     return EXIT.ok;
   }
   if (positionals.length === 0) throw new UsageError('Give one or more request files or folders: bizdata test FILE|DIR... See "bizdata test --help".');
+  const ceiling = ceilingOf(values);
   const data = await dataOfRun(values.data, positionals, io);
   if (data !== undefined) {
     if (positionals.length !== 1 || values.report !== undefined) throw new UsageError('--data runs one request file once per row: bizdata test FILE --data ROWS.csv (without --report). See "bizdata test --help".');
@@ -171,6 +175,8 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
       refuseErrors(file, unknownReferences(text, parsed, connectionVariables(main.endpoints)));
       refuseAll(file, await unsendableAtStart({ file: parsed, requests }, cliRunHost({ clients, file, inputs, values, io, stop }), () => inputs));
     }
+    const cost = await weighRun(requestParts(clients.setupOf, loaded.flatMap((l) => l.requests), 1, 0), values, io, `bizdata test ${positionals.join(' ')}`);
+    if (cost.dryRun) return cost.status;
     for (const { file, parsed, requests: toSend, inputs } of loaded) {
       if (stopped || stop.received) break;
       const requests: ReportedRequest[] = [];
@@ -183,7 +189,7 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
         requests.push(reported);
         for (const line of requestLines(file, reported)) say(line);
       };
-      const run = await runRequests({ file: parsed, requests: toSend, until: 'end' }, cliRunHost({ clients, file, inputs, values, io, stop, on }));
+      const run = await runRequests({ file: parsed, requests: toSend, until: 'end' }, cliRunHost({ clients, file, inputs, values, io, stop, on, ceiling }));
       if (run.stopped?.failure) {
         stopped = run.stopped.failure;
         stoppedBy = clients.setupNamed(run.stopped.route?.name ?? '') ?? main;

@@ -21,6 +21,7 @@ import type { RowsSummary } from '../core/run/rows';
 import { safeLine } from '../core/sanitize';
 import type { Connection } from '../features/connection/connection';
 import { confirmProductionRun } from '../features/connection/consent';
+import { confirmRunCost, costParts, editorCeiling } from '../features/connection/runCost';
 import { dataPercentDone, dataProgressMessage, dataResultsPath, dataSummaryMessage } from '../features/requestFiles/dataRunText';
 import { askedOnce, editorRunHost } from '../features/requestFiles/editorRunHost';
 import { sendForAnswer } from '../features/results/lookUpAndShow';
@@ -28,7 +29,7 @@ import type { Services } from '../features/services';
 import { Commands, executeCommand } from '../features/shared/commandIds';
 import { UserError } from '../features/shared/userError';
 import { RunRecording } from '../features/testing/testRunReport';
-import { stringField } from './args';
+import { field, stringField } from './args';
 
 const OPEN_REPORT = 'Open Report';
 
@@ -57,6 +58,13 @@ export async function runWithData(services: Services, arg?: unknown): Promise<st
   const opened = await openResults({ outFile, table });
   if (!opened.ok) throw new UserError(opened.message);
   const { results } = opened;
+  // What the run costs: one question when a contract has less left than the rows need; the ceiling (maxCalls, bizdata.batch.maxCalls).
+  const done = table.rows.filter((row) => results.isDone(row)).length;
+  const cost = await confirmRunCost(costParts(reached, table.rows.length, done), editorCeiling(field(arg, 'maxCalls')), `Run ${where} with ${path.basename(data.fsPath)}`);
+  if (!cost.go) {
+    await results.close();
+    return undefined;
+  }
   const recording = new RunRecording(`Run with Data: ${where} × ${vscode.workspace.asRelativePath(data)}`);
   let summary: RowsSummary;
   try {
@@ -79,6 +87,7 @@ export async function runWithData(services: Services, arg?: unknown): Promise<st
               // Rows at a time, as a batch runs its lookups; the client's limiter keeps the rate.
               concurrency: vscode.workspace.getConfiguration('bizdata.batch').get<number>('concurrency', 2),
               signal: abort.signal,
+              ceiling: cost.ceiling,
               redact: (t) => services.connections.redact(t),
               onProgress: (p) => {
                 const percent = dataPercentDone(p);
@@ -94,7 +103,7 @@ export async function runWithData(services: Services, arg?: unknown): Promise<st
                 row: new Map(Object.entries(row.values)),
                 asked,
                 signal: abort.signal,
-                send: async (connection, request) => (recording.watch(connection), (await sendForAnswer(connection, services, request, { signal: abort.signal })).result),
+                send: async (connection, request) => (recording.watch(connection), (await sendForAnswer(connection, services, request, { signal: abort.signal, ceiling: cost.ceiling })).result),
                 // Each request of each row in the run's report, named after its row.
                 on: (e) => {
                   if (e.kind === 'judged') recording.add(where, e.outcome.request, { verdict: e.outcome.verdict, name: `${e.outcome.name} (row ${rowPlace(row)})`, connection: e.step?.route.name, sent: e.step?.sent, result: e.step?.result, assertions: e.outcome.assertions, message: e.outcome.message });

@@ -12,7 +12,9 @@ export interface Appender {
 }
 
 /** Opens a file for appending (made if missing). */
-export async function openAppender(path: string): Promise<Appender> {
+export async function openAppender(path: string, readOnly = false): Promise<Appender> {
+  // A dry run reads what is done and writes nothing, not even a file that is not there yet.
+  if (readOnly) return { append: () => undefined, close: async () => undefined };
   const file = await open(path, 'a');
   return {
     // Written at once, as Node writes stdout to a file: a few microseconds a line cost less than a

@@ -43,7 +43,7 @@ export async function openResults(options: ResultsOptions): Promise<OpenedResult
     latest.set(rowKey(l.line, l.values), l.final);
   }
   const done = new Set([...latest].filter(([, final]) => final).map(([key]) => key));
-  const file = await openAppender(outFile);
+  const file = await openAppender(outFile, options.readOnly);
   // A run killed mid-write left a line cut short; start on a fresh line so ours stay readable.
   if (endsMidLine) file.append('\n');
   const now = options.now ?? (() => new Date());

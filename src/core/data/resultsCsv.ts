@@ -30,8 +30,8 @@ export async function openCsvResults(options: ResultsOptions & { readonly column
   const header = [...table.columns, ...RESULT_COLUMNS, ...columns.map((c) => c.name)];
   const before = await readDone(outFile, header, table.columns.length);
   if (!before.ok) return before;
-  if (before.keep !== before.size) await truncate(outFile, before.keep);
-  const file = await openAppender(outFile);
+  if (before.keep !== before.size && options.readOnly !== true) await truncate(outFile, before.keep);
+  const file = await openAppender(outFile, options.readOnly);
   if (before.keep === 0) file.append(BOM + cells(header));
   const { done } = before;
   return {

@@ -67,13 +67,7 @@ export async function openBatchResults(outFile: string, connection: string | und
     throw err;
   }
   return {
-    isDone(q) {
-      const key = lookupKey(q);
-      // A duplicate within the file: looked up once.
-      const skip = done.has(key) || seen.has(key);
-      seen.add(key);
-      return skip;
-    },
+    isDone: (q) => skips(done, seen, q),
     write(input, result, final) {
       const line = toLine(input, result, final);
       // safeJson: the same JSON, with characters that could drive a terminal escaped (the file gets `cat`).
@@ -81,6 +75,21 @@ export async function openBatchResults(outFile: string, connection: string | und
     },
     close: () => file.close(),
   };
+}
+
+/** Whether a batch skips an input: done before, or a duplicate of one met already (looked up once). */
+function skips(done: ReadonlySet<string>, seen: Set<string>, q: LookupQuery): boolean {
+  const key = lookupKey(q);
+  const skip = done.has(key) || seen.has(key);
+  seen.add(key);
+  return skip;
+}
+
+/** How many of `inputs` a run with this results file would skip, read only: what a dry run leaves out. */
+export async function inputsDone(outFile: string, connection: string | undefined, inputs: readonly LookupQuery[]): Promise<number> {
+  const { done } = await readDone(outFile, connection);
+  const seen = new Set<string>();
+  return inputs.filter((q) => skips(done, seen, q)).length;
 }
 
 /** Keys of inputs whose latest line in the output file (of this connection) is a success or a final failure. */

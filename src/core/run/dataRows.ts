@@ -5,6 +5,7 @@
 // What a row came to is decided here once, for every host (`bizdata send/test --data`, Run with Data,
 // the Test Explorer's data rows): written to the results file (core/data) as it completes, its last
 // answer or the failure that ended it; final (skipped next time) unless it is worth trying again.
+import type { CallCeiling } from '../contract/ceiling';
 import type { CallResult } from '../model';
 import type { DataRow } from '../data/rows';
 import type { ResultsFile, RowResult } from '../data/resultTypes';
@@ -28,6 +29,8 @@ export interface DataRunPlan {
   readonly stop?: AbortSignal;
   /** Cancels the run (the editor's Cancel): no new row starts, and a row it cuts short is not written, so it runs again. */
   readonly signal?: AbortSignal;
+  /** The run's ceiling of data calls (--max-calls): a row starts only while it has room for all the row's requests. */
+  readonly ceiling?: CallCeiling;
   /** The run's one redaction: what is written holds no secret it knows. */
   redact(text: string): string;
   onProgress?(p: RowsProgress): void;
@@ -58,6 +61,7 @@ export async function runDataRows(plan: DataRunPlan, hostFor: (row: DataRow) => 
     concurrency: plan.concurrency,
     ...(plan.signal ? { signal: plan.signal } : {}),
     ...(plan.stop ? { stop: plan.stop } : {}),
+    ...(plan.ceiling ? { ceiling: { calls: plan.ceiling, perRow: plan.requests.filter((r) => !r.settings.disabled).length } } : {}),
     ...(plan.onProgress ? { onProgress: plan.onProgress } : {}),
   });
 }

@@ -4,6 +4,8 @@
 // guard and token for all rows) and the one stop table (stops.ts): a stop ends the run cleanly, no
 // new row starts, rows in flight finish and are written, the rest run again next time. Each row's
 // result is written as it completes; rows the results already hold as done are skipped (resume).
+// Under a ceiling of data calls (--max-calls), a row starts only while there is room for all of it.
+import { RowGate, type CallCeiling } from '../contract/ceiling';
 import type { CallFailure, CallResult } from '../model';
 import { stopOf } from './stops';
 
@@ -48,6 +50,8 @@ export interface RowsSummary extends Omit<RowsProgress, 'elapsedMs'> {
 export interface RowSignals {
   readonly signal: AbortSignal;
   readonly stop?: AbortSignal;
+  /** The run's ceiling of data calls, for the row's calls. */
+  readonly ceiling?: CallCeiling;
 }
 
 export interface RowsPlan<Row, Run extends RowRun = RowRun> {
@@ -64,6 +68,8 @@ export interface RowsPlan<Row, Run extends RowRun = RowRun> {
   readonly signal?: AbortSignal;
   /** Stops the run cleanly: no new row starts, calls still waiting to be sent are dropped, those sent are answered and written. */
   readonly stop?: AbortSignal;
+  /** The run's ceiling of data calls, and how many one row makes: a row starts only while the ceiling has room for it. */
+  readonly ceiling?: { readonly calls: CallCeiling; readonly perRow: number };
   onProgress?(p: RowsProgress): void;
 }
 
@@ -81,7 +87,9 @@ export function finalResult(r: CallResult): boolean {
 /** A row a template ran, judged by the stop table: `unwritten` for a cancelled call and for a coordinator that is gone (nothing was sent). */
 export function rowOfResult(result: CallResult, ok: boolean, final: boolean): RowRun {
   const stop = stopOf(result);
-  if (!result.ok && (result.kind === 'cancelled' || result.kind === 'coordinator')) return { ok: false, result, final: false, stop: result.kind === 'coordinator' ? result : undefined, unwritten: true };
+  // Nothing of the row's last call was sent: it runs again, whole, next time.
+  const unsent = !result.ok && (result.kind === 'cancelled' || result.kind === 'coordinator' || result.kind === 'ceiling');
+  if (unsent) return { ok: false, result, final: false, stop: result.kind === 'cancelled' ? undefined : result, unwritten: true };
   return { ok, result, final: final && stop === undefined, ...(stop ? { stop } : {}) };
 }
 
@@ -97,13 +105,24 @@ export async function runRows<Row, Run extends RowRun = RowRun>(plan: RowsPlan<R
   // A stop aborts the calls still waiting in the limiter, so it takes effect at once.
   const stopping = new AbortController();
   const signal = plan.signal ? AbortSignal.any([plan.signal, stopping.signal]) : stopping.signal;
-  const signals: RowSignals = { signal, ...(plan.stop ? { stop: plan.stop } : {}) };
+  const signals: RowSignals = { signal, ...(plan.stop ? { stop: plan.stop } : {}), ...(plan.ceiling ? { ceiling: plan.ceiling.calls } : {}) };
+  const gate = plan.ceiling && new RowGate(plan.ceiling.calls, plan.ceiling.perRow);
   tell();
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < queue.length && !signal.aborted && !halted && plan.stop?.aborted !== true) {
+      const room = gate?.next() ?? 'go';
+      if (room === 'full') {
+        stoppedBy ??= gate?.ceiling.failure();
+        halted = true;
+        return;
+      }
+      if (room !== 'go') {
+        await room;
+        continue;
+      }
       const row = queue[next++];
-      const run = await plan.runRow(row, signals);
+      const run = await plan.runRow(row, signals).finally(() => gate?.done());
       if (run.stop) {
         stoppedBy ??= run.stop;
         halted = true;
