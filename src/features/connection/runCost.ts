@@ -47,7 +47,7 @@ export async function confirmRunCost(parts: readonly CostPart[], ceiling: CallCe
     const refusal = contractRefusal(e);
     if (refusal === undefined) continue;
     const left = e.usage?.remaining ?? 0;
-    const stopAt = left > 0 ? `Stop After ${count(left)} Calls` : undefined;
+    const stopAt = left > 0 ? `Stop After ${count(left)} Call${left === 1 ? '' : 's'}` : undefined;
     const detail = `${estimateLines(e).join('\n')}\n\nIf you go on, the service answers SC005 once the contract is used up.`;
     const answer = await vscode.window.showWarningMessage(safeLine(`${what}: ${refusal}.`), { modal: true, detail }, RUN_ANYWAY, ...(stopAt ? [stopAt] : []));
     if (answer === RUN_ANYWAY) continue;
