@@ -101,6 +101,7 @@ export async function openSharing(
   };
   const memory: LimitsStore = coordinator?.limits ?? new FileLimitsStore(dir);
   const limiter = adaptiveLimiter({ caps, account, memory, shared: coordinator?.limiter(account), log });
+  const usage: UsageStore = coordinator?.usage ?? new FileUsageStore(dir);
   const learned = async (): Promise<LearnedLimits | undefined> => {
     const a = await account();
     return a === undefined ? undefined : memory.get(a);
@@ -110,7 +111,7 @@ export async function openSharing(
     guardStore: coordinator?.guardStore ?? new FileGuardStore(dir),
     locks: coordinator?.locks ?? new FileLocks(dir),
     limiter,
-    usage: coordinator?.usage ?? new FileUsageStore(dir),
+    usage,
     learned,
     rate: async () => {
       if (Number.isFinite(caps.qps)) return { qps: caps.qps, from: 'configured' };
@@ -121,6 +122,7 @@ export async function openSharing(
     close: async () => {
       // What the limiter learned last goes to the store before the coordinator's connection closes.
       await limiter.close();
+      usage.close?.();
       await coordinator?.dispose();
     },
   };

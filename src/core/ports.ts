@@ -123,6 +123,8 @@ export interface UsageStore {
   markReached(scope: string, period: string, at: number, keepMs: number): Promise<void>;
   /** Lifts the mark (`bizdata usage --reset`: the operator raised the limit); the count stays. */
   clearReached(scope: string, period: string): Promise<void>;
+  /** Lets go of what the store keeps open (files); a later call opens it again. */
+  close?(): void;
 }
 
 /**

@@ -69,9 +69,9 @@ export function periodAt(contract: Contract, now: number): ContractSpan {
   return { start, end: addMonths(anchor, (n + 1) * step), key: dateText(start) };
 }
 
-/** "this day", "this month", "this year": the period as a sentence names it. */
+/** "today", "this month", "this year": the period now, as a sentence names it. */
 export function periodWord(period: ContractPeriod): string {
-  return `this ${period}`;
+  return period === 'day' ? 'today' : `this ${period}`;
 }
 
 /**

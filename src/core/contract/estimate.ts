@@ -3,6 +3,7 @@
 // make (rows × requests, minus the rows already done, at most its ceiling), how long at the
 // connection's configured or learned limit, and what share of the contract's remaining calls; and
 // whether it would go over what is left, named with the used and remaining counts. Pure.
+import { periodWord } from './contract';
 import { count, percent, type ContractUsage } from './usage';
 
 export interface RunSize {
@@ -67,7 +68,7 @@ export function contractRefusal(e: RunEstimate): string | undefined {
   if (!u || !e.exceeds) return undefined;
   const sc005 = u.reachedAt !== undefined ? ` (the service answered SC005 at ${u.reachedAt})` : '';
   return (
-    `this run would make ${count(e.calls)} data calls on the connection "${u.connection}", whose contract has ${count(u.remaining)} left this ${u.period}${sc005}: ` +
+    `this run would make ${count(e.calls)} data calls on the connection "${u.connection}", whose contract has ${count(u.remaining)} left ${periodWord(u.period)}${sc005}: ` +
     `${count(u.used)} of ${count(u.maxCalls)} used since ${u.periodStart}, resetting on ${u.resetsOn}`
   );
 }
@@ -103,7 +104,7 @@ export function estimateLines(e: RunEstimate): string[] {
   if (u) {
     const share = u.remaining > 0 ? `${percent(e.calls, u.remaining)} of the ${count(u.remaining)} calls left` : `more than the ${count(u.remaining)} calls left`;
     const over = e.exceeds ? ': more than the contract has left' : '';
-    lines.push(`contract "${u.connection}": ${share} this ${u.period}${over} (${count(u.used)} of ${count(u.maxCalls)} used since ${u.periodStart}; resets on ${u.resetsOn})`);
+    lines.push(`contract "${u.connection}": ${share} ${periodWord(u.period)}${over} (${count(u.used)} of ${count(u.maxCalls)} used since ${u.periodStart}; resets on ${u.resetsOn})`);
   } else {
     lines.push('contract: none stated for the connection ("contract" in its connection counts its calls and shows what is left)');
   }

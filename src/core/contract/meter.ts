@@ -6,7 +6,7 @@
 // SC005 answer marks the period for every process. Sign-ins are not data calls and never come here.
 import type { UsageStore } from '../ports';
 import type { CallCeiling } from './ceiling';
-import { type Contract, periodAt } from './contract';
+import { type Contract, periodAt, periodWord } from './contract';
 import { keepMsOf, readUsage, type ContractUsage } from './usage';
 
 /** The contract's code for "Maximum limit permitted by the contract reached" (spec 7.2). */
@@ -49,7 +49,7 @@ export class ContractMeter {
     const reset = new Date(span.end).toISOString().slice(0, 10);
     return {
       refused:
-        `The contract of the connection "${this.o.connection}" reached its limit this ${this.o.contract.period}: the service answered ${CONTRACT_REACHED}${when}, ` +
+        `The contract of the connection "${this.o.connection}" reached its limit ${periodWord(this.o.contract.period)}: the service answered ${CONTRACT_REACHED}${when}, ` +
         `so no data call is sent until the period resets on ${reset}; nothing was sent.`,
     };
   }

@@ -62,14 +62,16 @@ export function openWindowSharing(o: SharingInputs): WindowSharing {
   // The counts this extension kept in globalState before move to the shared directory, once.
   const migrated = migrateGuardCounts(o.context.globalState, guard);
   const limiter = adaptiveLimiter({ caps, account: o.account, memory: coordinator?.limits ?? new FileLimitsStore(dir), shared: coordinator?.limiter(o.account), log: o.log });
+  const usage = coordinator?.usage ?? new FileUsageStore(dir);
   return {
     tokenStore: coordinator?.tokenStore ?? new SecretTokenStore(o.context.secrets),
     guardStore: coordinator?.guardStore ?? afterMigration(guard, migrated),
     locks: coordinator?.locks ?? new FileLocks(dir),
     limiter,
-    usage: coordinator?.usage ?? new FileUsageStore(dir),
+    usage,
     dispose: () => {
       // What the limiter learned last goes to the store before the coordinator's connection closes.
+      usage.close?.();
       void limiter.close().finally(() => coordinator?.dispose());
     },
   };

@@ -5,6 +5,7 @@
 // and Redis (a real redis-server), each counting as one across clients.
 import * as assert from 'node:assert/strict';
 import { lstat, mkdir, mkdtemp, readdir, rm, symlink, utimes, writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contractScope } from '../../../src/core/accounts/session';
@@ -18,6 +19,18 @@ import { closeAll, endpointsFor, failed, ok, sandbox, testClient, type Sandbox, 
 import { startRedis, type RedisServer } from '../redisServer';
 
 const CONTRACT: Contract = { maxCalls: 1000, period: 'month', startsOn: '2025-01-01' };
+
+/** A loopback port nothing listens on (taken, then let go). */
+function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 describe('the contract\'s count, where every data call is counted', function () {
   this.timeout(30_000);
@@ -64,10 +77,12 @@ describe('the contract\'s count, where every data call is counted', function () 
     await sb.admin('POST', 'faults', { type: 'reset', path: '/v1/duns-search/ip/', count: 1 });
     ok(await t.client.lookupIp({ ip: '203.0.113.2' }));
     assert.equal((await meter.usage()).used, 3, 'the lost answer counts too');
-    // Nothing listens any more: a refused connection never reached anyone, and is given back.
-    await sb.close();
-    sb = undefined;
-    assert.equal(failed(await t.client.lookupIp({ ip: '203.0.113.3' })).kind, 'network');
+    // Data calls to an address where nothing listens: each connection refused (the call and its two
+    // retries) never reached anyone, and is given back. The token comes from the sandbox.
+    const dead = await closedPort();
+    const elsewhere = testClient(sb.url, { endpoints: { ...endpointsFor(sb.url), baseUrl: `http://127.0.0.1:${dead}` }, contract: meter });
+    clients.push(elsewhere);
+    assert.equal(failed(await elsewhere.client.lookupIp({ ip: '203.0.113.3' })).kind, 'network');
     assert.equal((await meter.usage()).used, 3);
   });
 
