@@ -82,6 +82,9 @@ export function defaultResultsFile(dataFile: string): string {
   return resultsFileOf(dataFile);
 }
 
+/** A data run ready to go, with its results open (send). */
+type OpenDataRun = DataRun & { readonly results?: ResultsFile };
+
 interface DataRun {
   readonly parsed: ParsedRequestFile;
   readonly requests: readonly ParsedRequest[];
@@ -96,7 +99,7 @@ interface DataRun {
 }
 
 /** Reads and checks everything, makes the clients (nothing is sent), and opens the results (send); undefined after a dry run. */
-async function prepareDataRun(file: string, values: ParsedArgs, io: CliIo, command: 'send' | 'test'): Promise<(DataRun & { readonly results?: ResultsFile }) | undefined> {
+async function prepareDataRun(file: string, values: ParsedArgs, io: CliIo, command: 'send' | 'test'): Promise<OpenDataRun | undefined> {
   const dataFile = values.data as string;
   const ceiling = ceilingOf(values);
   const text = requestFileText(await readInputBytes(file));
@@ -138,13 +141,16 @@ async function prepareDataRun(file: string, values: ParsedArgs, io: CliIo, comma
     refuseAll(file, await unsendableAtStart({ file: parsed, requests }, host, () => ({ ...inputs, row: first })));
     let results: ResultsFile | undefined;
     if (command === 'send') {
-      const opened = await openResults({ outFile: values.out ?? defaultResultsFile(dataFile), table, columns: columns.columns, readOnly: values['dry-run'] === true });
+      // A dry run reads the rows done and writes nothing.
+      const readOnly = values['dry-run'] === true;
+      const opened = await openResults({ outFile: values.out ?? defaultResultsFile(dataFile), table, columns: columns.columns, readOnly });
       if (!opened.ok) throw new UsageError(`nothing was sent: ${opened.message}`);
       results = opened.results;
     }
     const concurrency = batchWorkers(withConnectionFields(values, main.connection), io.env);
     const done = results ? table.rows.filter((row) => results?.isDone(row)).length : 0;
-    const cost = await weighRun(requestParts(clients.setupOf, requests, table.rows.length, done), values, io, `bizdata ${command} ${file} --data ${dataFile}`);
+    const what = `bizdata ${command} ${file} --data ${dataFile}`;
+    const cost = await weighRun(requestParts(clients.setupOf, requests, table.rows.length, done), values, io, what);
     if (cost.dryRun) {
       await results?.close();
       stop.dispose();

@@ -95,7 +95,8 @@ export async function makeClient(
     throw err;
   }
   // The contract's count: the connection's, at the addresses this run uses.
-  const meter = connection?.contract && new ContractMeter({ scope: contractScope(connection.name, endpoints), connection: connection.name, contract: connection.contract, store: shared.usage });
+  const contract = connection?.contract;
+  const meter = connection && contract && new ContractMeter({ scope: contractScope(connection.name, endpoints), connection: connection.name, contract, store: shared.usage });
   let client: BizDataClient;
   try {
     client = new BizDataClient({

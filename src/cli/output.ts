@@ -24,7 +24,10 @@ export function exitCodeFor(kind: FailureKind): number {
 }
 
 /** How a failure's first line names its kind, where "KIND failure" would not read right. */
-const HEADS: Partial<Record<FailureKind, string>> = { guard: 'refused by the lockout guard', ceiling: "stopped at the run's ceiling of data calls (--max-calls)" };
+const HEADS: Partial<Record<FailureKind, string>> = {
+  guard: 'refused by the lockout guard',
+  ceiling: "stopped at the run's ceiling of data calls (--max-calls)",
+};
 
 /**
  * A failure on stderr: code and status, the text (as responseFailure chose it), the catalog's

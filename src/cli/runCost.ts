@@ -46,7 +46,9 @@ export function maxCallsOf(values: CostValues): number | undefined {
   const v = values['max-calls'];
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`--max-calls must be a whole number of data calls, 1 or more, not "${v}".`);
+  if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(n) || n < 1) {
+    throw new UsageError(`--max-calls must be a whole number of data calls, 1 or more, not "${v}".`);
+  }
   return n;
 }
 
@@ -82,7 +84,8 @@ export async function weighRun(parts: readonly CostPart[], values: CostValues, i
       const lines = [`Dry run of ${what}: nothing was sent, not even a sign-in.`];
       for (const { name, e } of estimates) {
         const refusal = contractRefusal(e);
-        lines.push(`connection "${name}":`, ...estimateLines(e).map((l) => `  ${l}`), ...(refusal ? [`  without --yes the run is refused: ${refusal}`] : []));
+        lines.push(`connection "${name}":`, ...estimateLines(e).map((l) => `  ${l}`));
+        if (refusal) lines.push(`  without --yes the run is refused: ${refusal}`);
       }
       io.stdout.write(lines.map((l) => `${safeLine(l)}\n`).join(''));
     }

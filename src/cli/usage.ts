@@ -39,7 +39,13 @@ It asks for nothing and sends nothing to the service. Exit status 0, or 2 for a 
 cannot be used or states no contract.
 `;
 
-const OPTIONS = { ...CONNECTIONS_OPTIONS, coordinator: { type: 'string' }, json: { type: 'boolean' }, reset: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+const OPTIONS = {
+  ...CONNECTIONS_OPTIONS,
+  coordinator: { type: 'string' },
+  json: { type: 'boolean' },
+  reset: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
 export async function runUsageCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(args, OPTIONS, true);
@@ -47,7 +53,7 @@ export async function runUsageCommand(args: string[], io: CliIo): Promise<number
     io.stdout.write(USAGE_HELP);
     return EXIT.ok;
   }
-  if (positionals.length > 0) throw new UsageError(`bizdata usage takes no file; name the connection with --connection NAME. See "bizdata usage --help".`);
+  if (positionals.length > 0) throw new UsageError('bizdata usage takes no file; name the connection with --connection NAME. See "bizdata usage --help".');
   const chosen = await chooseConnection(values, io.env);
   const connection = chosen.connection;
   const withContract = chosen.connections?.list.filter((c) => c.contract !== undefined).map((c) => c.name) ?? [];
@@ -55,7 +61,8 @@ export async function runUsageCommand(args: string[], io: CliIo): Promise<number
   if (!connection) throw new UsageError(`Name the connection whose contract to show: --connection NAME (or "active" in ${chosen.file}).${which}`);
   const contract = connection.contract;
   if (!contract) {
-    throw new UsageError(`The connection "${connection.name}" states no contract, so its calls are not counted. Add "contract": {"maxCalls": N, "period": "month", "startsOn": "YYYY-MM-DD"} to it in ${chosen.file}.${which}`);
+    const add = `Add "contract": {"maxCalls": N, "period": "month", "startsOn": "YYYY-MM-DD"} to it in ${chosen.file}`;
+    throw new UsageError(`The connection "${connection.name}" states no contract, so its calls are not counted. ${add}.${which}`);
   }
   let coordinator;
   try {
@@ -75,13 +82,15 @@ export async function runUsageCommand(args: string[], io: CliIo): Promise<number
       return EXIT.ok;
     }
     if (values.reset) {
-      const lifted = before.reachedAt !== undefined ? `lifted the SC005 mark of ${before.reachedAt}: data calls are sent again` : 'no SC005 mark this period: nothing to lift';
+      const mark = before.reachedAt;
+      const lifted = mark !== undefined ? `lifted the SC005 mark of ${mark}: data calls are sent again` : 'no SC005 mark this period: nothing to lift';
       io.stdout.write(`${safeLine(`bizdata usage: ${lifted}.`)}\n`);
     }
     const span = periodAt(contract, now);
     const where = coordinator ? `the coordinator ${coordinator.name}` : `the state directory ${defaultStateDir(io.env)}`;
     io.stdout.write(`${safeLine(`connection "${connection.name}": ${usageLine(usage)}.`)}\n`);
-    io.stdout.write(`${safeLine(`  period: ${span.key} to ${usage.resetsOn} (UTC), a new one every ${contract.period} from ${contract.startsOn}; counted in ${where}`)}\n`);
+    const period = `${span.key} to ${usage.resetsOn} (UTC), a new one every ${contract.period} from ${contract.startsOn}`;
+    io.stdout.write(`${safeLine(`  period: ${period}; counted in ${where}`)}\n`);
     return EXIT.ok;
   } catch (err) {
     if (CoordinatorUnavailableError.is(err)) throw new UsageError(`${err.message} ${err.advice}`);

@@ -60,7 +60,8 @@ export async function runWithData(services: Services, arg?: unknown): Promise<st
   const { results } = opened;
   // What the run costs: one question when a contract has less left than the rows need; the ceiling (maxCalls, bizdata.batch.maxCalls).
   const done = table.rows.filter((row) => results.isDone(row)).length;
-  const cost = await confirmRunCost(costParts(reached, table.rows.length, done), editorCeiling(field(arg, 'maxCalls')), `Run ${where} with ${path.basename(data.fsPath)}`);
+  const what = `Run ${where} with ${path.basename(data.fsPath)}`;
+  const cost = await confirmRunCost(costParts(reached, table.rows.length, done), editorCeiling(field(arg, 'maxCalls')), what);
   if (!cost.go) {
     await results.close();
     return undefined;

@@ -97,6 +97,9 @@ export interface LimitsStore {
   set(account: string, limits: LearnedLimits): Promise<void>;
 }
 
+/** A call counted, or refused: the period is marked reached (since `reachedAt`, epoch ms). */
+export type UsageTake = { readonly counted: true } | { readonly counted: false; readonly reachedAt: number };
+
 /** What a store holds of one contract period's data calls. */
 export interface UsageRecord {
   /** Data calls counted in the period: each counted before it is sent, given back only when it surely never left. */
@@ -115,7 +118,7 @@ export interface UsageStore {
    * Counts one call about to be sent, unless the period's contract is marked reached: then nothing is
    * counted and the mark's time comes back. `keepMs`: how long the period's record must be kept at least.
    */
-  take(scope: string, period: string, keepMs: number): Promise<{ readonly counted: true } | { readonly counted: false; readonly reachedAt: number }>;
+  take(scope: string, period: string, keepMs: number): Promise<UsageTake>;
   /** Gives back a call counted by `take` that surely never reached the service (refused before it was sent). */
   giveBack(scope: string, period: string): Promise<void>;
   read(scope: string, period: string): Promise<UsageRecord>;

@@ -35,9 +35,12 @@ describe("a connection's contract in the editor", function () {
     };
     sb = await startTestSandbox(c);
     const contract = { maxCalls: 10, period: 'month', startsOn: '2025-01-31' };
-    await setting('bizdata.connections', { connections: { metered: { authUrl: sb.url, baseUrl: sb.url, legacyUrl: sb.url, origin: 'https://app.example.com', contract } } });
+    const metered = { authUrl: sb.url, baseUrl: sb.url, legacyUrl: sb.url, origin: 'https://app.example.com', contract };
+    await setting('bizdata.connections', { connections: { metered } });
     await vscode.commands.executeCommand('bizdata.switchConnection', { connection: 'metered' });
-    assert.equal(await vscode.commands.executeCommand('bizdata.signIn', { interfaceId: 'a', connection: 'metered', consumerKey: c.key, consumerSecret: c.secret }), 'valid');
+    const credentials = { consumerKey: c.key, consumerSecret: c.secret };
+    const signedIn = await vscode.commands.executeCommand('bizdata.signIn', { interfaceId: 'a', connection: 'metered', ...credentials });
+    assert.equal(signedIn, 'valid');
   });
 
   after(async () => {

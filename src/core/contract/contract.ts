@@ -74,22 +74,32 @@ export function periodWord(period: ContractPeriod): string {
   return period === 'day' ? 'today' : `this ${period}`;
 }
 
+/** A problem of a contract: the field it is about (undefined: the whole value), and `key` when it is the field's name. */
+export interface ContractProblem {
+  readonly field?: string;
+  readonly message: string;
+  readonly key?: boolean;
+}
+
 /**
- * Why a value cannot be a contract, one message per problem with the field it is about (undefined:
- * the whole value); none when it is one. `who` names it: `connection "prod", field "contract"`.
+ * Why a value cannot be a contract, one message per problem with the field it is about; none when it
+ * is one. `who` names it: `connection "prod", field "contract"`.
  */
-export function contractProblems(raw: unknown, who: string): Array<{ readonly field?: string; readonly message: string; readonly key?: boolean }> {
+export function contractProblems(raw: unknown, who: string): ContractProblem[] {
   const example = '{"maxCalls": 100000, "period": "month", "startsOn": "2025-01-01"}';
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return [{ message: `${who} must be an object such as ${example}.` }];
   const c = raw as Record<string, unknown>;
-  const out: Array<{ field?: string; message: string; key?: boolean }> = [];
+  const out: ContractProblem[] = [];
   for (const k of Object.keys(c)) {
-    if (!(CONTRACT_FIELDS as readonly string[]).includes(k)) out.push({ field: k, key: true, message: `${who} has an unknown field "${shown(k)}"; its fields are ${CONTRACT_FIELDS.join(', ')}.${didYouMean(k, CONTRACT_FIELDS)}` });
+    if ((CONTRACT_FIELDS as readonly string[]).includes(k)) continue;
+    const fields = `its fields are ${CONTRACT_FIELDS.join(', ')}`;
+    out.push({ field: k, key: true, message: `${who} has an unknown field "${shown(k)}"; ${fields}.${didYouMean(k, CONTRACT_FIELDS)}` });
   }
   for (const k of CONTRACT_FIELDS) if (c[k] === undefined) out.push({ message: `${who} needs "${k}": write it as ${example}.` });
   const max = c.maxCalls;
   if (max !== undefined && !(typeof max === 'number' && Number.isInteger(max) && max >= 1 && max <= MAX_CONTRACT_CALLS)) {
-    out.push({ field: 'maxCalls', message: `${who}, "maxCalls" must be a whole number of data calls from 1 to ${MAX_CONTRACT_CALLS}, not ${shownValue(max)}.` });
+    const message = `${who}, "maxCalls" must be a whole number of data calls from 1 to ${MAX_CONTRACT_CALLS}, not ${shownValue(max)}.`;
+    out.push({ field: 'maxCalls', message });
   }
   const period = c.period;
   if (period !== undefined && !(typeof period === 'string' && (CONTRACT_PERIODS as readonly string[]).includes(period))) {
@@ -98,7 +108,8 @@ export function contractProblems(raw: unknown, who: string): Array<{ readonly fi
   }
   const starts = c.startsOn;
   if (starts !== undefined && !(typeof starts === 'string' && parseDate(starts) !== undefined)) {
-    out.push({ field: 'startsOn', message: `${who}, "startsOn" must be the first day of a period as YYYY-MM-DD (UTC), such as "2025-01-01", not ${shownValue(starts)}.` });
+    const message = `${who}, "startsOn" must be the first day of a period as YYYY-MM-DD (UTC), such as "2025-01-01", not ${shownValue(starts)}.`;
+    out.push({ field: 'startsOn', message });
   }
   return out;
 }

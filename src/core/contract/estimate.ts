@@ -62,15 +62,17 @@ export function estimateRun(size: RunSize, rate: RunRate, usage: ContractUsage |
   };
 }
 
-/** Why the run is refused before anything is sent (it would go over what the contract has left), naming used and remaining; undefined when it fits. */
+/**
+ * Why the run is refused before anything is sent (it would go over what the contract has left),
+ * naming used and remaining; undefined when it fits.
+ */
 export function contractRefusal(e: RunEstimate): string | undefined {
   const u = e.usage;
   if (!u || !e.exceeds) return undefined;
   const sc005 = u.reachedAt !== undefined ? ` (the service answered SC005 at ${u.reachedAt})` : '';
-  return (
-    `this run would make ${count(e.calls)} data calls on the connection "${u.connection}", whose contract has ${count(u.remaining)} left ${periodWord(u.period)}${sc005}: ` +
-    `${count(u.used)} of ${count(u.maxCalls)} used since ${u.periodStart}, resetting on ${u.resetsOn}`
-  );
+  const left = `whose contract has ${count(u.remaining)} left ${periodWord(u.period)}${sc005}`;
+  const used = `${count(u.used)} of ${count(u.maxCalls)} used since ${u.periodStart}, resetting on ${u.resetsOn}`;
+  return `this run would make ${count(e.calls)} data calls on the connection "${u.connection}", ${left}: ${used}`;
 }
 
 /** What to do instead of a refused run, for a command line. */
@@ -86,8 +88,10 @@ export function durationText(seconds: number): string {
   const s = Math.round(seconds);
   if (s < 60) return `${s} s`;
   if (s < 3600) return `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ''}`;
-  if (s < 86_400) return `${Math.floor(s / 3600)} h${Math.floor((s % 3600) / 60) ? ` ${Math.floor((s % 3600) / 60)} min` : ''}`;
-  return `${Math.floor(s / 86_400)} d${Math.floor((s % 86_400) / 3600) ? ` ${Math.floor((s % 86_400) / 3600)} h` : ''}`;
+  // The larger unit and, when not 0, the next one down: "1 h 7 min", "3 d".
+  const two = (big: number, bigName: string, small: number, smallName: string): string => `${big} ${bigName}${small ? ` ${small} ${smallName}` : ''}`;
+  if (s < 86_400) return two(Math.floor(s / 3600), 'h', Math.floor((s % 3600) / 60), 'min');
+  return two(Math.floor(s / 86_400), 'd', Math.floor((s % 86_400) / 3600), 'h');
 }
 
 /** The estimate as lines for people: calls (rows × requests), time, share of the contract. */
@@ -95,16 +99,19 @@ export function estimateLines(e: RunEstimate): string[] {
   const rows = e.done > 0 ? `${count(e.rows)} rows, ${count(e.done)} done before: ${count(e.rows - e.done)}` : count(e.rows);
   const capped = e.calls < e.wanted ? `; the ceiling (--max-calls ${count(e.maxCalls ?? e.calls)}) stops it after ${count(e.calls)}` : '';
   const lines = [`data calls: ${rows} rows × ${e.requestsPerRow} request${e.requestsPerRow === 1 ? '' : 's'} = ${count(e.wanted)}${capped}`];
-  lines.push(
-    e.seconds !== undefined
-      ? `time: about ${durationText(e.seconds)} at ${Math.round((e.qps ?? 0) * 10) / 10} calls per second (the ${e.qpsFrom === 'learned' ? 'limit learned for this account' : "connection's configured limit"})`
-      : 'time: unknown: no limit is configured (--qps, "qps") and none was learned yet (auto finds it during the first run)',
-  );
+  if (e.seconds !== undefined) {
+    const from = e.qpsFrom === 'learned' ? 'limit learned for this account' : "connection's configured limit";
+    lines.push(`time: about ${durationText(e.seconds)} at ${Math.round((e.qps ?? 0) * 10) / 10} calls per second (the ${from})`);
+  } else {
+    lines.push('time: unknown: no limit is configured (--qps, "qps") and none was learned yet (auto finds it during the first run)');
+  }
   const u = e.usage;
   if (u) {
-    const share = u.remaining > 0 ? `${percent(e.calls, u.remaining)} of the ${count(u.remaining)} calls left` : `more than the ${count(u.remaining)} calls left`;
+    const left = count(u.remaining);
+    const share = u.remaining > 0 ? `${percent(e.calls, u.remaining)} of the ${left} calls left` : `more than the ${left} calls left`;
     const over = e.exceeds ? ': more than the contract has left' : '';
-    lines.push(`contract "${u.connection}": ${share} ${periodWord(u.period)}${over} (${count(u.used)} of ${count(u.maxCalls)} used since ${u.periodStart}; resets on ${u.resetsOn})`);
+    const used = `${count(u.used)} of ${count(u.maxCalls)} used since ${u.periodStart}; resets on ${u.resetsOn}`;
+    lines.push(`contract "${u.connection}": ${share} ${periodWord(u.period)}${over} (${used})`);
   } else {
     lines.push('contract: none stated for the connection ("contract" in its connection counts its calls and shows what is left)');
   }

@@ -47,11 +47,9 @@ export class ContractMeter {
     if (taken.counted) return { period: span.key };
     const when = taken.reachedAt > 0 ? ` at ${new Date(taken.reachedAt).toISOString()}` : '';
     const reset = new Date(span.end).toISOString().slice(0, 10);
-    return {
-      refused:
-        `The contract of the connection "${this.o.connection}" reached its limit ${periodWord(this.o.contract.period)}: the service answered ${CONTRACT_REACHED}${when}, ` +
-        `so no data call is sent until the period resets on ${reset}; nothing was sent.`,
-    };
+    const reached = `The contract of the connection "${this.o.connection}" reached its limit ${periodWord(this.o.contract.period)}`;
+    const until = `so no data call is sent until the period resets on ${reset}; nothing was sent`;
+    return { refused: `${reached}: the service answered ${CONTRACT_REACHED}${when}, ${until}.` };
   }
 
   giveBack(period: string): Promise<void> {
@@ -67,7 +65,8 @@ export class ContractMeter {
 
   /** What to do about a refusal: wait for the reset, or lift the mark once the operator raised the limit. */
   get advice(): string {
-    return `If the operator raised the limit, run "bizdata usage --reset --connection ${this.o.connection}" (and raise "maxCalls" of its "contract"); otherwise wait for the reset.`;
+    const reset = `bizdata usage --reset --connection ${this.o.connection}`;
+    return `If the operator raised the limit, run "${reset}" (and raise "maxCalls" of its "contract"); otherwise wait for the reset.`;
   }
 }
 

@@ -72,14 +72,24 @@ export function percent(part: number, whole: number): string {
 
 /** "812 of 1,000 data calls used this month (81 %), 188 left; resets on 2025-07-01", and SC005 when the service said it. */
 export function usageLine(u: ContractUsage): string {
-  const used = `${count(u.used)} of ${count(u.maxCalls)} data calls used ${periodWord(u.period)} (${percent(u.used, u.maxCalls)}), ${count(u.remaining)} left; resets on ${u.resetsOn}`;
-  return u.reachedAt === undefined ? used : `${used}. The service answered SC005 (contract limit reached) at ${u.reachedAt}: no data call is sent until then`;
+  const share = `${count(u.used)} of ${count(u.maxCalls)} data calls used ${periodWord(u.period)} (${percent(u.used, u.maxCalls)})`;
+  const used = `${share}, ${count(u.remaining)} left; resets on ${u.resetsOn}`;
+  if (u.reachedAt === undefined) return used;
+  return `${used}. The service answered SC005 (contract limit reached) at ${u.reachedAt}: no data call is sent until then`;
 }
 
 /** The warning at a threshold (usageLevel): once used up, or at 80 % and 95 % of the period. */
 export function usageWarning(u: ContractUsage): string {
-  const left = `${count(u.remaining)} left, resets on ${u.resetsOn}`;
-  if (u.reachedAt !== undefined) return `the connection "${u.connection}" reached its contract's limit ${periodWord(u.period)} (the service answered SC005): no data call is sent until ${u.resetsOn}, or until "bizdata usage --reset" once the operator raised the limit.`;
-  if (u.used >= u.maxCalls) return `the connection "${u.connection}" has used all ${count(u.maxCalls)} data calls of its contract ${periodWord(u.period)}; it resets on ${u.resetsOn}, and the service may answer SC005 until then.`;
-  return `the connection "${u.connection}" has used ${percent(u.used, u.maxCalls)} of its contract ${periodWord(u.period)} (${count(u.used)} of ${count(u.maxCalls)} data calls); ${left}.`;
+  const who = `the connection "${u.connection}"`;
+  const when = periodWord(u.period);
+  if (u.reachedAt !== undefined) {
+    const until = `no data call is sent until ${u.resetsOn}, or until "bizdata usage --reset" once the operator raised the limit`;
+    return `${who} reached its contract's limit ${when} (the service answered SC005): ${until}.`;
+  }
+  if (u.used >= u.maxCalls) {
+    const until = `it resets on ${u.resetsOn}, and the service may answer SC005 until then`;
+    return `${who} has used all ${count(u.maxCalls)} data calls of its contract ${when}; ${until}.`;
+  }
+  const used = `${count(u.used)} of ${count(u.maxCalls)} data calls`;
+  return `${who} has used ${percent(u.used, u.maxCalls)} of its contract ${when} (${used}); ${count(u.remaining)} left, resets on ${u.resetsOn}.`;
 }

@@ -2,7 +2,7 @@
 // guard counts shares: how an attempt settles, and the hashed key no account name is written under.
 import { createHash } from 'node:crypto';
 import type { StoredToken } from '../model';
-import type { AccountLocks, AttemptOutcome, GuardStore, TokenOwner, TokenStore, UsageRecord, UsageStore } from '../ports';
+import type { AccountLocks, AttemptOutcome, GuardStore, TokenOwner, TokenStore, UsageRecord, UsageStore, UsageTake } from '../ports';
 
 /** Tokens in this process's memory: nothing at rest, so nothing sealed. */
 export class MemoryTokenStore implements TokenStore {
@@ -46,7 +46,7 @@ export class MemoryGuardStore implements GuardStore {
 export class MemoryUsageStore implements UsageStore {
   private readonly records = new Map<string, { used: number; reachedAt?: number }>();
 
-  async take(scope: string, period: string): Promise<{ readonly counted: true } | { readonly counted: false; readonly reachedAt: number }> {
+  async take(scope: string, period: string): Promise<UsageTake> {
     const r = this.record(scope, period);
     if (r.reachedAt !== undefined) return { counted: false, reachedAt: r.reachedAt };
     r.used++;

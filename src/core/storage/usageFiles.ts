@@ -10,7 +10,7 @@
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { readdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { UsageRecord, UsageStore } from '../ports';
+import type { UsageRecord, UsageStore, UsageTake } from '../ports';
 import { writeFileAtomic } from './atomicFile';
 import { errnoCode, inStateDir, StateDirError } from './stateDir';
 import { guardKey } from './stores';
@@ -31,7 +31,7 @@ export class FileUsageStore implements UsageStore {
     this.folder = join(dir, 'usage');
   }
 
-  async take(scope: string, period: string, keepMs: number): Promise<{ readonly counted: true } | { readonly counted: false; readonly reachedAt: number }> {
+  async take(scope: string, period: string, keepMs: number): Promise<UsageTake> {
     const reachedAt = this.reachedAt(scope, period);
     if (reachedAt !== undefined) return { counted: false, reachedAt };
     this.sync(() => writeSync(this.callsFile(scope, period), ONE));

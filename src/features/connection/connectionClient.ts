@@ -56,7 +56,8 @@ export function buildClient(o: ClientInputs): ClientParts {
   const sharing = openWindowSharing({ context: deps.context, settings, sandbox: o.sandbox, account, log, warn });
   const { contract } = settings;
   // The contract's count, shared with the command line and every window through the state folder (or Redis).
-  const meter = contract && new ContractMeter({ scope: contractScope(o.name, settings.endpoints), connection: o.name, contract, store: sharing.usage });
+  const scope = contractScope(o.name, settings.endpoints);
+  const meter = contract && new ContractMeter({ scope, connection: o.name, contract, store: sharing.usage });
   try {
     const client = new BizDataClient({
       endpoints: settings.endpoints,

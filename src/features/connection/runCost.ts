@@ -4,7 +4,7 @@
 // the core's (core/contract/estimate.ts), as the command line's --dry-run and refusal are.
 import * as vscode from 'vscode';
 import { CallCeiling } from '../../core/contract/ceiling';
-import { contractRefusal, estimateLines, estimateRun, type RunSize } from '../../core/contract/estimate';
+import { contractRefusal, estimateLines, estimateRun, type RunRate, type RunSize } from '../../core/contract/estimate';
 import { count } from '../../core/contract/usage';
 import { runLimit } from '../../core/report/runRecords';
 import { safeLine } from '../../core/sanitize';
@@ -37,23 +37,32 @@ export function editorCeiling(given: unknown): CallCeiling | undefined {
  * has room for its calls; otherwise one modal names used and remaining and offers to run anyway or to
  * stop at what is left.
  */
-export async function confirmRunCost(parts: readonly CostPart[], ceiling: CallCeiling | undefined, what: string): Promise<{ readonly go: boolean; readonly ceiling?: CallCeiling }> {
+export async function confirmRunCost(
+  parts: readonly CostPart[],
+  ceiling: CallCeiling | undefined,
+  what: string,
+): Promise<{ readonly go: boolean; readonly ceiling?: CallCeiling }> {
   for (const { connection, size } of parts) {
     const usage = await connection.getClient().contractUsage();
-    const limit = runLimit(connection.getClient().limiterState());
-    // The cap or what was learned; the rate `auto` merely starts at is no known limit.
-    const rate = limit && limit.source !== 'held' ? { qps: limit.qps, from: limit.source === 'cap' ? ('configured' as const) : ('learned' as const) } : undefined;
-    const e = estimateRun({ ...size, ...(ceiling ? { maxCalls: ceiling.max } : {}) }, rate ?? {}, usage);
+    const e = estimateRun({ ...size, ...(ceiling ? { maxCalls: ceiling.max } : {}) }, rateOf(connection), usage);
     const refusal = contractRefusal(e);
     if (refusal === undefined) continue;
     const left = e.usage?.remaining ?? 0;
     const stopAt = left > 0 ? `Stop After ${count(left)} Call${left === 1 ? '' : 's'}` : undefined;
     const detail = `${estimateLines(e).join('\n')}\n\nIf you go on, the service answers SC005 once the contract is used up.`;
-    const answer = await vscode.window.showWarningMessage(safeLine(`${what}: ${refusal}.`), { modal: true, detail }, RUN_ANYWAY, ...(stopAt ? [stopAt] : []));
+    const answers = [RUN_ANYWAY, ...(stopAt ? [stopAt] : [])];
+    const answer = await vscode.window.showWarningMessage(safeLine(`${what}: ${refusal}.`), { modal: true, detail }, ...answers);
     if (answer === RUN_ANYWAY) continue;
     if (answer === undefined || answer !== stopAt) return { go: false };
     // One ceiling for the whole run: the smallest that keeps every contract within what it has left.
     ceiling = new CallCeiling(Math.min(left, ceiling?.max ?? left));
   }
   return { go: true, ...(ceiling ? { ceiling } : {}) };
+}
+
+/** The connection's cap or what its limiter learned; the rate `auto` merely starts at is no known limit. */
+function rateOf(connection: Connection): RunRate {
+  const limit = runLimit(connection.getClient().limiterState());
+  if (!limit || limit.source === 'held') return {};
+  return { qps: limit.qps, from: limit.source === 'cap' ? 'configured' : 'learned' };
 }

@@ -27,7 +27,11 @@ GET {{baseUrl}}/v1/duns-search/ip/{{ip}}?view=standard
 GET {{baseUrl}}/v1/duns-search/ip/{{ip}}?view=standard
 `;
 
-const ipRows = (count: number, from = 0): string => `ip\n${Array.from({ length: count }, (_, i) => `198.51.${Math.floor((i + from) / 250)}.${((i + from) % 250) + 1}`).join('\n')}\n`;
+/** A data file of `count` IP addresses, the `from`-th one first. */
+const ipRows = (count: number, from = 0): string => {
+  const ip = (n: number): string => `198.51.${Math.floor(n / 250)}.${(n % 250) + 1}`;
+  return `ip\n${Array.from({ length: count }, (_, i) => ip(i + from)).join('\n')}\n`;
+};
 
 describe('a connection\'s contract: counted across processes, dry runs, a ceiling per run', function () {
   this.timeout(120_000);
@@ -35,8 +39,10 @@ describe('a connection\'s contract: counted across processes, dry runs, a ceilin
   let sb: Sandbox;
   const outputs: string[] = [];
   /** A run in the test's folder; `state`: its state directory (one shared by default, as on one machine). */
-  const run = (args: string[], o: { state?: string; env?: Record<string, string> } = {}): Promise<Run> =>
-    runCli(args, { BIZDATA_CONSUMER_KEY: CANARY.consumerKey, BIZDATA_CONSUMER_SECRET: CANARY.consumerSecret, ...o.env }, o.state ?? join(dir, 'state'), outputs, 60_000);
+  const run = (args: string[], o: { state?: string; env?: Record<string, string> } = {}): Promise<Run> => {
+    const env = { BIZDATA_CONSUMER_KEY: CANARY.consumerKey, BIZDATA_CONSUMER_SECRET: CANARY.consumerSecret, ...o.env };
+    return runCli(args, env, o.state ?? join(dir, 'state'), outputs, 60_000);
+  };
 
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'bizdata-contract-'));
@@ -53,8 +59,11 @@ describe('a connection\'s contract: counted across processes, dry runs, a ceilin
     return path;
   };
   /** A connections file with the connection "metered" at the sandbox, stating `maxCalls` a month. */
-  const connections = (maxCalls: number, extra: Record<string, unknown> = {}): Promise<string> =>
-    file('connections.json', JSON.stringify({ active: 'metered', connections: { metered: { authUrl: sb.url, baseUrl: sb.url, legacyUrl: sb.url, origin: 'https://app.example.com', contract: { maxCalls, period: 'month', startsOn: '2024-01-31' }, ...extra } } }));
+  const connections = (maxCalls: number, extra: Record<string, unknown> = {}): Promise<string> => {
+    const contract = { maxCalls, period: 'month', startsOn: '2024-01-31' };
+    const metered = { authUrl: sb.url, baseUrl: sb.url, legacyUrl: sb.url, origin: 'https://app.example.com', contract, ...extra };
+    return file('connections.json', JSON.stringify({ active: 'metered', connections: { metered } }));
+  };
   const usage = async (conns: string, o: { state?: string; env?: Record<string, string> } = {}): Promise<ContractUsage> => {
     const r = await run(['usage', '--connections', conns, '--json'], o);
     assert.equal(r.code, 0, r.stderr);
@@ -99,8 +108,13 @@ describe('a connection\'s contract: counted across processes, dry runs, a ceilin
       const conns = await connections(10_000, { coordinator: redis.url });
       const requests = await file('ip.bizdata.http', IP_FILE);
       const both = await Promise.all([
-        run(['send', requests, '--data', await file('a.csv', ipRows(30)), '--out', join(dir, 'a.jsonl'), '--connections', conns], { state: join(dir, 'state-a') }),
-        run(['send', requests, '--data', await file('b.csv', ipRows(30, 100)), '--out', join(dir, 'b.jsonl'), '--connections', conns], { state: join(dir, 'state-b') }),
+        ...[
+          ['a', 0],
+          ['b', 100],
+        ].map(async ([name, from]) => {
+          const rows = await file(`${name}.csv`, ipRows(30, Number(from)));
+          return run(['send', requests, '--data', rows, '--out', join(dir, `${name}.jsonl`), '--connections', conns], { state: join(dir, `state-${name}`) });
+        }),
       ]);
       for (const r of both) assert.equal(r.code, 0, r.stderr);
       const counted = await usage(conns, { state: join(dir, 'state-c') });
@@ -118,7 +132,8 @@ describe('a connection\'s contract: counted across processes, dry runs, a ceilin
   it('--max-calls never lets the sandbox count more than N for the run, retries included; the rerun does the rest with no row twice', async () => {
     await start({ qps: 1000, concurrency: 4, responseDelayMs: 20 });
     // Two answers of an overloaded gateway (503) among the first calls: each GET sent again, each a call the service counts.
-    await sb.admin('POST', 'faults', { type: 'respond', status: 503, path: '/v1/duns-search/ip/', count: 2, body: { error: { errorCode: 'busy', errorMessage: 'Try again' } } });
+    const busy = { error: { errorCode: 'busy', errorMessage: 'Try again' } };
+    await sb.admin('POST', 'faults', { type: 'respond', status: 503, path: '/v1/duns-search/ip/', count: 2, body: busy });
     const conns = await connections(10_000);
     const requests = await file('two.bizdata.http', TWO_REQUESTS);
     const rows = await file('rows.csv', ipRows(20));
@@ -169,7 +184,8 @@ describe('a connection\'s contract: counted across processes, dry runs, a ceilin
     assert.equal(test.code, 0, test.stderr);
     const parsed = JSON.parse(test.stdout) as { dryRun: boolean; connections: Array<{ calls: number; requestsPerRow: number; usage: ContractUsage }> };
     assert.deepEqual([parsed.dryRun, parsed.connections[0].calls, parsed.connections[0].requestsPerRow, parsed.connections[0].usage.used], [true, 24, 2, 10]);
-    const batch = await run(['batch', await file('ips.txt', '203.0.113.1\n203.0.113.2\n203.0.113.3\n'), '--out', join(dir, 'batch.jsonl'), '--connections', conns, '--dry-run']);
+    const ips = await file('ips.txt', '203.0.113.1\n203.0.113.2\n203.0.113.3\n');
+    const batch = await run(['batch', ips, '--out', join(dir, 'batch.jsonl'), '--connections', conns, '--dry-run']);
     assert.match(batch.stdout, /data calls: 3 rows × 1 request = 3/);
     assert.equal((await sb.stats()).requests, before, 'no dry run sent anything');
   });
@@ -178,16 +194,19 @@ describe('a connection\'s contract: counted across processes, dry runs, a ceilin
     await start();
     const conns = await connections(30);
     const requests = await file('two.bizdata.http', TWO_REQUESTS);
-    assert.equal((await run(['send', requests, '--data', await file('few.csv', ipRows(10, 50)), '--out', join(dir, 'few.jsonl'), '--connections', conns])).code, 0);
+    const few = await file('few.csv', ipRows(10, 50));
+    assert.equal((await run(['send', requests, '--data', few, '--out', join(dir, 'few.jsonl'), '--connections', conns])).code, 0);
     const requestsBefore = (await sb.stats()).requests;
     const rows = await file('rows.csv', ipRows(8));
     const out = join(dir, 'out.jsonl');
     const refused = await run(['send', requests, '--data', rows, '--out', out, '--connections', conns]);
     assert.equal(refused.code, 2, refused.stderr);
-    assert.match(refused.stderr, /nothing was sent: this run would make 16 data calls on the connection "metered", whose contract has 10 left this month: 20 of 30 used since/);
+    assert.match(refused.stderr, /nothing was sent: this run would make 16 data calls on the connection "metered", whose contract has 10 left/);
+    assert.match(refused.stderr, /has 10 left this month: 20 of 30 used since \d{4}-\d{2}-\d{2}, resetting on/);
     assert.match(refused.stderr, /--max-calls 10 to stop at what is left, --yes to run it anyway/);
     assert.equal((await sb.stats()).requests, requestsBefore, 'nothing reached the sandbox');
-    const batch = await run(['batch', await file('ips.txt', Array.from({ length: 11 }, (_, i) => `203.0.113.${i + 1}`).join('\n')), '--out', join(dir, 'b.jsonl'), '--connections', conns]);
+    const eleven = await file('ips.txt', Array.from({ length: 11 }, (_, i) => `203.0.113.${i + 1}`).join('\n'));
+    const batch = await run(['batch', eleven, '--out', join(dir, 'b.jsonl'), '--connections', conns]);
     assert.equal(batch.code, 2);
     assert.match(batch.stderr, /11 data calls .* has 10 left/);
     const yes = await run(['send', requests, '--data', rows, '--out', out, '--connections', conns, '--yes']);
@@ -231,10 +250,12 @@ describe('a connection\'s contract: counted across processes, dry runs, a ceilin
     const none = await run(['usage', '--connections', bare]);
     assert.equal(none.code, 2);
     assert.match(none.stderr, /The connection "plain" states no contract/);
-    const typo = await file('typo.json', '{"connections": {"m": {"baseUrl": "https://a.example",\n  "contract": {"maxCalls": 10, "period": "monthly", "startsOn": "2025-02-30", "maxcall": 1}}}}');
+    const contract = '"contract": {"maxCalls": 10, "period": "monthly", "startsOn": "2025-02-30", "maxcall": 1}';
+    const typo = await file('typo.json', `{"connections": {"m": {"baseUrl": "https://a.example",\n  ${contract}}}}`);
     const bad = await run(['usage', '--connections', typo, '--connection', 'm']);
     assert.equal(bad.code, 2);
-    assert.match(bad.stderr, /typo\.json:2:\d+: connection "m", field "contract", "period" must be "day", "month" or "year", not "monthly"\. Did you mean "month"\?/);
+    assert.match(bad.stderr, /typo\.json:2:\d+: connection "m", field "contract", "period" must be "day", "month" or "year", not "monthly"\./);
+    assert.match(bad.stderr, /not "monthly"\. Did you mean "month"\?/);
     assert.match(bad.stderr, /typo\.json:2:\d+: connection "m", field "contract", "startsOn" must be the first day of a period as YYYY-MM-DD/);
     assert.match(bad.stderr, /unknown field "maxcall"; its fields are maxCalls, period, startsOn\. Did you mean "maxCalls"\?/);
   });

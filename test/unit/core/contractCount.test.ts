@@ -58,7 +58,8 @@ describe('the contract\'s count, where every data call is counted', function () 
 
   it('counts each data call the sandbox counted, sign-ins not, and a retry after a 503 as a call', async () => {
     sb = await sandbox();
-    await sb.admin('POST', 'faults', { type: 'respond', status: 503, path: '/v1/duns-search/ip/', count: 1, body: { error: { errorCode: 'busy', errorMessage: 'busy' } } });
+    const busy = { error: { errorCode: 'busy', errorMessage: 'busy' } };
+    await sb.admin('POST', 'faults', { type: 'respond', status: 503, path: '/v1/duns-search/ip/', count: 1, body: busy });
     const { t, meter } = meteredClient();
     for (const ip of ['203.0.113.1', '203.0.113.2', '203.0.113.3']) ok(await t.client.lookupIp({ ip }));
     ok(await t.client.refreshToken('a'));
