@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { ResultLine } from '../src/core/data/results';
-import { customerStats, ips, sandboxEnv, startCli, startSandboxProcess, type BenchSandbox } from './processes';
+import { customerStats, ips, runBench, sandboxEnv, startCli, startSandboxProcess, type BenchSandbox } from './processes';
 
 const ROWS = 2000;
 const LIMIT = { qps: 50, concurrency: 5 };
@@ -168,7 +168,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exitCode = 1;
-});
+runBench(main);

@@ -9,6 +9,14 @@ import { DEMO_CREDENTIALS } from '../src/sandbox/defaults';
 
 export const CLI = resolve(__dirname, '../../dist/cli.js');
 
+/** Runs a benchmark: an error is printed, and the exit status is 1. */
+export function runBench(main: () => Promise<void>): void {
+  main().catch((err: unknown) => {
+    console.error(err);
+    process.exitCode = 1;
+  });
+}
+
 export interface BenchSandbox {
   readonly url: string;
   readonly adminKey: string;

@@ -8,6 +8,8 @@ import { jobSummary } from '../core/run/jobSummary';
 import { countRows } from '../core/report/jobRows';
 import { endLimit, JOB_SUMMARY_HELP, recorderFor, REPORT_HELP, REPORT_OPTIONS, RunRecorder, writeRunReport } from './runReportFile';
 import { CI_HELP, CI_OPTIONS, ciOutputs } from './ciOutputs';
+import { inputsDone } from '../core/run/batchLines';
+import { ceilingOf, COST_HELP, COST_OPTIONS, weighRun, type CostVerdict } from './runCost';
 import { safeLine } from '../core/sanitize';
 import { parse } from './args';
 import { CONNECTION_HELP, CONNECTION_OPTIONS } from './connectionOptions';
@@ -55,13 +57,15 @@ Ctrl-C (SIGINT) or SIGTERM ends it within a second: no new lookup is sent, those
 and the process then ends by that signal (a shell shows exit status 130 or 143). A second Ctrl-C stops at once, without the summary;
 the lines written so far stay intact either way, and running again resumes.
 
-Exit status: 0 when every input succeeded, the failure's status when the run was stopped,
-1 when some inputs failed, 130 (SIGINT) or 143 (SIGTERM) when a signal stopped it.
+${COST_HELP}
+
+Exit status: 0 when every input succeeded, the failure's status when the run was stopped (5 at
+--max-calls), 1 when some inputs failed, 130 (SIGINT) or 143 (SIGTERM) when a signal stopped it.
 
 ${CONNECTION_HELP}`;
 
 export async function runBatchCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(args, { ...CONNECTION_OPTIONS, ...REPORT_OPTIONS, ...CI_OPTIONS, out: { type: 'string', short: 'o' }, yes: { type: 'boolean', short: 'y' } }, true);
+  const { values, positionals } = parse(args, { ...CONNECTION_OPTIONS, ...REPORT_OPTIONS, ...CI_OPTIONS, ...COST_OPTIONS, out: { type: 'string', short: 'o' }, yes: { type: 'boolean', short: 'y' } }, true);
   if (values.help) {
     io.stdout.write(BATCH_HELP);
     return EXIT.ok;
@@ -69,6 +73,7 @@ export async function runBatchCommand(args: string[], io: CliIo): Promise<number
   if (positionals.length !== 1) throw new UsageError('Give exactly one input file: bizdata batch FILE --out RESULTS.jsonl.');
   if (!values.out) throw new UsageError('Give --out RESULTS.jsonl: results are appended there, and a re-run resumes from it.');
   const file = positionals[0];
+  const ceiling = ceilingOf(values);
   const text = await readInputFile(file);
   if (await sameFile(file, values.out)) {
     throw new UsageError(`--out ${values.out} is the input file ${file} (under another name or through a link); results would be appended to the inputs. Name another file, such as results.jsonl.`);
@@ -83,7 +88,20 @@ export async function runBatchCommand(args: string[], io: CliIo): Promise<number
   const chosen = await chooseConnection(values, io.env);
   await confirmProduction(chosen.connection, values.yes === true, `${parsed.inputs.length} lookups from ${file}`, io);
   const needs = parsed.format === 'csv' ? 'b' : 'a';
-  const { client, close, requestTimeoutMs, connection, learned } = await makeClient(values, io, needs, { chosen, observe: recorder?.observe });
+  const setup = await makeClient(values, io, needs, { chosen, observe: recorder?.observe });
+  const { client, close, requestTimeoutMs, connection, learned } = setup;
+  const weighed = async (out: string): Promise<CostVerdict> => {
+    const size = { rows: parsed.inputs.length, done: await inputsDone(out, connection?.name, parsed.inputs), requestsPerRow: 1 };
+    return weighRun([{ setup, size }], values, io, `bizdata batch ${file}`);
+  };
+  const cost = await weighed(values.out).catch(async (err: unknown) => {
+    await close();
+    throw err;
+  });
+  if (cost.dryRun) {
+    await close();
+    return cost.status;
+  }
   const concurrency = batchWorkers(withConnectionFields(values, connection), io.env);
   const stop = requestFileStop(requestTimeoutMs, io, 'lookups');
   let status: number;
@@ -100,6 +118,7 @@ export async function runBatchCommand(args: string[], io: CliIo): Promise<number
       signal: stop.cut,
       connection: connection?.name,
       redact: (s) => client.redact(s),
+      ceiling,
       onProgress: io.stderr.isTTY
         ? (p) => io.stderr.write(`\r${p.done + p.skipped}/${p.total} (ok ${p.ok}, failed ${p.failed}, skipped ${p.skipped})`)
         : undefined,

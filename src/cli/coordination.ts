@@ -8,10 +8,12 @@ import { connectCoordinator } from '../core/coordination/connect';
 import { CoordinatorUrlError, type Coordinator } from '../core/coordination/coordinator';
 import { FileGuardStore, FileLimitsStore, FileLocks, fileTokenStore } from '../core/storage/fileStores';
 import type { Endpoints, InterfaceId } from '../core/model';
-import { CoordinatorUnavailableError, type AccountLocks, type CredentialProvider, type GuardStore, type LearnedLimits, type Limiter, type LimitsStore, type TokenStore } from '../core/ports';
+import { CoordinatorUnavailableError, type AccountLocks, type CredentialProvider, type GuardStore, type LearnedLimits, type Limiter, type LimitsStore, type TokenStore, type UsageStore } from '../core/ports';
 import { accountKey, normaliseHost } from '../core/accounts/session';
 import { checkStateDir, defaultStateDir, type StateDirCheck } from '../core/storage/stateDir';
 import { MemoryTokenStore } from '../core/storage/stores';
+import { FileUsageStore } from '../core/storage/usageFiles';
+import type { RunRate } from '../core/contract/estimate';
 
 export const SHARING_OPTIONS = {
   coordinator: { type: 'string' },
@@ -28,7 +30,7 @@ export const SHARING_HELP = `Limits and sharing:
   --coordinator URL    share tokens, guard counts and one rate budget with every process through
                        Redis: redis://HOST:PORT or rediss://HOST:PORT      [BIZDATA_COORDINATOR]
                        (password only from BIZDATA_COORDINATOR_PASSWORD, user from BIZDATA_COORDINATOR_USER)
-  The state directory (guard counts, learned limits, kept tokens) is $BIZDATA_STATE_DIR, else
+  The state directory (guard counts, learned limits, contracts' counts, kept tokens) is $BIZDATA_STATE_DIR, else
   $XDG_STATE_HOME/bizdata or ~/.local/state/bizdata: the extension uses the same one.
 `;
 
@@ -44,8 +46,12 @@ export interface Sharing {
   readonly guardStore: GuardStore;
   readonly locks: AccountLocks;
   readonly limiter: Limiter;
+  /** The contracts' counts of data calls (state directory or coordinator). */
+  readonly usage: UsageStore;
   /** What the account's limiter learned, as remembered (state directory or coordinator). */
   learned(): Promise<LearnedLimits | undefined>;
+  /** The rate calls go out at, for an estimate: the cap when one is set, else what was learned. */
+  rate(): Promise<RunRate>;
   close(): Promise<void>;
 }
 
@@ -83,20 +89,7 @@ export async function openSharing(
   warn?: (line: string) => void,
 ): Promise<Sharing> {
   const caps = capsFrom(values, env);
-  const url = values.coordinator ?? (env.BIZDATA_COORDINATOR || undefined);
-  let coordinator: Coordinator | undefined;
-  if (url !== undefined) {
-    try {
-      coordinator = await connectCoordinator({ url, password: env.BIZDATA_COORDINATOR_PASSWORD || undefined, username: env.BIZDATA_COORDINATOR_USER || undefined });
-    } catch (err) {
-      if (err instanceof CoordinatorUrlError) throw new SharingError(err.message);
-      if (CoordinatorUnavailableError.is(err)) {
-        const fix = err.reason === 'auth' ? ' Set BIZDATA_COORDINATOR_PASSWORD (and BIZDATA_COORDINATOR_USER, for a Redis ACL user) to what the coordinator expects.' : '';
-        throw new SharingError(`${err.message} Nothing was sent to the service.${fix}`);
-      }
-      throw err;
-    }
-  }
+  const coordinator = await coordinatorOf(values, env);
   const dir = defaultStateDir(env);
   // With a coordinator, nothing of this command is kept in the state folder.
   const folder: StateDirCheck = coordinator ? { keepTokens: false } : await checkStateDir(dir, values['keep-token'] === true);
@@ -108,21 +101,47 @@ export async function openSharing(
   };
   const memory: LimitsStore = coordinator?.limits ?? new FileLimitsStore(dir);
   const limiter = adaptiveLimiter({ caps, account, memory, shared: coordinator?.limiter(account), log });
+  const usage: UsageStore = coordinator?.usage ?? new FileUsageStore(dir);
+  const learned = async (): Promise<LearnedLimits | undefined> => {
+    const a = await account();
+    return a === undefined ? undefined : memory.get(a);
+  };
   return {
     tokenStore: coordinator?.tokenStore ?? (folder.keepTokens ? fileTokenStore(dir) : new MemoryTokenStore()),
     guardStore: coordinator?.guardStore ?? new FileGuardStore(dir),
     locks: coordinator?.locks ?? new FileLocks(dir),
     limiter,
-    learned: async () => {
-      const a = await account();
-      return a === undefined ? undefined : memory.get(a);
+    usage,
+    learned,
+    rate: async () => {
+      if (Number.isFinite(caps.qps)) return { qps: caps.qps, from: 'configured' };
+      // Only an account's own credentials name what it learned: a rate without asking for them (a prompt) is unknown.
+      const l = await learned().catch(() => undefined);
+      return l ? { qps: l.qps, from: 'learned' } : {};
     },
     close: async () => {
       // What the limiter learned last goes to the store before the coordinator's connection closes.
       await limiter.close();
+      usage.close?.();
       await coordinator?.dispose();
     },
   };
+}
+
+/** The coordinator of --coordinator or BIZDATA_COORDINATOR, connected; undefined without one. Refusals are SharingErrors: nothing was sent. */
+export async function coordinatorOf(values: Pick<SharingValues, 'coordinator'>, env: NodeJS.ProcessEnv): Promise<Coordinator | undefined> {
+  const url = values.coordinator ?? (env.BIZDATA_COORDINATOR || undefined);
+  if (url === undefined) return undefined;
+  try {
+    return await connectCoordinator({ url, password: env.BIZDATA_COORDINATOR_PASSWORD || undefined, username: env.BIZDATA_COORDINATOR_USER || undefined });
+  } catch (err) {
+    if (err instanceof CoordinatorUrlError) throw new SharingError(err.message);
+    if (CoordinatorUnavailableError.is(err)) {
+      const fix = err.reason === 'auth' ? ' Set BIZDATA_COORDINATOR_PASSWORD (and BIZDATA_COORDINATOR_USER, for a Redis ACL user) to what the coordinator expects.' : '';
+      throw new SharingError(`${err.message} Nothing was sent to the service.${fix}`);
+    }
+    throw err;
+  }
 }
 
 /** Lookups a batch keeps going at once: the cap, or with `auto` enough for the limiter to find the account's concurrency. */

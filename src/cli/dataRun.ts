@@ -13,7 +13,7 @@ import { parseColumnFlags } from '../core/data/resultColumns';
 import { openResults } from '../core/data/results';
 import type { ResultsFile } from '../core/data/resultTypes';
 import type { DataRow } from '../core/data/rows';
-import { openDataFile, type DataSource } from '../core/data/dataSource';
+import { openDataFile, rowsDone, type DataSource } from '../core/data/dataSource';
 import { cliSnapshotWriting, type SnapshotValues } from './snapshotOptions';
 import { resultsFileOf } from '../core/data/dataFiles';
 import type { RunSecrets } from '../core/redact';
@@ -36,6 +36,8 @@ import { cliConnections, cliEdges, loadRequestFile, refuse, type EdgeValues, typ
 import { endBySignal, requestFileStop, type StopRequests } from './signals';
 import { countsOf, jsonReport, junitReport, requestLines, summaryLine, type ReportedRequest } from './testReport';
 import { CI_HELP, ciOutputs, type CiOutputs } from './ciOutputs';
+import type { CallCeiling } from '../core/contract/ceiling';
+import { ceilingOf, requestParts, weighRun, type CostValues } from './runCost';
 
 export const DATA_OPTIONS = { data: { type: 'string' }, out: { type: 'string', short: 'o' }, column: { type: 'string', multiple: true } } as const;
 
@@ -82,7 +84,7 @@ export const DATA_TEST_HELP = `Data-driven tests:
 ${DATA_COMMON_HELP}`;
 
 /** The flags a data-driven run reads (send's and test's). */
-type ParsedArgs = EdgeValues & { readonly data: DataOfRun; readonly out?: string; readonly column?: string[]; readonly junit?: string; readonly json?: boolean; readonly report?: string; readonly summary?: string } & SnapshotValues;
+type ParsedArgs = EdgeValues & { readonly data: DataOfRun; readonly out?: string; readonly column?: string[]; readonly junit?: string; readonly json?: boolean; readonly report?: string; readonly summary?: string } & SnapshotValues & CostValues;
 
 interface DataRun {
   readonly loaded: LoadedFile;
@@ -97,9 +99,11 @@ interface DataRun {
   readonly records: DataRunRecords;
   /** Where the run's summary and annotations go in CI (ciOutputs.ts). */
   readonly ci?: CiOutputs;
+  /** The run's ceiling of data calls (--max-calls). */
+  readonly ceiling?: CallCeiling;
 }
 
-/** Checks everything (the run's preflight), makes the clients (nothing is sent), and opens the results (send). */
+/** Checks everything (the run's preflight), makes the clients (nothing is sent), and opens the results (send); an exit status when nothing is to run (every request disabled, a dry run). */
 async function prepareDataRun(file: string, values: ParsedArgs, io: CliIo, command: 'send' | 'test'): Promise<DataRun | number> {
   const loaded = await loadRequestFile(file, values, io, command, undefined, cliSnapshotWriting(values, io.env));
   if (loaded.requests.length === 0) {
@@ -121,7 +125,9 @@ async function prepareDataRun(file: string, values: ParsedArgs, io: CliIo, comma
     let results: ResultsFile | undefined;
     if (command === 'send') {
       const outFile = values.out ?? resultsFileOf(dataFile);
-      const out = await openResults({ outFile, dataColumns: data.columns, columns: columns.columns, redact: (t) => secrets.redact(t) });
+      // A dry run reads the rows done and writes nothing.
+      const readOnly = values['dry-run'] === true;
+      const out = await openResults({ outFile, dataColumns: data.columns, columns: columns.columns, redact: (t) => secrets.redact(t), readOnly });
       if (!out.ok) throw new UsageError(`nothing was sent: ${out.message}`);
       results = out.results;
     }
@@ -137,10 +143,24 @@ async function prepareDataRun(file: string, values: ParsedArgs, io: CliIo, comma
       await results?.close();
       throw err;
     });
+    // What the run would cost: its rows (those done already left out) times its requests.
+    const done = results ? await rowsDone(source, (row) => results?.isDone(row) === true) : 0;
+    const cost = await weighRun(requestParts(clients.setupOf, loaded.requests, data.rows, done), values, io, `bizdata ${command} ${file} --data ${dataFile}`).catch(async (err: unknown) => {
+      await results?.close();
+      await clients.close();
+      throw err;
+    });
+    if (cost.dryRun) {
+      await results?.close();
+      await clients.close();
+      await source.close();
+      return cost.status;
+    }
+    const ceiling = ceilingOf(values);
     const stop = requestFileStop(clients.main.requestTimeoutMs, io, 'rows');
-    const host = cliRunHost({ clients, file: loaded, answers, secrets, values, stop });
+    const host = cliRunHost({ clients, file: loaded, answers, secrets, values, stop, ceiling });
     const concurrency = batchWorkers(withConnectionFields(values, clients.main.connection), io.env);
-    return { loaded, source, total: data.rows, clients, host, stop, concurrency, secrets, records, ...(ci ? { ci } : {}), ...(results ? { results } : {}) };
+    return { loaded, source, total: data.rows, clients, host, stop, concurrency, secrets, records, ceiling, ...(ci ? { ci } : {}), ...(results ? { results } : {}) };
   } catch (err) {
     await source.close();
     throw err;
@@ -262,5 +282,6 @@ function planOf(run: DataRun, file: string, values: ParsedArgs): Omit<DataRunPla
     stop: stop.stop,
     signal: stop.cut,
     secrets: run.secrets,
+    ...(run.ceiling ? { ceiling: run.ceiling } : {}),
   };
 }

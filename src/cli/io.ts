@@ -13,7 +13,7 @@ export interface CliIo {
   readonly stdin: NodeJS.ReadStream;
 }
 
-export const EXIT = { ok: 0, other: 1, usage: 2, auth: 3, limit: 4 } as const;
+export const EXIT = { ok: 0, other: 1, usage: 2, auth: 3, limit: 4, ceiling: 5 } as const;
 
 export class UsageError extends Error {}
 

@@ -18,6 +18,7 @@ Commands:
   test FILE|DIR...  run request files as tests (?? assertions); JUnit XML or JSON for CI
   token             sign in and show the token status
   connections       list the named connections (--json), and show the connections file's format
+  usage             how much of a connection's contract this period has used (--json, --reset)
   check FILE...     find result codes in saved responses, one line per code
   explain CODE      what a result code means and what to do (--answer FILE: a saved answer's codes)
   sandbox           run the local sandbox of the service
@@ -56,6 +57,7 @@ const COMMANDS: Readonly<Record<string, Run>> = {
   send: service('send'),
   test: service('test'),
   connections: service('connections'),
+  usage: service('usage'),
   check: codes('check'),
   explain: codes('explain'),
   sandbox: async (rest) => (await import('./sandbox.js')).runSandboxCommand(rest),

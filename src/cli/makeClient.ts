@@ -19,6 +19,9 @@ import type { Connection, Connections } from '../core/connections/connection';
 import { errorMessage } from '../core/errors';
 import { resilienceFrom, type ConnectionValues } from './connectionOptions';
 import { UsageError, type CliIo } from './io';
+import { contractScope } from '../core/accounts/session';
+import { ContractMeter } from '../core/contract/meter';
+import type { RunRate } from '../core/contract/estimate';
 
 export interface Setup {
   readonly client: BizDataClient;
@@ -27,6 +30,10 @@ export interface Setup {
   readonly sandbox: boolean;
   /** What the account's limiter learned before, as remembered. */
   learned(): Promise<LearnedLimits | undefined>;
+  /** The rate the run's calls go out at, for an estimate: the cap, else what was learned. */
+  rate(): Promise<RunRate>;
+  /** The contract's count, when the connection states a contract. */
+  readonly meter?: ContractMeter;
   /** Disposes the client, then the shared stores (and the coordinator's connection). */
   close(): Promise<void>;
   readonly endpoints: Endpoints;
@@ -104,6 +111,9 @@ export async function makeClient(
     if (err instanceof SharingError) throw new UsageError(err.message);
     throw err;
   }
+  // The contract's count: the connection's, at the addresses this run uses.
+  const contract = connection?.contract;
+  const meter = connection && contract && new ContractMeter({ scope: contractScope(connection.name, endpoints), connection: connection.name, contract, store: shared.usage });
   let client: BizDataClient;
   try {
     client = new BizDataClient({
@@ -118,6 +128,7 @@ export async function makeClient(
       log,
       secrets: use.secrets,
       observe: use.observe,
+      contract: meter,
     });
   } catch (err) {
     await shared.close();
@@ -128,7 +139,7 @@ export async function makeClient(
     await shared.close();
   };
   const requestTimeoutMs = resilience.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  return { client, codes: resilience.codes, sandbox: sandbox !== undefined, endpoints, connection, connections: chosen.connections, learned: shared.learned, close, requestTimeoutMs };
+  return { client, codes: resilience.codes, sandbox: sandbox !== undefined, endpoints, connection, connections: chosen.connections, learned: shared.learned, rate: shared.rate, meter, close, requestTimeoutMs };
 }
 
 function safeOrigin(url: string): string | undefined {

@@ -17,10 +17,18 @@ export function exitCodeFor(kind: FailureKind): number {
       return EXIT.auth;
     case 'limit':
       return EXIT.limit;
+    case 'ceiling':
+      return EXIT.ceiling;
     default:
       return EXIT.other;
   }
 }
+
+/** How a failure's first line names its kind, where "KIND failure" would not read right. */
+const HEADS: Partial<Record<FailureKind, string>> = {
+  guard: 'refused by the lockout guard',
+  ceiling: "stopped at the run's ceiling of data calls (--max-calls)",
+};
 
 /**
  * A failure on stderr: code and status, the text (as responseFailure chose it), the catalog's
@@ -30,7 +38,7 @@ export function printFailure(f: CallFailure, io: CliIo, redactText: (s: string) 
   const head = [f.code, f.status !== undefined ? `HTTP ${f.status}` : undefined].filter(Boolean).join(', ');
   const info = f.code ? codes.describe(f.code) : undefined;
   const lines = [
-    `bizdata: ${f.kind === 'guard' ? 'refused by the lockout guard' : `${f.kind} failure`}${head ? ` (${head})` : ''}`,
+    `bizdata: ${HEADS[f.kind] ?? `${f.kind} failure`}${head ? ` (${head})` : ''}`,
     `  ${redactText(f.text)}`,
     `  What to do: ${redactText(f.advice)}`,
   ];

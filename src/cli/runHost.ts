@@ -8,6 +8,7 @@ import type { PreflightFile } from '../core/run/preflight';
 import type { Route } from '../core/run/step';
 import type { RequestClients } from './requestClients';
 import type { StopRequests } from './signals';
+import type { CallCeiling } from '../core/contract/ceiling';
 
 export interface CliHostOptions {
   readonly clients: RequestClients;
@@ -16,6 +17,8 @@ export interface CliHostOptions {
   readonly secrets: RunSecrets;
   readonly values: { readonly 'confirm-risk'?: boolean };
   readonly stop: StopRequests;
+  /** The run's ceiling of data calls (--max-calls). */
+  readonly ceiling?: CallCeiling;
   on?(event: RunEvent): void | Promise<void>;
 }
 
@@ -29,7 +32,7 @@ export function cliRunHost(o: CliHostOptions): RunHost {
     const made: Route | undefined = setup && {
       name,
       endpoints: setup.endpoints,
-      send: (request) => setup.client.send(request, { confirmRisk: values['confirm-risk'] === true, stop: stop.stop, signal: stop.cut }),
+      send: (request) => setup.client.send(request, { confirmRisk: values['confirm-risk'] === true, stop: stop.stop, signal: stop.cut, ceiling: o.ceiling }),
     };
     routes.set(name, made);
     return made;

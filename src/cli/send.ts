@@ -24,6 +24,7 @@ import { endBySignal, requestFileStop } from './signals';
 import type { ReportTest } from '../core/report/reportModel';
 import { endLimit, recorderFor, REPORT_HELP, REPORT_OPTIONS, sentRequest, writeRunReport } from './runReportFile';
 import { CI_OPTIONS } from './ciOutputs';
+import { ceilingOf, COST_HELP, COST_OPTIONS, requestParts, weighRun } from './runCost';
 
 export const SEND_HELP = `Usage: bizdata send FILE [--name NAME]... [--report FILE.html] [connection options]
        bizdata send FILE --data ROWS.csv|ROWS.jsonl [--out RESULTS.jsonl|RESULTS.csv] [--column NAME=JSONPATH]... [--report FILE.html] [--concurrency N]
@@ -77,12 +78,14 @@ ${REQUEST_INPUT_HELP}
 
 ${DATA_SEND_HELP}
 
+${COST_HELP}
+
 Report:
 ${REPORT_HELP}
 
 ${CONNECTION_HELP}`;
 
-const SEND_OPTIONS = { ...CONNECTION_OPTIONS, ...REQUEST_INPUT_OPTIONS, ...PRODUCTION_OPTIONS, ...REPORT_OPTIONS, ...DATA_OPTIONS, ...CI_OPTIONS, name: { type: 'string', multiple: true } } as const;
+const SEND_OPTIONS = { ...CONNECTION_OPTIONS, ...REQUEST_INPUT_OPTIONS, ...PRODUCTION_OPTIONS, ...REPORT_OPTIONS, ...DATA_OPTIONS, ...CI_OPTIONS, ...COST_OPTIONS, name: { type: 'string', multiple: true } } as const;
 
 export async function runSendCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(args, SEND_OPTIONS, true);
@@ -92,6 +95,7 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
   }
   if (positionals.length !== 1) throw new UsageError('Give exactly one request file: bizdata send FILE [--name NAME]. See "bizdata send --help".');
   const file = positionals[0];
+  const ceiling = ceilingOf(values);
   const data = await dataOfRun(values.data, [file], io);
   if (data !== undefined) {
     if (values.name !== undefined) {
@@ -127,6 +131,9 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
   let limit: RunLimit = { source: 'unknown' };
   const redact = (text: string): string => secrets.redact(text);
   try {
+    // What the run would cost (--dry-run, the contract's remaining calls), asked once its clients know their connections.
+    const cost = await weighRun(requestParts(setupOf, selected, 1, 0), values, io, `bizdata send ${file}`);
+    if (cost.dryRun) return cost.status;
     const on = (e: RunEvent): void => {
       if (e.kind === 'skipped' && e.why === 'declined') {
         io.stderr.write(`${safeLine(`${requestName(e.request)}: not sent (declined)`)}\n`);
@@ -157,7 +164,7 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
         failed = EXIT.other;
       }
     };
-    await runRequests({ file: loaded.parsed, requests: selected, until: 'first-failure' }, cliRunHost({ clients, file: loaded, answers, secrets, values, stop, on }));
+    await runRequests({ file: loaded.parsed, requests: selected, until: 'first-failure' }, cliRunHost({ clients, file: loaded, answers, secrets, values, stop, on, ceiling }));
   } finally {
     if (recorder) limit = await endLimit(main);
     await clients.close();

@@ -19,6 +19,7 @@ import { failureLine } from '../core/exchange/failures';
 import type { ReportRun, ReportTest } from '../core/report/reportModel';
 import { checkJunit, endLimit, recorderFor, REPORT_HELP, REPORT_OPTIONS, reportTest, RunRecorder, writeJunit, writeRunReport } from './runReportFile';
 import { CI_HELP, CI_OPTIONS, ciOutputs } from './ciOutputs';
+import { ceilingOf, COST_HELP, COST_OPTIONS, requestParts, weighRun } from './runCost';
 import { safeLine } from '../core/sanitize';
 import { parse } from './args';
 import { CONNECTION_HELP, CONNECTION_OPTIONS } from './connectionOptions';
@@ -74,15 +75,17 @@ ${CI_HELP}
 
 ${DATA_TEST_HELP}
 
+${COST_HELP}
+
 Exit status: 0 all passed, 1 a test failed or could not be judged, 2 bad usage or a bad file (nothing
 sent), 3 authentication failure or the lockout guard refused (the run stops), 4 a limit or contract
-stop (the run stops). Ctrl-C (SIGINT) or SIGTERM gives the request on its way 0.75 s to be
+stop (the run stops), 5 stopped at --max-calls. Ctrl-C (SIGINT) or SIGTERM gives the request on its way 0.75 s to be
 answered (then cuts it), sends no other, writes the reports of what ran, and ends the process by that
 signal.
 
 ${CONNECTION_HELP}`;
 
-const TEST_OPTIONS = { ...CONNECTION_OPTIONS, ...SNAPSHOT_OPTIONS, ...REQUEST_INPUT_OPTIONS, ...PRODUCTION_OPTIONS, ...REPORT_OPTIONS, ...CI_OPTIONS, junit: { type: 'string' }, json: { type: 'boolean' }, data: DATA_OPTIONS.data } as const;
+const TEST_OPTIONS = { ...CONNECTION_OPTIONS, ...SNAPSHOT_OPTIONS, ...REQUEST_INPUT_OPTIONS, ...PRODUCTION_OPTIONS, ...REPORT_OPTIONS, ...CI_OPTIONS, ...COST_OPTIONS, junit: { type: 'string' }, json: { type: 'boolean' }, data: DATA_OPTIONS.data } as const;
 const REQUEST_FILE = '.bizdata.http';
 
 
@@ -93,6 +96,7 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
     return EXIT.ok;
   }
   if (positionals.length === 0) throw new UsageError('Give one or more request files or folders: bizdata test FILE|DIR... See "bizdata test --help".');
+  const ceiling = ceilingOf(values);
   const data = await dataOfRun(values.data, positionals, io);
   if (data !== undefined) {
     if (positionals.length !== 1) {
@@ -149,6 +153,8 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
   let limit: RunLimit = { source: 'unknown' };
   const t0 = performance.now();
   try {
+    const cost = await weighRun(requestParts(clients.setupOf, loaded.flatMap((l) => l.requests), 1, 0), values, io, `bizdata test ${positionals.join(' ')}`);
+    if (cost.dryRun) return cost.status;
     for (const l of loaded) {
       if (stopped || stop.received) break;
       const { path: file } = l;
@@ -164,7 +170,7 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
         requests.push(reported);
         for (const line of requestLines(file, reported)) say(line);
       };
-      const run = await runRequests({ file: l.parsed, requests: l.requests, until: 'end' }, cliRunHost({ clients, file: l, answers, secrets, values, stop, on }));
+      const run = await runRequests({ file: l.parsed, requests: l.requests, until: 'end' }, cliRunHost({ clients, file: l, answers, secrets, values, stop, on, ceiling }));
       report.durationMs = performance.now() - fileStart;
       if (run.stopped?.failure) {
         stopped = run.stopped.failure;

@@ -7,6 +7,8 @@ import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { askProduction } from '../features/connection/consent';
+import { confirmRunCost, editorCeiling } from '../features/connection/runCost';
+import { inputsDone } from '../core/run/batchLines';
 import { safeLine } from '../core/sanitize';
 import { parseBatchInput } from '../core/run/batchInput';
 import { runBatch, type BatchSummary } from '../core/run/batch';
@@ -51,6 +53,10 @@ export async function runBatchLookup(services: Services, arg?: unknown): Promise
   if (connection.production && !(await confirmProduction(connection.name, parsed.inputs.length, path.basename(input.fsPath)))) return undefined;
 
   const outFile = resultsPathFor(input.fsPath);
+  // What the run costs: one question when the contract has less left than the lookups need; the ceiling (maxCalls, bizdata.batch.maxCalls).
+  const size = { rows: parsed.inputs.length, done: await inputsDone(outFile, connection.name, parsed.inputs), requestsPerRow: 1 };
+  const cost = await confirmRunCost([{ connection, size }], editorCeiling(field(arg, 'maxCalls')), `Run the batch of ${path.basename(input.fsPath)}`);
+  if (!cost.go) return undefined;
   const concurrency = vscode.workspace.getConfiguration('bizdata.batch').get<number>('concurrency', 2);
   // For the run's report: what the results file held before, and the connection's calls meanwhile.
   const before = await readFile(outFile, 'utf8').catch(() => '');
@@ -67,13 +73,14 @@ export async function runBatchLookup(services: Services, arg?: unknown): Promise
       try {
         return await runBatch({
           // Through the connection, so every call passes the lockout guard and its prompt.
-          client: { lookup: (q, o) => connection.lookup(q, { signal: o?.signal }) },
+          client: { lookup: (q, o) => connection.lookup(q, { signal: o?.signal, ceiling: o?.ceiling }) },
           inputs: parsed.inputs,
           outFile,
           // Every line names it; lines another connection wrote are not taken as done here.
           connection: connection.name,
           redact: (text) => connection.secrets.redact(text),
           concurrency,
+          ceiling: cost.ceiling,
           signal: abort.signal,
           onProgress: (p) => {
             const percent = percentDone(p);

@@ -9,7 +9,7 @@
 // open dialog. Returns the URI (string) of the results file, or undefined when nothing ran.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { openDataFile, type DataSource } from '../core/data/dataSource';
+import { openDataFile, rowsDone, type DataSource } from '../core/data/dataSource';
 import { openResults } from '../core/data/results';
 import { parseRequestFile, type ParsedRequest, type ParsedRequestFile } from '../core/requests/requestFile';
 import { limitQps, runLimit } from '../core/report/limits';
@@ -19,6 +19,7 @@ import { refusalText, type DataShape } from '../core/run/preflight';
 import type { RowsSummary } from '../core/run/rows';
 import { safeLine } from '../core/sanitize';
 import type { Connection } from '../features/connection/connection';
+import { confirmRunCost, costParts, editorCeiling } from '../features/connection/runCost';
 import { dataPercentDone, dataProgressMessage, dataResultsPath, dataSummaryMessage } from '../features/requestFiles/dataRunText';
 import { editorEdges } from '../features/requestFiles/editorEdges';
 import { editorRunHost } from '../features/requestFiles/editorRunHost';
@@ -27,7 +28,7 @@ import type { Services } from '../features/services';
 import { Commands, executeCommand } from '../features/shared/commandIds';
 import { UserError } from '../features/shared/userError';
 import { RunRecording } from '../features/testing/testRunReport';
-import { stringField } from './args';
+import { field, stringField } from './args';
 
 const OPEN_REPORT = 'Open Report';
 
@@ -46,13 +47,15 @@ export async function runWithData(services: Services, arg?: unknown): Promise<st
   if (!opened.ok) throw new UserError(`Nothing was sent: ${opened.message}`);
   const { source } = opened;
   try {
-    return await runRows(services, { requestUri, where, text, file, requests, data, source });
+    return await runRows(services, { requestUri, where, text, file, requests, data, source, maxCalls: field(arg, 'maxCalls') });
   } finally {
     await source.close();
   }
 }
 
 interface RowsOfFile {
+  /** The `maxCalls` argument of the command (a ceiling of data calls), if given. */
+  readonly maxCalls: unknown;
   readonly requestUri: vscode.Uri;
   readonly where: string;
   readonly text: string;
@@ -78,12 +81,19 @@ async function runRows(services: Services, o: RowsOfFile): Promise<string | unde
   // The report is the job's: what earlier runs finished is read once the results file is open (never through a link), before this run appends.
   if (!opened.ok) throw new UserError(opened.message);
   const { results } = opened;
+  const reached = edges.preflight.reached.flatMap((n) => services.connections.named(n) ?? []);
+  // What the run costs: one question when a contract has less left than the rows need; the ceiling (maxCalls, bizdata.batch.maxCalls).
+  const done = await rowsDone(source, (row) => results.isDone(row));
+  const cost = await confirmRunCost(costParts(reached, shape.rows, done), editorCeiling(o.maxCalls), `Run ${where} with ${path.basename(data.fsPath)}`);
+  if (!cost.go) {
+    await results.close();
+    return undefined;
+  }
   const job = await DataJob.open({ requestFile: where, dataFile: vscode.workspace.asRelativePath(data), resultsFile: outFile, report: true, total: shape.rows }).catch(async (err: unknown) => {
     await results.close();
     throw err;
   });
   const recording = new RunRecording(`Run with Data: ${where} × ${vscode.workspace.asRelativePath(data)}`);
-  const reached = edges.preflight.reached.flatMap((n) => services.connections.named(n) ?? []);
   let summary: RowsSummary;
   try {
     summary = await vscode.window.withProgress(
@@ -107,6 +117,7 @@ async function runRows(services: Services, o: RowsOfFile): Promise<string | unde
               concurrency: vscode.workspace.getConfiguration('bizdata.batch').get<number>('concurrency', 2),
               signal: abort.signal,
               secrets: edges.secrets,
+              ceiling: cost.ceiling,
               onProgress: (p) => {
                 const percent = dataPercentDone(p);
                 progress.report({ increment: percent - shown, message: dataProgressMessage(p, p.elapsedMs, limitOf(reached[0])) });
@@ -119,7 +130,7 @@ async function runRows(services: Services, o: RowsOfFile): Promise<string | unde
                 edges,
                 uri: requestUri,
                 signal: abort.signal,
-                send: async (connection, request) => (recording.watch(connection), (await sendForAnswer(connection, services, request, { signal: abort.signal })).result),
+                send: async (connection, request) => (recording.watch(connection), (await sendForAnswer(connection, services, request, { signal: abort.signal, ceiling: cost.ceiling })).result),
               })),
           );
         } finally {

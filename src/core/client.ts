@@ -21,6 +21,7 @@ import { DEFAULT_RETRY_POLICY } from './http/retry';
 import { MemoryLocks } from './storage/stores';
 import { TokenCache, withoutReach } from './accounts/tokens';
 import { StateDirError } from './storage/stateDir';
+import type { ContractUsage } from './contract/usage';
 
 const DEFAULT_REFRESH_MARGIN_MS = 5 * 60 * 1000;
 
@@ -59,7 +60,7 @@ export class BizDataClient {
     this.sessions = new Sessions(options.endpoints, this.secrets);
     this.guard = new LockoutGuard(options.guardStore);
     const log = (line: string): void => this.log(line);
-    this.exchange = new Exchange({ http: this.http, endpoints: options.endpoints, limiter: this.limiter, policy, codes: options.codes, lifetime: this.lifetime.signal, log: options.log, observe: options.observe, redact: (t) => this.redact(t) });
+    this.exchange = new Exchange({ http: this.http, endpoints: options.endpoints, limiter: this.limiter, policy, codes: options.codes, lifetime: this.lifetime.signal, log: options.log, observe: options.observe, meter: options.contract, redact: (t) => this.redact(t) });
     this.tokens = new TokenCache({
       store: options.tokenStore,
       locks: options.locks ?? new MemoryLocks(),
@@ -147,6 +148,11 @@ export class BizDataClient {
     return this.limiter.state();
   }
 
+  /** The contract's usage this period, when the connection states a contract (read from the shared count). */
+  contractUsage(): Promise<ContractUsage | undefined> {
+    return this.options.contract ? this.options.contract.usage() : Promise.resolve(undefined);
+  }
+
   /** Drops the cached token (sign out). The guard's failure count stays: the service keeps its own. */
   async forget(id: InterfaceId): Promise<void> {
     const owners = new Map<string, TokenOwner>();
@@ -223,7 +229,7 @@ export class BizDataClient {
   }
 
   private async dataCall(s: Session, built: Built, expectObject: boolean, o: CallOptions, t0: number): Promise<{ result: CallResult; reauth: boolean; code?: string }> {
-    const ex = await this.exchange.run(built, o.signal, t0, { stop: o.stop });
+    const ex = await this.exchange.run(built, o.signal, t0, { stop: o.stop, ceiling: o.ceiling });
     if (!('res' in ex)) return { result: withoutReach(ex), reauth: false };
     this.tracker.countCall(s.id);
     const { res, service, comeBackAt } = ex;

@@ -1,5 +1,6 @@
 // What a host gives the client (src/core/client.ts) when it makes one, and with each call: the
-// addresses, where credentials, tokens and guard counts come from, the limits and the run's secrets.
+// addresses, where credentials, tokens and guard counts come from, the limits, the run's secrets, the
+// contract's count and the run's ceiling of data calls.
 import type { CodeBook } from './codes/codes';
 import type { HttpOptions } from './http/http';
 import type { Limits } from './limits/budget';
@@ -7,6 +8,8 @@ import type { Endpoints, WireEvent } from './model';
 import type { AccountLocks, CredentialProvider, GuardStore, Limiter, TokenStore } from './ports';
 import type { SecretRegistry } from './redact';
 import type { RetryOptions } from './http/retry';
+import type { CallCeiling } from './contract/ceiling';
+import type { ContractMeter } from './contract/meter';
 
 export interface ClientOptions {
   readonly endpoints: Endpoints;
@@ -31,6 +34,8 @@ export interface ClientOptions {
   readonly secrets?: SecretRegistry;
   /** Told of each request sent and each wait before a retry (a run's report); changes nothing the client does. */
   readonly observe?: (event: WireEvent) => void;
+  /** The contract's count of data calls (the connection states a contract): every data call counted, SC005 marked. */
+  readonly contract?: ContractMeter;
 }
 
 export interface CallOptions {
@@ -42,4 +47,6 @@ export interface CallOptions {
   readonly confirmRisk?: boolean;
   /** Get a new token before the call instead of reusing the cached one. */
   readonly forceNewToken?: boolean;
+  /** The run's ceiling of data calls (--max-calls): a call past it is not sent, and ends the run (kind `ceiling`). */
+  readonly ceiling?: CallCeiling;
 }

@@ -38,3 +38,9 @@ export function closest(word: string, known: readonly string[]): string | undefi
   const prefixed = known.filter((k) => k.toLowerCase().startsWith(lower));
   return word.length >= 3 && prefixed.length === 1 ? prefixed[0] : undefined;
 }
+
+/** " Did you mean "X"?" for a word close to one of `known`, else "". */
+export function didYouMean(word: string, known: readonly string[]): string {
+  const close = closest(word.trim(), known);
+  return close === undefined ? '' : ` Did you mean "${close}"?`;
+}

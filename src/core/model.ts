@@ -133,6 +133,7 @@ export type FailureKind =
   | 'api' // the service answered with an error that is neither of the above
   | 'network' // connection, timeout, TLS, malformed response
   | 'coordinator' // the shared coordinator (Redis) could not be reached: nothing was sent (exit 2)
+  | 'ceiling' // the run made the data calls its ceiling allows (--max-calls): nothing more was sent (exit 5)
   | 'cancelled';
 
 export interface CallSuccess {

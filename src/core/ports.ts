@@ -97,6 +97,39 @@ export interface LimitsStore {
   set(account: string, limits: LearnedLimits): Promise<void>;
 }
 
+/** A call counted, or refused: the period is marked reached (since `reachedAt`, epoch ms). */
+export type UsageTake = { readonly counted: true } | { readonly counted: false; readonly reachedAt: number };
+
+/** What a store holds of one contract period's data calls. */
+export interface UsageRecord {
+  /** Data calls counted in the period: each counted before it is sent, given back only when it surely never left. */
+  readonly used: number;
+  /** When the service answered SC005 in this period (epoch ms): no data call is sent until the mark is lifted or the period ends. */
+  readonly reachedAt?: number;
+}
+
+/**
+ * The data calls of a contract, by scope (whose contract: core/accounts/session.ts contractScope, hashed
+ * by every store: it names an account) and period (its first day, `YYYY-MM-DD`). Shared by every process
+ * that uses the store, each change atomic, so any number of them add up as one.
+ */
+export interface UsageStore {
+  /**
+   * Counts one call about to be sent, unless the period's contract is marked reached: then nothing is
+   * counted and the mark's time comes back. `keepMs`: how long the period's record must be kept at least.
+   */
+  take(scope: string, period: string, keepMs: number): Promise<UsageTake>;
+  /** Gives back a call counted by `take` that surely never reached the service (refused before it was sent). */
+  giveBack(scope: string, period: string): Promise<void>;
+  read(scope: string, period: string): Promise<UsageRecord>;
+  /** Marks the period's contract as reached (SC005): every process's next `take` in the period is refused. */
+  markReached(scope: string, period: string, at: number, keepMs: number): Promise<void>;
+  /** Lifts the mark (`bizdata usage --reset`: the operator raised the limit); the count stays. */
+  clearReached(scope: string, period: string): Promise<void>;
+  /** Lets go of what the store keeps open (files); a later call opens it again. */
+  close?(): void;
+}
+
 /**
  * Thrown by a shared store, lock or limiter when the coordinator it lives in (Redis) cannot be
  * reached, or answers but refuses this client's password (`reason` 'auth'). Nothing was sent to the

@@ -1,7 +1,7 @@
 // The admin API: what "support" and the test harness do to a running sandbox.
 // Every route needs the header x-sandbox-admin with the instance's admin key.
 import type { IncomingMessage } from 'node:http';
-import { hasControlCharacters } from './config';
+import { CONFIG_BOUNDS, hasControlCharacters } from './config';
 import type { SandboxContext } from './context';
 import { ADMIN_PREFIX } from './endpoints';
 import { FaultInputError } from './faults';
@@ -79,6 +79,9 @@ export async function handleAdmin(ctx: SandboxContext, req: IncomingMessage, pat
     return ok({ user, passwordChanged: true });
   }
 
+  const contractRoute = /^customers\/([^/]+)\/contract$/.exec(route);
+  if (contractRoute !== null) return ok(await contractAnswer(ctx, req, method, contractRoute[1] ?? ''));
+
   switch (route) {
     case 'stats':
       if (method !== 'GET') throw methodNotAllowed('GET');
@@ -124,6 +127,30 @@ export async function handleAdmin(ctx: SandboxContext, req: IncomingMessage, pat
     default:
       throw adminError(404, 'not_found', `No admin route ${path.slice(0, 100)}.`);
   }
+}
+
+/** `GET|POST /_sandbox/customers/{id}/contract`: the contract's limit and counts; a POST changes them as support would. */
+async function contractAnswer(ctx: SandboxContext, req: IncomingMessage, method: string, encoded: string): Promise<unknown> {
+  let id: string;
+  try {
+    id = decodeURIComponent(encoded);
+  } catch {
+    throw badRequest('The customer id in the path is not correctly URL-encoded.');
+  }
+  if (!ctx.store.hasCustomer(id)) throw adminError(404, 'not_found', `No customer "${id.slice(0, 80)}" in the sandbox config.`);
+  if (method === 'POST') {
+    const body = await bodyObject(req);
+    const limit = body.contractLimit;
+    const { min, max } = CONFIG_BOUNDS.contractLimit;
+    if (limit !== undefined && limit !== null && !(typeof limit === 'number' && Number.isInteger(limit) && limit >= min && limit <= max)) {
+      throw badRequest(`"contractLimit" must be a whole number from ${min} to ${max}, or null for no limit.`);
+    }
+    if (body.resetUsed !== undefined && typeof body.resetUsed !== 'boolean') throw badRequest('"resetUsed" must be true or false.');
+    ctx.store.changeContract(id, { ...(limit !== undefined ? { contractLimit: limit as number | null } : {}), resetUsed: body.resetUsed === true });
+  } else if (method !== 'GET') {
+    throw methodNotAllowed('GET, POST');
+  }
+  return ctx.store.contract(id);
 }
 
 function clockBody(ctx: SandboxContext): { now: string; offsetSeconds: number } {

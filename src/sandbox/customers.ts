@@ -25,7 +25,8 @@ export interface SandboxStats {
 
 export interface Customer {
   readonly id: string;
-  readonly contractLimit: number | undefined;
+  /** Successful data calls the contract permits; support may change it (the admin API) until a restart. */
+  contractLimit: number | undefined;
   readonly subscriberExpiresAt: number | undefined;
   readonly responseDelayMs: number;
   readonly limiter: CustomerLimiter;

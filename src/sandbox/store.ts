@@ -142,6 +142,23 @@ export class SandboxStore {
     return customer.contractLimit !== undefined && customer.stats.contractUsed >= customer.contractLimit;
   }
 
+  /** A customer's contract as support sees it: the limit, the successful calls it counted, every data call it received. */
+  contract(id: string): { customer: string; contractLimit: number | null; contractUsed: number; dataCalls: number } | undefined {
+    const c = this.customers.get(id);
+    return c && { customer: c.id, contractLimit: c.contractLimit ?? null, contractUsed: c.stats.contractUsed, dataCalls: c.stats.dataCalls };
+  }
+
+  /** Support raises (or lowers, or lifts: null) the limit, and may start the count again; until the sandbox restarts. */
+  changeContract(id: string, change: { readonly contractLimit?: number | null; readonly resetUsed?: boolean }): void {
+    const c = this.customers.get(id);
+    if (!c) return;
+    if (change.contractLimit !== undefined) c.contractLimit = change.contractLimit ?? undefined;
+    if (change.resetUsed === true) {
+      c.stats.contractUsed = 0;
+      this.changed();
+    }
+  }
+
   /** Drops tokens early, as a release update, disaster recovery or contract expiration would. */
   invalidateTokens(filter: TokenFilter): number {
     const dropped = this.tokens.invalidate(filter);

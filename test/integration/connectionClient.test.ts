@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { RunningSandbox } from '../../src/sandbox/server';
 import { startRedis, type RedisServer } from '../unit/redisServer';
-import { canaries, closeAllEditors, sleep, startTestSandbox, stats, waitFor } from './helpers';
+import { canaries, dropConnections, setting, startTestSandbox, stats, waitFor } from './helpers';
 
 /** Connections to the server other than redis-cli's own. */
 function extensionClients(redis: RedisServer): number {
@@ -15,11 +15,6 @@ function extensionClients(redis: RedisServer): number {
     .trim()
     .split('\n')
     .filter((l) => l !== '' && !/ cmd=client\b/.test(l)).length;
-}
-
-async function setting(key: string, value: unknown): Promise<void> {
-  await vscode.workspace.getConfiguration().update(key, value, vscode.ConfigurationTarget.Global);
-  await sleep(200);
 }
 
 describe("a connection's client, made before its first call", function () {
@@ -37,11 +32,7 @@ describe("a connection's client, made before its first call", function () {
   });
 
   after(async () => {
-    await vscode.commands.executeCommand('bizdata.signOut', { interfaceId: 'a', connection: 'other' }).then(undefined, () => undefined);
-    await setting('bizdata.coordination.redisUrl', undefined);
-    await setting('bizdata.connections', undefined);
-    await vscode.commands.executeCommand('bizdata.switchConnection', { connection: 'default' });
-    await closeAllEditors();
+    await dropConnections({ interfaceId: 'a', connection: 'other' }, ['bizdata.coordination.redisUrl']);
     await sb?.close();
     await redis?.stop();
   });

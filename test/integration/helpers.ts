@@ -66,6 +66,23 @@ export async function pointAt(url: string | undefined): Promise<void> {
   await sleep(200);
 }
 
+/** Sets a user setting (undefined removes it), and gives the configuration event a moment to arrive. */
+export async function setting(key: string, value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration().update(key, value, vscode.ConfigurationTarget.Global);
+  await sleep(200);
+}
+
+/**
+ * Undoes a suite's own connections: signs the interface out of its connection, removes `settings`
+ * and bizdata.connections, goes back to `default` and closes the editors.
+ */
+export async function dropConnections(signedIn: { readonly interfaceId: string; readonly connection: string }, settings: readonly string[] = []): Promise<void> {
+  await vscode.commands.executeCommand('bizdata.signOut', signedIn).then(undefined, () => undefined);
+  for (const key of [...settings, 'bizdata.connections']) await setting(key, undefined);
+  await vscode.commands.executeCommand('bizdata.switchConnection', { connection: 'default' });
+  await closeAllEditors();
+}
+
 /** The sandbox's admin API: GET without a body, POST with one. */
 export async function admin(sb: RunningSandbox, path: string, body?: unknown): Promise<unknown> {
   const res = await fetch(`${sb.url}/_sandbox/${path}`, {

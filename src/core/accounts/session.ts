@@ -54,6 +54,17 @@ export function accountKey(endpoints: Endpoints, credentials: Credentials): stri
 }
 
 /**
+ * Whose contract a connection's data calls count against: `contract|<connection name>|<hosts>`, the
+ * connection's name (two accounts at one service, a test and a production one, are two connections)
+ * and its service hosts as the account key spells them (a moved address is another service). Every
+ * process that names the same connection at the same addresses keeps one count; stores hash it.
+ */
+export function contractScope(connection: string, endpoints: Endpoints): string {
+  const hosts = [endpoints.authUrl, endpoints.baseUrl, endpoints.legacyUrl].map((u) => (u === '' ? '-' : normaliseHost(u)));
+  return `contract|${connection}|${hosts.join('|')}`;
+}
+
+/**
  * Where a token is kept: `<a|b>|<exact origin of the sign-in address>|<consumer key or user>` and the
  * account's secret. Unlike the account key, nothing is merged: `localhost`, `127.0.0.1` and `[::1]`
  * (or two ports) are three places, so a token kept for one is never read for, nor sent to, another.

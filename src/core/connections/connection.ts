@@ -1,10 +1,11 @@
 // A named connection: one service's addresses, Origin, version segments, limit caps and optional
-// coordinator, proxy and CA file (schemas/connections.schema.json). Never a secret: credentials stay
+// coordinator, proxy, CA file and contract (schemas/connections.schema.json). Never a secret: credentials stay
 // in SecretStorage or the environment, and everything kept for an account (tokens, guard counts,
 // learned limits) stays keyed by the account, so two connections to one account share them.
 import { AUTH_VERSION_B, ORG_VERSION_B, VERSION_A } from '../constants';
 import type { Endpoints } from '../model';
 import { exactOrigin } from '../protocol/credentialOrigins';
+import type { Contract } from '../contract/contract';
 
 /** The local sandbox is always a connection of its own, under this name; no file may define it. */
 export const SANDBOX_CONNECTION = 'sandbox';
@@ -41,6 +42,8 @@ export interface Connection {
   readonly caFile?: string;
   /** A production account: a batch asks for confirmation, the status bar warns. */
   readonly production: boolean;
+  /** The contract's data calls per period: counted across processes, shown, and checked before a run. */
+  readonly contract?: Contract;
   /** True only for the local sandbox (SANDBOX_CONNECTION), whose demo credentials need no sign-in. */
   readonly sandbox: boolean;
 }
@@ -64,6 +67,7 @@ export interface ConnectionFields extends EndpointFields {
   readonly proxy?: string;
   readonly caFile?: string;
   readonly production?: boolean;
+  readonly contract?: Contract;
 }
 
 /** The whole document: the file's content, the setting's value. */
@@ -106,6 +110,7 @@ export function connectionFromFields(name: string, f: ConnectionFields): Connect
     ...(f.proxy !== undefined ? { proxy: f.proxy.trim() } : {}),
     ...(f.caFile !== undefined ? { caFile: f.caFile } : {}),
     production: f.production === true,
+    ...(f.contract !== undefined ? { contract: { maxCalls: f.contract.maxCalls, period: f.contract.period, startsOn: f.contract.startsOn } } : {}),
     sandbox: false,
   };
 }

@@ -6,6 +6,8 @@
 import { findNodeAtLocation, getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { checkServiceUrl } from '../http/serviceUrls';
 import { checkHeaderValue } from '../protocol/validate';
+import { contractProblems } from '../contract/contract';
+import { didYouMean } from '../closest';
 import { CONNECTION_NAME, connectionFromFields, connectionKey, RESERVED_CONNECTION_NAMES, SANDBOX_CONNECTION, shownName, type ConnectionFields, type Connections } from './connection';
 
 export interface ConnectionsProblem {
@@ -33,7 +35,7 @@ export class ConnectionsError extends Error {
 
 const ADDRESS_FIELDS = ['authUrl', 'baseUrl', 'legacyUrl'] as const;
 const SEGMENT_FIELDS = ['aVersion', 'authVersion', 'orgVersion'] as const;
-export const CONNECTION_FIELDS = [...ADDRESS_FIELDS, 'origin', ...SEGMENT_FIELDS, 'qps', 'concurrency', 'coordinator', 'proxy', 'caFile', 'production'] as const;
+export const CONNECTION_FIELDS = [...ADDRESS_FIELDS, 'origin', ...SEGMENT_FIELDS, 'qps', 'concurrency', 'coordinator', 'proxy', 'caFile', 'production', 'contract'] as const;
 const TOP_FIELDS = ['$schema', 'active', 'connections'];
 
 type Path = ReadonlyArray<string | number>;
@@ -116,7 +118,7 @@ function checkDocument(doc: unknown, source: string, locate: Locate, early: read
       keys.set(connectionKey(name), first ?? name);
       if (RESERVED_CONNECTION_NAMES.includes(name)) add(at, `"${name}" is the name of the local sandbox, which is always a connection of its own; give this connection another name.`, true);
       else if (!CONNECTION_NAME.test(name)) add(at, `"${shownName(name)}" is not a connection name: use 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit.`, true);
-      const checked = checkConnection(name, fields, (field, message, key) => add(field === undefined ? at : [...at, field], message, key));
+      const checked = checkConnection(name, fields, (field, message, key) => add(field === undefined ? at : [...at, ...[field].flat()], message, key));
       if (checked && !fieldsByName.has(name)) fieldsByName.set(name, checked);
     }
   }
@@ -135,7 +137,8 @@ function checkDocument(doc: unknown, source: string, locate: Locate, early: read
   return { list, source, ...(typeof active === 'string' ? { active } : {}) };
 }
 
-type Report = (field: string | undefined, message: string, key?: boolean) => void;
+/** A problem at a field of the connection (a path for a field inside one: ["contract", "period"]), or the connection itself. */
+type Report = (field: string | readonly string[] | undefined, message: string, key?: boolean) => void;
 
 /** One connection's fields, each problem reported with the connection's name and the field's; undefined when any is wrong. */
 function checkConnection(name: string, raw: unknown, report: Report): ConnectionFields | undefined {
@@ -145,12 +148,12 @@ function checkConnection(name: string, raw: unknown, report: Report): Connection
     return undefined;
   }
   let ok = true;
-  const bad = (field: string, message: string, key = false): void => {
+  const bad = (field: string | readonly string[], message: string, key = false): void => {
     ok = false;
     report(field, message, key);
   };
   for (const k of Object.keys(raw)) {
-    if (!(CONNECTION_FIELDS as readonly string[]).includes(k)) bad(k, `${who} has an unknown field "${shownName(k)}"; the fields are ${CONNECTION_FIELDS.join(', ')}. Credentials never go here.`, true);
+    if (!(CONNECTION_FIELDS as readonly string[]).includes(k)) bad(k, `${who} has an unknown field "${shownName(k)}"; the fields are ${CONNECTION_FIELDS.join(', ')}. Credentials never go here.${didYouMean(k, CONNECTION_FIELDS)}`, true);
   }
   const field = (k: string): string => `${who}, field "${k}"`;
   const text = (k: string): string | undefined => {
@@ -188,6 +191,10 @@ function checkConnection(name: string, raw: unknown, report: Report): Connection
   if (proxy !== undefined && !/^https?:\/\/[^/?#\s]+/i.test(proxy.trim())) bad('proxy', `${field('proxy')} must be an HTTP proxy address, http://host:port.`);
   text('caFile');
   if (raw.production !== undefined && typeof raw.production !== 'boolean') bad('production', `${field('production')} must be true or false, not ${shownValue(raw.production)}.`);
+  if (raw.contract !== undefined) {
+    // Each problem of the contract at its own field: ["connections", NAME, "contract", "maxCalls"].
+    for (const p of contractProblems(raw.contract, field('contract'))) bad(p.field === undefined ? 'contract' : ['contract', p.field], p.message, p.key);
+  }
   return ok ? (raw as ConnectionFields) : undefined;
 }
 

@@ -1,10 +1,10 @@
 // The coordinator: what several processes, on one machine or many, share through Redis (tokens,
-// sign-in locks, guard counts, one rate budget and the limits it learned). This module holds no Redis
+// sign-in locks, guard counts, one rate budget and the limits it learned, the contracts' counts). This module holds no Redis
 // code: the client for it (ioredis) lives in redisCoordinator.ts, loaded by connect.ts only when a
 // coordinator is configured, which the bundles keep in a file of its own (dist/coordinator.js).
 import type { SharedState } from '../limits/adaptiveControl';
 import type { Budget } from '../limits/budget';
-import type { AccountLocks, GuardStore, LimitsStore, TokenStore } from '../ports';
+import type { AccountLocks, GuardStore, LimitsStore, TokenStore, UsageStore } from '../ports';
 
 export interface Coordinator {
   /** `redis://host:port`, as the user wrote it but without credentials: safe for messages. */
@@ -13,6 +13,8 @@ export interface Coordinator {
   readonly guardStore: GuardStore;
   readonly locks: AccountLocks;
   readonly limits: LimitsStore;
+  /** The contracts' counts of data calls and their SC005 marks. */
+  readonly usage: UsageStore;
   /** The shared state and budget of the limiter of one account (resolved on first use). */
   limiter(account: () => Promise<string | undefined>): { readonly state: (account: string) => SharedState; readonly budget: Budget };
   /** Closes the connection; commands not yet answered still are. */

@@ -4,7 +4,7 @@ import type { AdaptiveState } from '../limits/adaptive';
 import type { SharedState } from '../limits/adaptiveControl';
 import type { Budget, StartResult } from '../limits/budget';
 import type { Limits } from '../limits/budget';
-import type { AccountLocks, GuardStore, LimitsStore, TokenStore } from '../ports';
+import type { AccountLocks, GuardStore, LimitsStore, TokenStore, UsageStore } from '../ports';
 import type { Coordinator } from './coordinator';
 
 export function deferredCoordinator(name: string, connecting: Promise<Coordinator>): Coordinator {
@@ -23,12 +23,20 @@ export function deferredCoordinator(name: string, connecting: Promise<Coordinato
   };
   const locks: AccountLocks = { withLock: (k, run, signal) => on((c) => c.locks.withLock(k, run, signal)) };
   const limits: LimitsStore = { get: (a) => on((c) => c.limits.get(a)), set: (a, l) => on((c) => c.limits.set(a, l)) };
+  const usage: UsageStore = {
+    take: (s, p, keep) => on((c) => c.usage.take(s, p, keep)),
+    giveBack: (s, p) => on((c) => c.usage.giveBack(s, p)),
+    read: (s, p) => on((c) => c.usage.read(s, p)),
+    markReached: (s, p, at, keep) => on((c) => c.usage.markReached(s, p, at, keep)),
+    clearReached: (s, p) => on((c) => c.usage.clearReached(s, p)),
+  };
   return {
     name,
     tokenStore,
     guardStore,
     locks,
     limits,
+    usage,
     limiter(account) {
       const parts = connecting.then((c) => c.limiter(account));
       parts.catch(() => undefined);

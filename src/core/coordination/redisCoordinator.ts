@@ -10,6 +10,7 @@ import type { Coordinator, CoordinatorAddress, CoordinatorOptions } from './coor
 import { sealTokens } from '../storage/sealing';
 import { defineBudgetScripts, RedisBudget, RedisSharedState } from './redisBudget';
 import { redisKeys } from './redisKeys';
+import { redisUsageStore } from './redisUsage';
 
 const DAY_S = 86_400;
 /** Guard counts and learned limits are kept a month after their last change. */
@@ -175,6 +176,7 @@ export async function connectRedis(address: CoordinatorAddress, o: CoordinatorOp
     guardStore,
     locks,
     limits,
+    usage: redisUsageStore(redis, guard),
     limiter: (account) => ({
       state: (a) => new RedisSharedState(redis, budgetCmd, redisKeys(a).state, guard),
       budget: new RedisBudget(

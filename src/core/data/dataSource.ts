@@ -81,3 +81,10 @@ async function* chunksOf(handle: FileHandle): AsyncGenerator<Uint8Array> {
     yield buffer.subarray(0, bytesRead);
   }
 }
+
+/** How many of the data file's rows `isDone` holds as done (a run's estimate leaves them out), as the file streams by. */
+export async function rowsDone(source: DataSource, isDone: (row: DataRow) => boolean): Promise<number> {
+  let done = 0;
+  for await (const row of source.rows()) if (isDone(row)) done++;
+  return done;
+}

@@ -6,7 +6,7 @@
 // same open file, as a stream, so a results file of any size is resumed in bounded memory.
 import { writeSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { openToWrite } from '../files/door';
+import { openToRead, openToWrite } from '../files/door';
 
 export interface Appender {
   /** Appends the text now: it is in the file (the OS's page cache) when this returns. */
@@ -24,8 +24,12 @@ export interface Journal extends Appender {
   readonly size: number;
 }
 
-/** Opens a results file; a link at its name is refused (FileRefused), naming it as `what`. */
-export async function openJournal(path: string, what: string): Promise<Journal> {
+/**
+ * Opens a results file; a link at its name is refused (FileRefused), naming it as `what`. `readOnly`
+ * (a dry run): what is done is read, and nothing is written, not even a file that is not there yet.
+ */
+export async function openJournal(path: string, what: string, readOnly = false): Promise<Journal> {
+  if (readOnly) return readOnlyJournal(path, what);
   const handle = await openToWrite(path, { append: true, read: true, what });
   const { size } = await handle.stat();
   return {
@@ -39,6 +43,18 @@ export async function openJournal(path: string, what: string): Promise<Journal> 
     },
     truncate: (to) => handle.truncate(to),
     close: () => handle.close(),
+  };
+}
+
+async function readOnlyJournal(path: string, what: string): Promise<Journal> {
+  const handle = await openToRead(path, what);
+  const size = handle ? (await handle.stat()).size : 0;
+  return {
+    size,
+    chunks: () => (handle ? readAll(handle, size) : (async function* () {})()),
+    append: () => undefined,
+    truncate: () => Promise.resolve(),
+    close: async () => handle?.close(),
   };
 }
 

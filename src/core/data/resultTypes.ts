@@ -37,6 +37,8 @@ export interface ResultsOptions {
   readonly columns?: readonly ResultColumn[];
   /** When each result was written (JSON Lines' `at`); the time now by default. */
   readonly now?: () => Date;
+  /** Only what is done is read (a dry run): nothing is written, not even a file that is not there. */
+  readonly readOnly?: boolean;
 }
 
 export type OpenedResults = { readonly ok: true; readonly results: ResultsFile } | { readonly ok: false; readonly message: string };

@@ -49,7 +49,7 @@ export async function openResults(options: ResultsOptions): Promise<OpenedResult
   if (clash) return { ok: false, message: clash };
   let journal: Journal;
   try {
-    journal = await openJournal(outFile, RESULTS_FILE);
+    journal = await openJournal(outFile, RESULTS_FILE, options.readOnly);
   } catch (err) {
     if (err instanceof FileRefused) return { ok: false, message: err.message };
     throw err;

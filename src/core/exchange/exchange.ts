@@ -4,7 +4,9 @@
 // token, a bounded number of times. An idempotent request (GET) is also sent again, with backoff and
 // full jitter, after a reset or refused connection, a timeout, or a 502/503/504. Sign-ins are never
 // retried for those: a lost answer may have been a refusal the service counted. A Retry-After longer
-// than the policy waits (a minute) is not waited: the call stops and says when to come back.
+// than the policy waits (a minute) is not waited: the call stops and says when to come back. Every
+// data call that goes on the wire (a retry too) is counted here first, the one place for every host:
+// under the run's ceiling and in the contract's count (core/contract/meter.ts).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BUILT_IN, type CodeBook } from '../codes/codes';
 import { failure } from './failures';
@@ -18,6 +20,9 @@ import { CredentialGate } from '../protocol/credentialOrigins';
 import type { Built } from '../protocol/protocol';
 import { recogniseBody, type Recognised } from '../codes/recognise';
 import { backoffMs, DEFAULT_RETRY_POLICY, isThrottle, isTransientStatus, retryAfterMs, type RetryPolicy } from '../http/retry';
+import type { CallCeiling } from '../contract/ceiling';
+import { beginDataCall, type ContractMeter, type DataCallTurn } from '../contract/meter';
+import { errorMessage } from '../errors';
 
 export interface Exchanged {
   readonly res: WireResponse;
@@ -30,10 +35,11 @@ export interface Exchanged {
 /** A transport failure, with whether the service may have seen the request (the lockout guard counts those). */
 export type ExchangeFailure = CallFailure & { readonly mayHaveReached: boolean };
 
-/** How one call runs: `stop` ends its waits but not a request on the wire; `signIn` gets a token. */
+/** How one call runs: `stop` ends its waits but not a request on the wire; `signIn` gets a token; `ceiling`: the run's. */
 export interface RunOptions {
   readonly stop?: AbortSignal;
   readonly signIn?: boolean;
+  readonly ceiling?: CallCeiling;
 }
 
 export interface ExchangeOptions {
@@ -49,6 +55,8 @@ export interface ExchangeOptions {
   readonly redact: (text: string) => string;
   /** Told of each request sent and each wait (a run's report); changes nothing the exchange does. */
   readonly observe?: (event: WireEvent) => void;
+  /** The contract's count of data calls, when the connection states a contract. */
+  readonly meter?: ContractMeter;
   /** For tests: the jitter's source. */
   readonly random?: () => number;
 }
@@ -73,7 +81,7 @@ export class Exchange {
    * already sent is answered (a clean stop of a batch). `signIn`: the request gets a token; it is held
    * to the limits like any call, but tells the limiter nothing of them.
    */
-  async run(built: Built, signal: AbortSignal | undefined, t0: number, { stop, signIn = false }: RunOptions = {}): Promise<Exchanged | ExchangeFailure> {
+  async run(built: Built, signal: AbortSignal | undefined, t0: number, { stop, signIn = false, ceiling }: RunOptions = {}): Promise<Exchanged | ExchangeFailure> {
     const waits = stop && signal ? this.either(signal, stop) : (stop ?? signal);
     const closed = (): ExchangeFailure => ({ ...failure(t0, 'cancelled', 'The client was closed.', 'Run the lookup again.', built.record), mayHaveReached: false });
     // The last gate before the wire, whichever path built the request: the callers check first, with their own place to say it.
@@ -94,6 +102,20 @@ export class Exchange {
         const text = retried ? 'The call was cancelled while waiting to retry.' : 'The call was cancelled.';
         return { ...failure(t0, 'cancelled', text, 'Run it again when needed.', built.record), mayHaveReached: retried };
       }
+      let turn: DataCallTurn | undefined;
+      if (!signIn) {
+        // A call refused here never leaves: its place is given back as no measure of the limits.
+        const begun = await beginDataCall(this.o.meter, ceiling).catch((err: unknown) => {
+          permit.release(undefined, true);
+          throw err;
+        });
+        if ('refused' in begun) {
+          permit.release(undefined, true);
+          const { kind, text, advice } = begun.refused;
+          return { ...failure(t0, kind, text, advice, built.record), mayHaveReached: false };
+        }
+        turn = begun;
+      }
       const started = performance.now();
       const sentAt = Date.now();
       let res: WireResponse;
@@ -103,6 +125,7 @@ export class Exchange {
         permit.release(undefined, signIn);
         if (this.o.lifetime.aborted) return closed();
         const e = err instanceof TransportError ? err : new TransportError(String(err), 'network');
+        if (!e.mayHaveReached) await this.settle(turn?.notSent());
         const text = this.o.redact(e.message);
         this.log(`${built.record.method} ${built.record.url} failed: ${text}`);
         this.o.observe?.({ kind: 'sent', at: sentAt, ms: performance.now() - started, signIn, failed: text, ...which(built) });
@@ -116,6 +139,7 @@ export class Exchange {
         return { ...failed, mayHaveReached: e.mayHaveReached, ...(e.unreachable ? { unreachable: true } : {}) };
       }
       const service = recogniseBody(res.json, this.codes, res.status);
+      await this.settle(turn?.answered(service?.code));
       const wait = retryAfterMs(res.headers);
       this.o.observe?.({ kind: 'sent', at: sentAt, ms: performance.now() - started, signIn, status: res.status, code: service, ...which(built) });
       if (this.o.log) {
@@ -147,6 +171,15 @@ export class Exchange {
         continue;
       }
       return { res, service };
+    }
+  }
+
+  /** A change of the contract's count after the call: one that fails is logged (the count errs high, and an SC005 stops this run all the same). */
+  private async settle(change: Promise<void> | undefined): Promise<void> {
+    try {
+      await change;
+    } catch (err) {
+      this.log(`the contract's count could not be updated: ${errorMessage(err)}`);
     }
   }
 

@@ -127,8 +127,8 @@ export async function openToWrite(path: string, how: { readonly append: boolean;
   }
 }
 
-/** Reads back a whole file a run writes (its results), never through a link; undefined when there is none yet. */
-export async function readOwnFile(path: string, what: string): Promise<Buffer | undefined> {
+/** Opens a file a run writes (its results) to read it back, never through a link; undefined when there is none yet. The caller closes it. */
+export async function openToRead(path: string, what: string): Promise<FileHandle | undefined> {
   let handle: FileHandle;
   try {
     handle = await open(path, constants.O_RDONLY | NOFOLLOW);
@@ -138,9 +138,18 @@ export async function readOwnFile(path: string, what: string): Promise<Buffer | 
     if (code === 'ELOOP' || code === 'EMLINK') throw linkRefused(path, what);
     throw new FileRefused(`Cannot read ${what} ${path}: ${code ?? String(err)}.`);
   }
+  if ((await handle.stat()).nlink > 1) {
+    await handle.close();
+    throw linkRefused(path, what);
+  }
+  return handle;
+}
+
+/** Reads back a whole file a run writes (its results), never through a link; undefined when there is none yet. */
+export async function readOwnFile(path: string, what: string): Promise<Buffer | undefined> {
+  const handle = await openToRead(path, what);
+  if (!handle) return undefined;
   try {
-    const info = await handle.stat();
-    if (info.nlink > 1) throw linkRefused(path, what);
     return await handle.readFile();
   } finally {
     await handle.close();

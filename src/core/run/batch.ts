@@ -4,6 +4,7 @@
 // is that input's own final failure, never a stop) and sent as the client's lookup, whose request the
 // protocol builds (protocol.ts), through one client, so under its one limiter, guard and token. One
 // line per input is appended as it is answered (batchLines.ts); a second run resumes.
+import type { CallCeiling } from '../contract/ceiling';
 import type { CallFailure, CallResult, LookupQuery } from '../model';
 import { checkLookup } from '../requests/queries';
 import { openBatchResults } from './batchLines';
@@ -24,7 +25,7 @@ export interface BatchSummary extends BatchProgress {
 
 /** What a batch sends through: a client's lookups (the CLI's client, the editor's connection). */
 export interface LookupRoute {
-  lookup(q: LookupQuery, o?: { readonly signal?: AbortSignal; readonly stop?: AbortSignal }): Promise<CallResult>;
+  lookup(q: LookupQuery, o?: { readonly signal?: AbortSignal; readonly stop?: AbortSignal; readonly ceiling?: CallCeiling }): Promise<CallResult>;
 }
 
 export interface BatchOptions {
@@ -42,6 +43,8 @@ export interface BatchOptions {
   readonly connection?: string;
   /** The run's one redaction (the client's secrets): the results hold none of them. */
   readonly redact?: (text: string) => string;
+  /** The run's ceiling of data calls (--max-calls): a lookup is one call. */
+  readonly ceiling?: CallCeiling;
 }
 
 /** A built-in template for one input: the input's own values checked, then the lookup. */
@@ -65,6 +68,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
       concurrency: options.concurrency ?? 4,
       signal: options.signal,
       stop: options.stop,
+      ...(options.ceiling ? { ceiling: { calls: options.ceiling, perRow: 1 } } : {}),
       onProgress: options.onProgress && ((p) => options.onProgress?.({ total: p.total, skipped: p.skipped, done: p.done, ok: p.ok, failed: p.failed })),
     });
     const { total, skipped, done, ok, failed, cancelled, stoppedBy, durationMs } = summary;

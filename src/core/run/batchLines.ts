@@ -4,6 +4,7 @@
 // Read back, it says which inputs are done, so a second run with the same file resumes. What an answer
 // echoes of the run's secrets is withheld, as in every output of a run.
 import { jsonLines, openJournal } from '../data/journal';
+import { openToRead } from '../files/door';
 import type { CallResult, FailureKind, LookupQuery } from '../model';
 import { safeJson } from '../sanitize';
 import { lookupKey } from '../requests/queries';
@@ -64,13 +65,7 @@ export async function openBatchResults(outFile: string, connection: string | und
     throw err;
   }
   return {
-    isDone(q) {
-      const key = lookupKey(q);
-      // A duplicate within the file: looked up once.
-      const skip = done.has(key) || seen.has(key);
-      seen.add(key);
-      return skip;
-    },
+    isDone: (q) => skips(done, seen, q),
     write(input, result, final) {
       const line = toLine(input, result, final, redact);
       // safeJson: the same JSON, with characters that could drive a terminal escaped (the file gets `cat`).
@@ -78,6 +73,28 @@ export async function openBatchResults(outFile: string, connection: string | und
     },
     close: () => file.close(),
   };
+}
+
+/** Whether a batch skips an input: done before, or a duplicate of one met already (looked up once). */
+function skips(done: ReadonlySet<string>, seen: Set<string>, q: LookupQuery): boolean {
+  const key = lookupKey(q);
+  const skip = done.has(key) || seen.has(key);
+  seen.add(key);
+  return skip;
+}
+
+/** How many of `inputs` a run with this results file would skip, read only: what a dry run leaves out. */
+export async function inputsDone(outFile: string, connection: string | undefined, inputs: readonly LookupQuery[]): Promise<number> {
+  // Read without opening to write (a dry run writes nothing), never through a link.
+  const handle = await openToRead(outFile, "a batch's results file");
+  let done: Set<string>;
+  try {
+    done = handle ? (await readDone(handle.createReadStream({ autoClose: false }), connection)).done : new Set();
+  } finally {
+    await handle?.close();
+  }
+  const seen = new Set<string>();
+  return inputs.filter((q) => skips(done, seen, q)).length;
 }
 
 /** Keys of inputs whose latest line in the output file (of this connection) is a success or a final failure. */

@@ -8,6 +8,7 @@
 // again. A row whose own values cannot be sent (a line break in a header, a URL moved off the service,
 // a value too long) is that row's failure at ROWS:LINE, and the other rows run: the request file's own
 // problems were refused before anything was sent (preflight.ts).
+import type { CallCeiling } from '../contract/ceiling';
 import type { CallResult } from '../model';
 import type { DataRow } from '../data/rows';
 import type { ResultsFile, RowResult } from '../data/resultTypes';
@@ -38,6 +39,8 @@ export interface DataRunPlan {
   readonly signal?: AbortSignal;
   /** The run's one set of secrets: what is written holds none it knows. */
   readonly secrets: RunSecrets;
+  /** The run's ceiling of data calls (--max-calls): a row starts only while it has room for all the row's requests. */
+  readonly ceiling?: CallCeiling;
   onProgress?(p: RowsProgress): void;
   /** Told what each row came to, as it is written (the Test Explorer's verdict of the row). */
   onRow?(row: DataRow, run: FileRowRun): void;
@@ -69,6 +72,7 @@ export async function runDataRows(plan: DataRunPlan, hostFor: (row: DataRow) => 
     concurrency: plan.concurrency,
     ...(plan.signal ? { signal: plan.signal } : {}),
     ...(plan.stop ? { stop: plan.stop } : {}),
+    ...(plan.ceiling ? { ceiling: { calls: plan.ceiling, perRow: plan.requests.filter((r) => !r.settings.disabled).length } } : {}),
     ...(plan.onProgress ? { onProgress: plan.onProgress } : {}),
   });
 }

@@ -7,6 +7,8 @@
 // rest run again next time. A cancel (`signal`: Ctrl-C's cut, the editor's Cancel) abandons the calls
 // in flight and leaves their rows unwritten. Each row's result is written as it completes; rows the
 // results already hold as done are skipped (resume).
+// Under a ceiling of data calls (--max-calls), a row starts only while there is room for all of it.
+import { RowGate, type CallCeiling } from '../contract/ceiling';
 import type { CallFailure, CallResult } from '../model';
 import { stopOf } from './stops';
 
@@ -51,6 +53,8 @@ export interface RowsSummary extends Omit<RowsProgress, 'elapsedMs'> {
 export interface RowSignals {
   readonly signal: AbortSignal;
   readonly stop?: AbortSignal;
+  /** The run's ceiling of data calls, for the row's calls. */
+  readonly ceiling?: CallCeiling;
 }
 
 export interface RowsPlan<Row, Run extends RowRun = RowRun> {
@@ -70,6 +74,8 @@ export interface RowsPlan<Row, Run extends RowRun = RowRun> {
   readonly signal?: AbortSignal;
   /** Stops the run cleanly: no new row starts, calls still waiting to be sent are dropped, those sent are answered and written. */
   readonly stop?: AbortSignal;
+  /** The run's ceiling of data calls, and how many one row makes: a row starts only while the ceiling has room for it. */
+  readonly ceiling?: { readonly calls: CallCeiling; readonly perRow: number };
   onProgress?(p: RowsProgress): void;
 }
 
@@ -87,7 +93,9 @@ export function finalResult(r: CallResult): boolean {
 /** A row a template ran, judged by the stop table: `unwritten` for a cancelled call and for a coordinator that is gone (nothing was sent). */
 export function rowOfResult(result: CallResult, ok: boolean, final: boolean): RowRun {
   const stop = stopOf(result);
-  if (!result.ok && (result.kind === 'cancelled' || result.kind === 'coordinator')) return { ok: false, result, final: false, stop: result.kind === 'coordinator' ? result : undefined, unwritten: true };
+  // Nothing of the row's last call was sent: it runs again, whole, next time.
+  const unsent = !result.ok && (result.kind === 'cancelled' || result.kind === 'coordinator' || result.kind === 'ceiling');
+  if (unsent) return { ok: false, result, final: false, stop: result.kind === 'cancelled' ? undefined : result, unwritten: true };
   return { ok, result, final: final && stop === undefined, ...(stop ? { stop } : {}) };
 }
 
@@ -104,7 +112,8 @@ export async function runRows<Row, Run extends RowRun = RowRun>(plan: RowsPlan<R
   // A stop aborts the calls still waiting in the limiter, so it takes effect at once.
   const stopping = new AbortController();
   const signal = plan.signal ? AbortSignal.any([plan.signal, stopping.signal]) : stopping.signal;
-  const signals: RowSignals = { signal, ...(plan.stop ? { stop: plan.stop } : {}) };
+  const signals: RowSignals = { signal, ...(plan.stop ? { stop: plan.stop } : {}), ...(plan.ceiling ? { ceiling: plan.ceiling.calls } : {}) };
+  const gate = plan.ceiling && new RowGate(plan.ceiling.calls, plan.ceiling.perRow);
   const more = (): boolean => !signal.aborted && !halted && plan.stop?.aborted !== true && readFailure === undefined;
   const source = rowsOf(plan.rows);
   /** The next row not done yet, or undefined at the end (one worker reads at a time: the source is a stream). */
@@ -129,11 +138,27 @@ export async function runRows<Row, Run extends RowRun = RowRun>(plan: RowsPlan<R
     });
   };
   tell();
-  let started_ = 0;
+  let begun = 0;
   const worker = async (): Promise<void> => {
-    for (let row = await next(); row !== undefined && more(); row = await next()) {
-      started_++;
-      const run = await plan.runRow(row, signals);
+    while (more()) {
+      // Under a ceiling, a row starts only when there is room for all of its calls (before it is pulled: none is lost).
+      const room = gate?.next() ?? 'go';
+      if (room === 'full') {
+        stoppedBy ??= gate?.ceiling.failure();
+        halted = true;
+        return;
+      }
+      if (room !== 'go') {
+        await room;
+        continue;
+      }
+      const row = await next();
+      if (row === undefined || !more()) {
+        gate?.done();
+        return;
+      }
+      begun++;
+      const run = await plan.runRow(row, signals).finally(() => gate?.done());
       if (run.stop) {
         stoppedBy ??= run.stop;
         halted = true;
@@ -155,7 +180,7 @@ export async function runRows<Row, Run extends RowRun = RowRun>(plan: RowsPlan<R
     await source.return(undefined);
   }
   if (readFailure) throw readFailure.error;
-  const left = !exhausted || started_ > progress.done;
+  const left = !exhausted || begun > progress.done;
   return {
     ...progress,
     cancelled: plan.signal?.aborted === true || (plan.stop?.aborted === true && left),

@@ -9,8 +9,9 @@ import type { CallFailure, CallResult, FailureKind } from '../model';
 export const STOPPING: Readonly<Partial<Record<FailureKind, string>>> = {
   guard: 'the lockout guard refused: another sign-in could lock the account',
   auth: 'the credentials or the token were refused (SC001–SC003, 401/403): every request would be, and signing in again counts toward the lockout',
-  limit: 'a contract limit (SC004, SC005) or a wait longer than the client takes (Retry-After): every request would get the same answer',
+  limit: "a contract limit (SC004, SC005, or the period's contract marked reached by an SC005 before) or a wait longer than the client takes (Retry-After): every request would get the same answer",
   coordinator: 'the shared coordinator (Redis) cannot be reached: nothing may be sent outside the shared budget',
+  ceiling: 'the run made the data calls its ceiling allows (--max-calls): the rest runs next time',
   input: "the connection's setup was refused (no address, no credentials, a request the client may not send)",
   cancelled: 'the run was cancelled',
 };

@@ -225,8 +225,10 @@ export class StateDirError extends Error {
   constructor(
     readonly dir: string,
     readonly code: string,
+    /** Why the folder must be written, as the end of the message. */
+    purpose = 'the lockout guard counts every sign-in there before it is sent',
   ) {
-    super(`The state folder ${dir} cannot be written (${code}): the lockout guard counts every sign-in there before it is sent.`);
+    super(`The state folder ${dir} cannot be written (${code}): ${purpose}.`);
     this.name = 'StateDirError';
     this.advice = `Make the folder writable by you alone (chmod 700 "${dir}"), or set BIZDATA_STATE_DIR to a folder of your own.`;
   }
@@ -238,16 +240,16 @@ export class StateDirError extends Error {
 }
 
 /** Runs a change of the state folder; a file system refusal (EACCES, EROFS, ENOSPC ...) becomes a StateDirError naming the folder. */
-async function inStateDir<T>(dir: string, run: () => Promise<T>): Promise<T> {
+export async function inStateDir<T>(dir: string, run: () => Promise<T>, purpose?: string): Promise<T> {
   try {
     return await run();
   } catch (err) {
     const code = errnoCode(err);
-    throw code === undefined || code === 'ELOCKED' ? err : new StateDirError(dir, code);
+    throw code === undefined || code === 'ELOCKED' ? err : new StateDirError(dir, code, purpose);
   }
 }
 
-function errnoCode(err: unknown): string | undefined {
+export function errnoCode(err: unknown): string | undefined {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   return typeof code === 'string' ? code : undefined;
 }

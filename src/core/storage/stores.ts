@@ -2,7 +2,7 @@
 // guard counts shares: how an attempt settles, and the hashed key no account name is written under.
 import { createHash } from 'node:crypto';
 import type { StoredToken } from '../model';
-import type { AccountLocks, AttemptOutcome, GuardStore, TokenOwner, TokenStore } from '../ports';
+import type { AccountLocks, AttemptOutcome, GuardStore, TokenOwner, TokenStore, UsageRecord, UsageStore, UsageTake } from '../ports';
 
 /** Tokens in this process's memory: nothing at rest, so nothing sealed. */
 export class MemoryTokenStore implements TokenStore {
@@ -39,6 +39,37 @@ export class MemoryGuardStore implements GuardStore {
     const next = settledCount(this.failures.get(account) ?? 0, outcome);
     if (next === 0) this.failures.delete(account);
     else this.failures.set(account, next);
+  }
+}
+
+/** A contract's count of data calls in this process's memory (the local sandbox in the extension, tests). */
+export class MemoryUsageStore implements UsageStore {
+  private readonly records = new Map<string, { used: number; reachedAt?: number }>();
+
+  async take(scope: string, period: string): Promise<UsageTake> {
+    const r = this.record(scope, period);
+    if (r.reachedAt !== undefined) return { counted: false, reachedAt: r.reachedAt };
+    r.used++;
+    return { counted: true };
+  }
+  async giveBack(scope: string, period: string): Promise<void> {
+    const r = this.record(scope, period);
+    r.used = Math.max(0, r.used - 1);
+  }
+  async read(scope: string, period: string): Promise<UsageRecord> {
+    return { ...this.record(scope, period) };
+  }
+  async markReached(scope: string, period: string, at: number): Promise<void> {
+    this.record(scope, period).reachedAt = at;
+  }
+  async clearReached(scope: string, period: string): Promise<void> {
+    delete this.record(scope, period).reachedAt;
+  }
+  private record(scope: string, period: string): { used: number; reachedAt?: number } {
+    const key = `${period}|${scope}`;
+    let r = this.records.get(key);
+    if (!r) this.records.set(key, (r = { used: 0 }));
+    return r;
   }
 }
 

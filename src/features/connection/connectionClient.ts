@@ -2,7 +2,8 @@
 // connection's settings in one go; connection.ts decides when (made, signed in, settings changed).
 // Network settings the client cannot use become one message saying which setting to fix.
 import * as vscode from 'vscode';
-import { accountKey } from '../../core/accounts/session';
+import { accountKey, contractScope } from '../../core/accounts/session';
+import { ContractMeter } from '../../core/contract/meter';
 import { BizDataClient } from '../../core/client';
 import { errorMessage } from '../../core/errors';
 import type { Credentials, InterfaceId, WireEvent } from '../../core/model';
@@ -53,6 +54,10 @@ export function buildClient(o: ClientInputs): ClientParts {
     void vscode.window.showWarningMessage(text);
   };
   const sharing = openWindowSharing({ context: deps.context, settings, sandbox: o.sandbox, account, log, warn });
+  const { contract } = settings;
+  // The contract's count, shared with the command line and every window through the state folder (or Redis).
+  const scope = contractScope(o.name, settings.endpoints);
+  const meter = contract && new ContractMeter({ scope, connection: o.name, contract, store: sharing.usage });
   try {
     const client = new BizDataClient({
       endpoints: settings.endpoints,
@@ -65,6 +70,7 @@ export function buildClient(o: ClientInputs): ClientParts {
       codes: deps.codes.current(),
       log,
       observe: o.observe,
+      contract: meter,
     });
     return { client, sharing };
   } catch (err) {

@@ -44,7 +44,7 @@ export function connectionTable(config: SettingsReader, definitions: readonly Co
 }
 
 /**
- * A connection's client settings: its own addresses, caps, coordinator, proxy and CA file; what it
+ * A connection's client settings: its own addresses, caps, coordinator, proxy, CA file and contract; what it
  * leaves out of these last four comes from the window's settings (bizdata.limits.*, bizdata.network.*,
  * bizdata.coordination.redisUrl, VS Code's http.proxy), as do the timeouts and the answer size limit.
  */
@@ -56,6 +56,7 @@ export function settingsOf(d: ConnectionDefinition, config: SettingsReader): Con
     limits: { qps: d.qps ?? window.limits.qps, concurrency: d.concurrency ?? window.limits.concurrency },
     redisUrl: d.coordinator ?? window.redisUrl,
     http: { ...http, caFile: d.caFile ?? http.caFile },
+    ...(d.contract ? { contract: d.contract } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 // Reads the `bizdata.*` settings into plain client options. Never holds a credential.
+import type { Contract } from '../../core/contract/contract';
 import { AUTH_VERSION_B, ORG_VERSION_B, VERSION_A } from '../../core/constants';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../core/http/http';
 import type { Endpoints } from '../../core/model';
@@ -10,6 +11,8 @@ export interface SettingsReader {
 
 export interface ConnectionSettings {
   readonly endpoints: Endpoints;
+  /** The contract the connection states (bizdata.connections): its data calls counted, shown and checked before a run. */
+  readonly contract?: Contract;
   /** Caps the adaptive limiter never exceeds; Infinity when the setting is 0 (auto). */
   readonly limits: { readonly qps: number; readonly concurrency: number };
   /** `redis://HOST:PORT` or `rediss://…` when this window shares tokens, guard counts and the budget through Redis. */

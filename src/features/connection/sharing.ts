@@ -1,7 +1,8 @@
 // What this window's client shares: with the command line and other windows on this machine, the
 // state directory (guard counts under a file lock, sign-in locks, learned limits; tokens stay in
-// SecretStorage); with other machines, when bizdata.coordination.redisUrl is set, Redis (loaded only
-// then). The sandbox keeps everything in memory, apart from the user's real accounts.
+// SecretStorage; the contracts' counts of data calls); with other machines, when
+// bizdata.coordination.redisUrl is set, Redis (loaded only then). The sandbox keeps everything in
+// memory, apart from the user's real accounts.
 import * as vscode from 'vscode';
 import { adaptiveLimiter } from '../../core/limits/adaptiveControl';
 import { connectCoordinator } from '../../core/coordination/connect';
@@ -9,9 +10,10 @@ import { CoordinatorUrlError, parseCoordinatorUrl, type Coordinator } from '../.
 import { deferredCoordinator } from '../../core/coordination/deferred';
 import { FileGuardStore, FileLimitsStore, FileLocks } from '../../core/storage/fileStores';
 import type { RateLimiter } from '../../core/limits/limiter';
-import { CoordinatorUnavailableError, type AccountLocks, type GuardStore, type TokenStore } from '../../core/ports';
+import { CoordinatorUnavailableError, type AccountLocks, type GuardStore, type TokenStore, type UsageStore } from '../../core/ports';
 import { checkStateDir, defaultStateDir } from '../../core/storage/stateDir';
-import { MemoryGuardStore, MemoryTokenStore } from '../../core/storage/stores';
+import { MemoryGuardStore, MemoryTokenStore, MemoryUsageStore } from '../../core/storage/stores';
+import { FileUsageStore } from '../../core/storage/usageFiles';
 import { UserError } from '../shared/userError';
 import type { ConnectionSettings } from './settings';
 import { migrateGuardCounts, SecretTokenStore } from './stores';
@@ -24,6 +26,8 @@ export interface WindowSharing {
   readonly guardStore: GuardStore;
   readonly locks?: AccountLocks;
   readonly limiter: RateLimiter;
+  /** The contracts' counts of data calls (core/contract/meter.ts). */
+  readonly usage: UsageStore;
   /** Disposes the limiter and closes the coordinator's connection. */
   dispose(): void;
 }
@@ -48,7 +52,7 @@ export function openWindowSharing(o: SharingInputs): WindowSharing {
   const caps = o.settings.limits;
   if (o.sandbox) {
     const limiter = adaptiveLimiter({ caps, account: o.account, log: o.log });
-    return { tokenStore: new MemoryTokenStore(), guardStore: new MemoryGuardStore(), limiter, dispose: () => limiter.dispose() };
+    return { tokenStore: new MemoryTokenStore(), guardStore: new MemoryGuardStore(), limiter, usage: new MemoryUsageStore(), dispose: () => limiter.dispose() };
   }
   const coordinator = o.settings.redisUrl !== undefined ? connect(o.settings.redisUrl, o.context.secrets) : undefined;
   const dir = stateDirectory();
@@ -58,13 +62,16 @@ export function openWindowSharing(o: SharingInputs): WindowSharing {
   // The counts this extension kept in globalState before move to the shared directory, once.
   const migrated = migrateGuardCounts(o.context.globalState, guard);
   const limiter = adaptiveLimiter({ caps, account: o.account, memory: coordinator?.limits ?? new FileLimitsStore(dir), shared: coordinator?.limiter(o.account), log: o.log });
+  const usage = coordinator?.usage ?? new FileUsageStore(dir);
   return {
     tokenStore: coordinator?.tokenStore ?? new SecretTokenStore(o.context.secrets),
     guardStore: coordinator?.guardStore ?? afterMigration(guard, migrated),
     locks: coordinator?.locks ?? new FileLocks(dir),
     limiter,
+    usage,
     dispose: () => {
       // What the limiter learned last goes to the store before the coordinator's connection closes.
+      usage.close?.();
       void limiter.close().finally(() => coordinator?.dispose());
     },
   };

@@ -1,5 +1,6 @@
 // Renders the Connections view: every connection (the active one expanded) with its interfaces and
-// their token states, and the local sandbox (with its interfaces while this window uses it).
+// their token states and, where it states a contract, the share of it used this period; and the
+// local sandbox (with its interfaces while this window uses it).
 import * as vscode from 'vscode';
 import type { InterfaceId, TokenStatus } from '../../core/model';
 import type { Connections } from '../connection/connections';
@@ -8,6 +9,8 @@ import { commandOf, Commands } from '../shared/commandIds';
 import { hostsLabel, tokensLabel } from '../shared/connectionLabels';
 import { INTERFACE_IDS, INTERFACES } from '../shared/interfaces';
 import { stateLabel } from '../shared/tokenLabels';
+import { percent, usageLine } from '../../core/contract/usage';
+import { contractUsageOf } from '../connection/contractUsage';
 
 export type ConnectionNode =
   | { readonly type: 'connection'; readonly connection: string }
@@ -34,6 +37,8 @@ export class ConnectionsTreeProvider implements vscode.TreeDataProvider<Connecti
   constructor(
     private readonly connections: Connections,
     private readonly sandbox: SandboxService,
+    /** Where a count that cannot be read is told (the log). */
+    private readonly log: (line: string) => void = () => undefined,
   ) {
     this.subscriptions = [connections.onDidChange(() => this.changed.fire(undefined)), sandbox.onDidChange(() => this.changed.fire(undefined))];
   }
@@ -85,11 +90,14 @@ export class ConnectionsTreeProvider implements vscode.TreeDataProvider<Connecti
     const item = new vscode.TreeItem(name, active ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `connection:${name}`;
     const hosts = info ? hostsLabel(info.endpoints) : '';
-    item.description = [active ? 'active' : '', info?.production ? 'production' : '', hosts].filter((t) => t !== '').join(' · ');
+    const usage = connection && (await contractUsageOf(connection, (line) => this.log(line)));
+    const contract = usage ? `${percent(usage.used, usage.maxCalls)} of contract` : '';
+    item.description = [active ? 'active' : '', info?.production ? 'production' : '', contract, hosts].filter((t) => t !== '').join(' · ');
     item.iconPath = new vscode.ThemeIcon(info?.production ? 'warning' : active ? 'plug' : 'debug-disconnect', info?.production ? new vscode.ThemeColor('list.warningForeground') : undefined);
     item.contextValue = active ? CONNECTION_CONTEXT.activeEntry : CONNECTION_CONTEXT.entry;
     const statuses = connection ? await Promise.all(INTERFACE_IDS.map((id) => connection.status(id))) : [];
-    item.tooltip = `Connection ${name}${active ? ' (active)' : ''}${info?.production ? ', a production account' : ''}: ${hosts}. ${tokensLabel(statuses, Date.now())}.`;
+    const contractText = usage ? ` Contract: ${usageLine(usage)}.` : '';
+    item.tooltip = `Connection ${name}${active ? ' (active)' : ''}${info?.production ? ', a production account' : ''}: ${hosts}. ${tokensLabel(statuses, Date.now())}.${contractText}`;
     return item;
   }
 

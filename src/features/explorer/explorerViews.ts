@@ -11,7 +11,7 @@ export interface ExplorerViews {
 }
 
 export function createExplorerViews(context: vscode.ExtensionContext, services: Services): ExplorerViews {
-  const connections = new ConnectionsTreeProvider(services.connections, services.sandbox);
+  const connections = new ConnectionsTreeProvider(services.connections, services.sandbox, (line) => services.log.warn(line));
   const lookups = new LookupsTreeProvider(services.lookups);
   const updateEmpty = (): void => services.contextKeys.set('bizdata:hasLookups', !services.lookups.isEmpty);
   updateEmpty();

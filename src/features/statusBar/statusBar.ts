@@ -6,6 +6,7 @@ import { errorMessage } from '../../core/errors';
 import type { Services } from '../services';
 import { Commands } from '../shared/commandIds';
 import { statusAccessibilityLabel, statusBarText, statusTooltipMarkdown } from './statusText';
+import { contractUsageOf, ContractWarnings } from '../connection/contractUsage';
 
 export class TokenStatusBar implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
@@ -13,8 +14,10 @@ export class TokenStatusBar implements vscode.Disposable {
   private readonly timer: ReturnType<typeof setInterval>;
   private renderCount = 0;
   private latest: Promise<void> = Promise.resolve();
+  private readonly warnings: ContractWarnings;
 
   constructor(private readonly services: Services) {
+    this.warnings = new ContractWarnings(services.context.globalState);
     this.item = vscode.window.createStatusBarItem('bizdata.status', vscode.StatusBarAlignment.Left, 50);
     this.item.name = 'Business Data Connection';
     this.item.command = Commands.switchConnection;
@@ -55,13 +58,15 @@ export class TokenStatusBar implements vscode.Disposable {
       const status = await connection.status(id);
       const signedIn = status.state !== 'signed-out';
       const limiter = signedIn ? connection.getClient().limiterState() : undefined;
+      const usage = await contractUsageOf(connection, (line) => this.services.log.warn(line));
       if (ticket !== this.renderCount) return await this.latest; // a newer update renders newer data
       const now = Date.now();
       const place = { connection: connection.name, sandbox: connection.isSandbox, production: connection.production };
       this.item.text = statusBarText(status, now, place);
       this.item.accessibilityInformation = { label: statusAccessibilityLabel(status, now, place), role: 'button' };
-      const tooltip = new vscode.MarkdownString(statusTooltipMarkdown(status, limiter, now, place));
+      const tooltip = new vscode.MarkdownString(statusTooltipMarkdown(status, limiter, now, place, usage));
       this.item.tooltip = tooltip;
+      if (usage) await this.warnings.note(usage);
       const problem = status.state === 'expired' || status.state === 'invalid' || status.state === 'locked' || status.state === 'failed';
       // A production account is in the warning colour all the time: every call there is real.
       this.item.backgroundColor = problem || connection.production ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;

@@ -1,6 +1,7 @@
 // Pure text for the token status (no vscode import, so it is unit-tested in plain Node).
 import { safeLine } from '../../core/sanitize';
 import type { LimiterState, TokenState, TokenStatus } from '../../core/model';
+import { usageLine, type ContractUsage } from '../../core/contract/usage';
 import { INTERFACES } from '../shared/interfaces';
 import { stateLabel } from '../shared/tokenLabels';
 
@@ -38,8 +39,8 @@ export function statusAccessibilityLabel(status: TokenStatus, now: number, place
   return `Business Data ${INTERFACES[status.interfaceId].name}${where}: token ${stateLabel(status, now)}. Activate to switch connections.`;
 }
 
-/** Markdown rows for the tooltip: connection, interface, masked account, issued, expires, calls made, limiter. */
-export function statusTooltipMarkdown(status: TokenStatus, limiter: LimiterState | undefined, now: number, place: StatusPlace): string {
+/** Markdown rows for the tooltip: connection, interface, masked account, issued, expires, calls made, limiter, contract. */
+export function statusTooltipMarkdown(status: TokenStatus, limiter: LimiterState | undefined, now: number, place: StatusPlace, usage?: ContractUsage): string {
   const when = (ms: number | undefined): string => (ms === undefined ? '—' : new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC'));
   const rows: Array<[string, string]> = [
     ['Connection', place.sandbox ? 'local sandbox' : `${safeLine(place.connection)}${place.production ? ' (production)' : ''}`],
@@ -53,6 +54,7 @@ export function statusTooltipMarkdown(status: TokenStatus, limiter: LimiterState
   if (status.credentialFailures > 0) rows.push(['Failed sign-ins in a row', String(status.credentialFailures)]);
   if (limiter) rows.push(['Limiter', `${limiter.active} active, ${limiter.queued} queued (limit ${limiter.qps}/s, ${limiter.concurrency} at once)`]);
   if (limiter?.learned) rows.push(['Limits', limitsText(limiter)]);
+  if (usage) rows.push(['Contract', usageLine(usage)]);
   if (status.lastError) rows.push(['Last error', safeLine(`${status.lastError.code ? `${status.lastError.code}: ` : ''}${status.lastError.text}`)]);
   const table = ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${escapeMarkdown(v)} |`)].join('\n');
   return `**Business Data token**\n\n${table}\n\nClick to switch connections.`;

@@ -11,7 +11,7 @@ describe('sandbox: admin API', () => {
 
   const routes: Array<['GET' | 'POST' | 'DELETE', string]> = [
     ['GET', 'stats'], ['POST', 'users/sandbox-user/unlock'], ['POST', 'users/sandbox-user/password'], ['POST', 'tokens/invalidate'],
-    ['POST', 'clock'], ['POST', 'faults'], ['DELETE', 'faults'], ['GET', 'nothing-here'],
+    ['POST', 'clock'], ['POST', 'faults'], ['DELETE', 'faults'], ['GET', 'nothing-here'], ['GET', 'customers/sandbox/contract'], ['POST', 'customers/sandbox/contract'],
   ];
   for (const [method, path] of routes) {
     it(`${method} /_sandbox/${path} is 403 without the key or with a wrong one`, async () => {
@@ -44,6 +44,24 @@ describe('sandbox: admin API', () => {
         },
       },
     });
+  });
+
+  it("shows a customer's contract, and changes it as support would: a raised limit lets calls through after SC005", async () => {
+    assert.deepEqual((await admin(sb, 'POST', 'customers/sandbox/contract', { contractLimit: 1 })).json, { customer: 'sandbox', contractLimit: 1, contractUsed: 0, dataCalls: 0 });
+    const token = await tokenB(sb);
+    assert.equal((await orgLookup(sb, token)).status, 200);
+    const refused = await orgLookup(sb, token);
+    assert.equal(refused.json.MatchResponse.TransactionResult.ResultID, 'SC005');
+    assert.deepEqual((await admin(sb, 'GET', 'customers/sandbox/contract')).json, { customer: 'sandbox', contractLimit: 1, contractUsed: 1, dataCalls: 2 });
+    assert.equal((await admin(sb, 'POST', 'customers/sandbox/contract', { contractLimit: 2 })).status, 200);
+    assert.equal((await orgLookup(sb, token)).status, 200);
+    assert.deepEqual((await admin(sb, 'POST', 'customers/sandbox/contract', { contractLimit: null, resetUsed: true })).json, { customer: 'sandbox', contractLimit: null, contractUsed: 0, dataCalls: 3 });
+    for (const bad of [{ contractLimit: -1 }, { contractLimit: 1.5 }, { contractLimit: '5' }, { resetUsed: 'yes' }]) {
+      const e = await admin(sb, 'POST', 'customers/sandbox/contract', bad);
+      assert.equal(e.status, 400, JSON.stringify(bad));
+    }
+    assert.equal((await admin(sb, 'GET', 'customers/nobody/contract')).status, 404);
+    assert.equal((await admin(sb, 'DELETE', 'customers/sandbox/contract')).status, 405);
   });
 
   it('the clock moves forward only and reports the offset', async () => {
