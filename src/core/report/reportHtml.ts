@@ -4,6 +4,7 @@
 // webview). Everything but the charts is static HTML, readable with script off. Colours come from
 // VS Code's theme variables where there are any, else from the system's light or dark scheme.
 import { createHash } from 'node:crypto';
+import { isAbsolute, sep } from 'node:path';
 import { chartLibrary } from './chartLibrary';
 import { REPORT_SCRIPT } from './reportScript';
 import { REPORT_STYLE } from './reportStyle';
@@ -146,7 +147,8 @@ function failures(list: readonly ReportTest[], more: number): string {
 }
 
 function batch(b: NonNullable<ReportModel['batch']>, page: ReportPage): string {
-  const file = page.linkResults ? `<a href="${esc(encodeURI(b.resultsFile))}">${esc(b.resultsFile)}</a>` : `<code>${esc(b.resultsFile)}</code>`;
+  const href = page.linkResults ? relativeFileLink(b.resultsFile) : undefined;
+  const file = href !== undefined ? `<a href="${esc(href)}">${esc(b.resultsFile)}</a>` : `<code>${esc(b.resultsFile)}</code>`;
   return [
     '<h2>Outcomes by row</h2>',
     `<p class="muted">One cell per input row, in order: <span class="key ok">ok</span> <span class="key failed">failed</span> <span class="key skipped">skipped (done before)</span> <span class="key unsent">not sent</span>. Every line is in ${file}.</p>`,
@@ -154,4 +156,15 @@ function batch(b: NonNullable<ReportModel['batch']>, page: ReportPage): string {
     '<h2>Rows per code</h2>',
     codes(b.perCode, 'row-codes'),
   ].join('\n');
+}
+
+/**
+ * A link to a file by its path relative to the report, or undefined for a path that is not relative.
+ * Each segment is percent-encoded whole and the link starts with "./", so no file name reads as
+ * anything else: not a scheme (`javascript:…`), another host (`//…`), a query or a fragment.
+ */
+function relativeFileLink(path: string): string | undefined {
+  if (isAbsolute(path)) return undefined;
+  const segments = sep === '/' ? path.split('/') : path.split(/[\\/]/);
+  return `./${segments.map(encodeURIComponent).join('/')}`;
 }

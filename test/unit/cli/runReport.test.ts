@@ -5,8 +5,9 @@
 // and no canary credential or token is in it.
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CANARY, sandbox, type Sandbox } from '../core/harness';
 import { canaryEnv, cliRuns } from './cliHarness';
 
@@ -122,6 +123,25 @@ describe('run reports (--report)', function () {
     assertSelfContained(html);
   });
 
+  it('a batch report links its results file only as a relative file, whatever the file is named', async () => {
+    sb = await sandbox();
+    const input = await file('ips.txt', ['198.51.100.7']);
+    await mkdir(join(dir, 'out'));
+    // Names a browser would read as a script, another page's part or a query, if written as they are.
+    for (const name of ['javascript:alert(document.domain)', 'out/mailto:x@example.com', '#top?x=1.jsonl']) {
+      const out = join(dir, name);
+      const report = join(dir, 'batch.html');
+      const r = await run(['batch', input, '--out', out, '--report', report], canaryEnv(sb.url));
+      assert.equal(r.code, 0, r.stderr);
+      const html = await readFile(report, 'utf8');
+      const hrefs = [...html.matchAll(/href="([^"]*)"/g)].map((m) => m[1].replace(/&amp;/g, '&'));
+      assert.equal(hrefs.length, 1, `one link, to the results file: ${hrefs.join(' ')}`);
+      assert.match(hrefs[0], /^\.\/[^:?#]*$/, 'a relative file link: no scheme, query or fragment');
+      assert.equal(fileURLToPath(new URL(hrefs[0], pathToFileURL(report))), out, 'it opens the results file');
+      assert.ok(html.includes(`>${name.replace(/&/g, '&amp;')}</a>`), 'the link shows the name as it is');
+    }
+  });
+
   it('a 10,000-row batch: rows by outcome and per code as --json and the results file say, in a small file', async () => {
     sb = await sandbox({ qps: 100_000, concurrency: 64 });
     const rows = Array.from({ length: 10_000 }, (_, i) => (i % 1000 === 999 ? `999.0.${Math.floor(i / 1000)}.1` : `198.51.${Math.floor(i / 250)}.${i % 250}`));
@@ -141,7 +161,7 @@ describe('run reports (--report)', function () {
     const perCode = codeCounts(html, 'row-codes');
     assert.equal([...perCode.values()].reduce((a, b) => a + b, 0), lines.length, 'every row of this run counted once');
     assert.equal(perCode.get('HTTP 200'), lines.filter((l) => l.ok && l.code === undefined).length);
-    assert.match(html, /<a href="results\.jsonl">results\.jsonl<\/a>/, 'a link to the results file, beside the report');
+    assert.match(html, /<a href="\.\/results\.jsonl">results\.jsonl<\/a>/, 'a link to the results file, beside the report');
     const size = (await stat(report)).size;
     assert.ok(size < 200_000, `the report of 10,000 rows is ${size} bytes`);
     assertSelfContained(html);
