@@ -3,6 +3,7 @@
 // asked at a terminal or passed by --confirm-notes, and Ctrl-C. It decides nothing of the run.
 import type { RunEvent, RunHost } from '../core/run/engine';
 import type { FileInputs } from '../core/run/prepare';
+import type { RowSignals } from '../core/run/rows';
 import type { Route } from '../core/run/step';
 import { confirmNote, type InputValues } from './requestInputs';
 import type { CliIo } from './io';
@@ -24,13 +25,22 @@ export interface CliHostOptions {
 export function cliRunHost(o: CliHostOptions): RunHost {
   const { clients, values, io, stop } = o;
   const routes = new Map<string, Route | undefined>();
+  // A rows runner's signals (one pair a run) joined once to Ctrl-C's: AbortSignal.any costs more than a call.
+  let joined: { readonly rows: RowSignals; readonly signal: AbortSignal; readonly stop: AbortSignal } | undefined;
+  const signals = (rows: RowSignals | undefined): { readonly signal: AbortSignal; readonly stop: AbortSignal } => {
+    if (rows === undefined) return { signal: stop.cut, stop: stop.stop };
+    if (joined?.rows !== rows) {
+      joined = { rows, signal: AbortSignal.any([stop.cut, rows.signal]), stop: rows.stop === undefined || rows.stop === stop.stop ? stop.stop : AbortSignal.any([stop.stop, rows.stop]) };
+    }
+    return joined;
+  };
   const route = (name: string): Route | undefined => {
     if (routes.has(name)) return routes.get(name);
     const setup = clients.setupNamed(name);
     const made: Route | undefined = setup && {
       name,
       endpoints: setup.endpoints,
-      send: (request) => setup.client.send(request, { confirmRisk: values['confirm-risk'] === true, stop: stop.stop, signal: stop.cut }),
+      send: (request, _r, rows) => setup.client.send(request, { confirmRisk: values['confirm-risk'] === true, ...signals(rows) }),
     };
     routes.set(name, made);
     return made;

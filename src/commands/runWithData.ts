@@ -94,7 +94,7 @@ export async function runWithData(services: Services, arg?: unknown): Promise<st
                 row: new Map(Object.entries(row.values)),
                 asked,
                 signal: abort.signal,
-                send: async (connection, request) => (recording.watch(connection), (await sendForAnswer(connection, services, request, { signal: abort.signal })).result),
+                send: async (connection, request, _r, _call, rows) => (recording.watch(connection), (await sendForAnswer(connection, services, request, { signal: rows?.signal ?? abort.signal, stop: rows?.stop })).result),
                 // Each request of each row in the run's report, named after its row.
                 on: (e) => {
                   if (e.kind === 'judged') recording.add(where, e.outcome.request, { verdict: e.outcome.verdict, name: `${e.outcome.name} (row ${rowPlace(row)})`, connection: e.step?.route.name, sent: e.step?.sent, result: e.step?.result, assertions: e.outcome.assertions, message: e.outcome.message });

@@ -13,7 +13,7 @@ import type { ParsedRequest, ParsedRequestFile } from '../requests/requestFile';
 import { redactedBody } from './chain';
 import { runRequests, type RunHost } from './engine';
 import type { RequestOutcome } from './judge';
-import { finalResult, rowOfResult, runRows, type RowRun, type RowsProgress, type RowsSummary } from './rows';
+import { finalResult, rowOfResult, runRows, type RowRun, type RowSignals, type RowsProgress, type RowsSummary } from './rows';
 
 export interface DataRunPlan {
   readonly file: ParsedRequestFile;
@@ -50,7 +50,7 @@ export async function runDataRows(plan: DataRunPlan, hostFor: (row: DataRow) => 
   return runRows<DataRow, FileRowRun>({
     rows: plan.rows,
     isDone: (row) => results?.isDone(row) ?? false,
-    runRow: (row) => runFileRow(plan, hostFor(row), row),
+    runRow: (row, signals) => runFileRow(plan, hostFor(row), row, signals),
     write: (row, run) => {
       results?.write(rowResult(row, run, plan.redact));
       plan.onRow?.(row, run);
@@ -62,7 +62,7 @@ export async function runDataRows(plan: DataRunPlan, hostFor: (row: DataRow) => 
   });
 }
 
-async function runFileRow(plan: DataRunPlan, host: RunHost, row: DataRow): Promise<FileRowRun> {
+async function runFileRow(plan: DataRunPlan, host: RunHost, row: DataRow, signals: RowSignals): Promise<FileRowRun> {
   const values = new Map(Object.entries(row.values));
   const answered: CallResult[] = [];
   let declined = false;
@@ -71,6 +71,11 @@ async function runFileRow(plan: DataRunPlan, host: RunHost, row: DataRow): Promi
   let told = false;
   const rowHost: RunHost = {
     ...host,
+    // Every call goes with the rows runner's signals: a stop another row meets drops it while it waits in the limiter.
+    route: (name) => {
+      const route = host.route(name);
+      return route && { ...route, send: (request, r) => route.send(request, r, signals) };
+    },
     inputs: async (r) => {
       const inputs = await host.inputs(r);
       return inputs && { ...inputs, row: values };

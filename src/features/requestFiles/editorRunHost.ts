@@ -11,6 +11,7 @@ import { connectionOfRequest } from '../../core/requests/requestConnections';
 import type { ParsedRequest, ParsedRequestFile } from '../../core/requests/requestFile';
 import type { RunEvent, RunHost } from '../../core/run/engine';
 import type { FileInputs } from '../../core/run/prepare';
+import type { RowSignals } from '../../core/run/rows';
 import type { Route } from '../../core/run/step';
 import type { Connection, ReadyCall } from '../connection/connection';
 import type { Connections } from '../connection/connections';
@@ -20,8 +21,11 @@ import { requestInputs } from './requestInputs';
 import { confirmNote } from './requestSettingsUi';
 
 /** How a host sends a prepared request through a connection (its client, lockout prompt and history). */
-/** Sends a request through its connection, once the connection was found ready: `call` does not ask again. */
-export type EditorSend = (connection: Connection, request: OperationRequest, r: ParsedRequest, call: ReadyCall) => Promise<CallResult>;
+/**
+ * Sends a request through its connection, once the connection was found ready: `call` does not ask
+ * again. `rows`: a rows runner's signals, to send with (its stop drops the call while it waits).
+ */
+export type EditorSend = (connection: Connection, request: OperationRequest, r: ParsedRequest, call: ReadyCall, rows?: RowSignals) => Promise<CallResult>;
 
 export interface EditorRunOptions {
   readonly connections: Connections;
@@ -75,14 +79,14 @@ export function editorRunHost(o: EditorRunOptions): RunHost {
     return {
       name,
       endpoints: connection.settings().endpoints,
-      send: async (request, r) => {
+      send: async (request, r, rows) => {
         // Not signed in, or no address: one offer, and the run stops (stops.ts: the connection's setup).
         const ready = await connection.whenReady(request.interfaceId);
         if (!ready.ok) {
           void offerToGetReady(ready.notReady);
           return notReadyFailure(ready.notReady);
         }
-        return o.send(connection, request, r, ready.call);
+        return o.send(connection, request, r, ready.call, rows);
       },
     };
   };
