@@ -3,7 +3,7 @@
 // the run's connection's; any connection's own are BIZDATA_<NAME>_CONSUMER_KEY and so on (the name
 // upper-cased, every other character as "_"), so a request file that names another connection never
 // carries the run's credentials there.
-import { connectionKey } from '../core/connections/connection';
+import { CREDENTIAL_SUFFIXES, credentialVariables } from '../core/connections/environmentNames';
 import type { Credentials, InterfaceId } from '../core/model';
 import type { CredentialProvider } from '../core/ports';
 import { UsageError, type CliIo } from './io';
@@ -18,15 +18,6 @@ export const CREDENTIALS_HELP = `Credentials come only from the environment or, 
   BIZDATA_EU_PROD_PASSWORD. They win over the plain ones for the run's connection, and are the only
   ones a request sent through another connection ("# @connection NAME") may use: without them (or a
   terminal to ask in), such a request is refused at its line and nothing is sent.`;
-
-const SUFFIXES: Readonly<Record<InterfaceId, readonly [string, string]>> = { a: ['CONSUMER_KEY', 'CONSUMER_SECRET'], b: ['USER', 'PASSWORD'] };
-
-/** The two variables of an interface's credentials: the plain ones, or a connection's own. */
-export function credentialVariables(id: InterfaceId, connection?: string): readonly [string, string] {
-  const prefix = connection === undefined ? 'BIZDATA_' : `BIZDATA_${connectionKey(connection)}_`;
-  const [name, secret] = SUFFIXES[id];
-  return [prefix + name, prefix + secret];
-}
 
 /** Whose credentials a provider gives: a connection's name (undefined: flags and variables alone), and whether it is the run's own. */
 export interface CredentialOwner {
@@ -63,7 +54,7 @@ export function environmentCredentials(env: NodeJS.ProcessEnv): Credentials[] {
     const m = /^(BIZDATA_(?:\w+_)?)(CONSUMER_KEY|USER)$/.exec(variable);
     if (!m || !name) continue;
     const id: InterfaceId = m[2] === 'USER' ? 'b' : 'a';
-    const secret = env[m[1] + SUFFIXES[id][1]];
+    const secret = env[m[1] + CREDENTIAL_SUFFIXES[id][1]];
     if (secret) out.push(asCredentials(id, name, secret));
   }
   return out;

@@ -29,7 +29,7 @@ import { chooseConnection, withConnectionFields } from './connections';
 import type { DataOfRun } from './dataFileBeside';
 import { EXIT, UsageError, type CliIo } from './io';
 import { refuseRunProblems, requestClients, type RequestClients } from './requestClients';
-import { checkJunit, JOB_SUMMARY_HELP, writeJunit } from './runReportFile';
+import { checkJunit, JOB_SUMMARY_HELP, nothingEnabled, writeJunit } from './runReportFile';
 import { DataRunRecords } from './dataRunReport';
 import { cliRunHost } from './runHost';
 import { cliConnections, cliEdges, loadRequestFile, refuse, type EdgeValues, type LoadedFile } from './runEdges';
@@ -106,6 +106,8 @@ interface DataRun {
 /** Checks everything (the run's preflight), makes the clients (nothing is sent), and opens the results (send); an exit status when nothing is to run (every request disabled, a dry run). */
 async function prepareDataRun(file: string, values: ParsedArgs, io: CliIo, command: 'send' | 'test'): Promise<DataRun | number> {
   const loaded = await loadRequestFile(file, values, io, command, undefined, cliSnapshotWriting(values, io.env));
+  // As a run without data: the one line (a test's result on stdout, with its empty JUnit where asked), no failure.
+  if (loaded.requests.length === 0 && command === 'test') return nothingEnabled([file], loaded.disabled.length, values, io);
   if (loaded.requests.length === 0) {
     io.stderr.write(`${safeLine(allDisabledLine(file, loaded.disabled.length))}\n`);
     return EXIT.ok;

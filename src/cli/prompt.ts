@@ -3,9 +3,10 @@
 /** Reads one line from a TTY stdin without echoing it; resolves undefined on Ctrl-C / Ctrl-D. */
 export function promptHidden(question: string, input: NodeJS.ReadStream, output: NodeJS.WriteStream): Promise<string | undefined> {
   return new Promise((resolve) => {
-    output.write(question);
+    // No echo before the question shows: an answer typed as soon as it appears is never echoed.
     const wasRaw = input.isRaw;
     input.setRawMode(true);
+    output.write(question);
     input.resume();
     input.setEncoding('utf8');
     let value = '';

@@ -5,7 +5,8 @@
 import { type ConnectionValues } from './connectionOptions';
 import { makeClient, type Setup } from './makeClient';
 import { CONNECTION_FIELD_FLAGS, DEFAULT_SANDBOX_URL, type Chosen } from './connections';
-import { credentialsFromEnvOrPrompt, credentialVariables, environmentCredentials, hasNamedCredentials } from './credentials';
+import { credentialsFromEnvOrPrompt, environmentCredentials, hasNamedCredentials } from './credentials';
+import { credentialVariables } from '../core/connections/environmentNames';
 import { connectionNames, findConnection, type Connection } from '../core/connections/connection';
 import type { ConnectionChoice } from '../core/requests/requestConnections';
 import { requestConnectionMeta } from '../core/requests/requestConnections';

@@ -5,6 +5,7 @@ import type { RunSecrets } from '../core/redact';
 import type { RunAnswers } from '../core/run/asking';
 import type { RunEvent, RunHost } from '../core/run/engine';
 import type { PreflightFile } from '../core/run/preflight';
+import type { RowSignals } from '../core/run/rows';
 import type { Route } from '../core/run/step';
 import type { RequestClients } from './requestClients';
 import type { StopRequests } from './signals';
@@ -26,13 +27,22 @@ export function cliRunHost(o: CliHostOptions): RunHost {
   const { clients, values, stop, file, answers } = o;
   const inputs = { ...file.inputs, prompts: answers.prompts.get(file.path) ?? new Map<string, string>() };
   const routes = new Map<string, Route | undefined>();
+  // A rows runner's signals (one pair a run) joined once to Ctrl-C's: AbortSignal.any costs more than a call.
+  let joined: { readonly rows: RowSignals; readonly signal: AbortSignal; readonly stop: AbortSignal } | undefined;
+  const signals = (rows: RowSignals | undefined): { readonly signal: AbortSignal; readonly stop: AbortSignal } => {
+    if (rows === undefined) return { signal: stop.cut, stop: stop.stop };
+    if (joined?.rows !== rows) {
+      joined = { rows, signal: AbortSignal.any([stop.cut, rows.signal]), stop: rows.stop === undefined || rows.stop === stop.stop ? stop.stop : AbortSignal.any([stop.stop, rows.stop]) };
+    }
+    return joined;
+  };
   const route = (name: string): Route | undefined => {
     if (routes.has(name)) return routes.get(name);
     const setup = clients.setupNamed(name);
     const made: Route | undefined = setup && {
       name,
       endpoints: setup.endpoints,
-      send: (request) => setup.client.send(request, { confirmRisk: values['confirm-risk'] === true, stop: stop.stop, signal: stop.cut, ceiling: o.ceiling }),
+      send: (request, _r, rows) => setup.client.send(request, { confirmRisk: values['confirm-risk'] === true, ...signals(rows), ceiling: o.ceiling }),
     };
     routes.set(name, made);
     return made;

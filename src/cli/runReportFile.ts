@@ -14,9 +14,13 @@ import { failureLine } from '../core/exchange/failures';
 import type { ParsedRequest } from '../core/requests/requestFile';
 import { requestName } from '../core/run/judge';
 import { outcomeTest } from '../core/run/reportTest';
-import { UsageError } from './io';
+import { EXIT, UsageError, type CliIo } from './io';
+import { printJson } from './output';
+import { allDisabledLine } from '../core/requests/requestSettings';
+import { safeLine } from '../core/sanitize';
+import { hostname } from 'node:os';
 import type { Setup } from './makeClient';
-import type { ReportedRequest } from './testReport';
+import { jsonReport, junitReport, type ReportedRequest } from './testReport';
 
 export const REPORT_OPTIONS = { report: { type: 'string' } } as const;
 
@@ -115,4 +119,13 @@ export async function checkJunit(path: string | undefined): Promise<void> {
 /** Writes `bizdata test --junit FILE` (never through a link: core/files/door.ts). */
 export async function writeJunit(path: string, xml: string): Promise<void> {
   await writeWhole(path, xml, 'a JUnit report');
+}
+
+/** A run of files whose requests are all disabled: the one line, and empty reports where asked for. */
+export async function nothingEnabled(files: readonly string[], count: number, values: { junit?: string; json?: boolean }, io: CliIo): Promise<number> {
+  const run = { files: [] };
+  if (values.json) printJson(jsonReport(run), io);
+  else io.stdout.write(`${safeLine(allDisabledLine(files.join(', '), count))}\n`);
+  if (values.junit !== undefined) await writeJunit(values.junit, junitReport(run, hostname()));
+  return EXIT.ok;
 }

@@ -10,14 +10,13 @@ import { cliRunHost } from './runHost';
 import { DATA_OPTIONS, DATA_TEST_HELP, testWithData } from './dataRun';
 import { dataOfRun, withoutDataDriven } from './dataFileBeside';
 import { cliSnapshotWriting, SNAPSHOT_HELP, SNAPSHOT_OPTIONS } from './snapshotOptions';
-import { allDisabledLine } from '../core/requests/requestSettings';
 import { requestName } from '../core/run/judge';
 import { chooseConnection } from './connections';
 import type { RunLimit } from '../core/report/limits';
 import type { CallFailure, CallResult } from '../core/model';
 import { failureLine } from '../core/exchange/failures';
 import type { ReportRun, ReportTest } from '../core/report/reportModel';
-import { checkJunit, endLimit, recorderFor, REPORT_HELP, REPORT_OPTIONS, reportTest, RunRecorder, writeJunit, writeRunReport } from './runReportFile';
+import { checkJunit, endLimit, nothingEnabled, recorderFor, REPORT_HELP, REPORT_OPTIONS, reportTest, RunRecorder, writeJunit, writeRunReport } from './runReportFile';
 import { CI_HELP, CI_OPTIONS, ciOutputs } from './ciOutputs';
 import { ceilingOf, COST_HELP, COST_OPTIONS, requestParts, weighRun } from './runCost';
 import { safeLine } from '../core/sanitize';
@@ -206,15 +205,6 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
     return printFailure(stopped, io, redact, stoppedBy.codes);
   }
   return counts.failed > 0 || counts.errors > 0 ? EXIT.other : EXIT.ok;
-}
-
-/** A run of files whose requests are all disabled: the one line, and empty reports where asked for. */
-async function nothingEnabled(files: readonly string[], count: number, values: { junit?: string; json?: boolean }, io: CliIo): Promise<number> {
-  const run = { files: [] };
-  if (values.json) printJson(jsonReport(run), io);
-  else io.stdout.write(`${safeLine(allDisabledLine(files.join(', '), count))}\n`);
-  if (values.junit !== undefined) await writeJunit(values.junit, junitReport(run, hostname()));
-  return EXIT.ok;
 }
 
 /** The files named, and every *.bizdata.http under the folders named, in order, each once. */

@@ -3,8 +3,8 @@
 // bizdata.connections after the core's checks pass on the whole new value. Answers come from the
 // argument only in test mode (as Sign In's credentials do). Returns the new connection's name.
 import * as vscode from 'vscode';
-import { CONNECTION_DEFAULTS, CONNECTION_NAME, RESERVED_CONNECTION_NAMES, type ConnectionFields, type ConnectionsDocument } from '../core/connections/connection';
-import { ConnectionsError, readConnectionsValue } from '../core/connections/connectionsFile';
+import { CONNECTION_DEFAULTS, RESERVED_CONNECTION_NAMES, type ConnectionFields, type ConnectionsDocument } from '../core/connections/connection';
+import { connectionNameProblem, ConnectionsError, readConnectionsValue } from '../core/connections/connectionsFile';
 import { checkServiceUrl } from '../core/http/serviceUrls';
 import { CONNECTIONS_SETTING } from '../features/connection/connections';
 import type { Services } from '../features/services';
@@ -71,7 +71,8 @@ function currentDocument(value: unknown): ConnectionsDocument {
 
 function checkName(value: string, taken: ReadonlySet<string>): string | undefined {
   const v = value.trim();
-  if (!CONNECTION_NAME.test(v)) return 'Use 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit.';
+  const problem = connectionNameProblem(v);
+  if (problem) return problem;
   if (taken.has(v.toLowerCase())) return `A connection named "${v}" exists already (or the name is reserved): choose another name.`;
   return undefined;
 }

@@ -130,7 +130,7 @@ async function runRows(services: Services, o: RowsOfFile): Promise<string | unde
                 edges,
                 uri: requestUri,
                 signal: abort.signal,
-                send: async (connection, request) => (recording.watch(connection), (await sendForAnswer(connection, services, request, { signal: abort.signal, ceiling: cost.ceiling })).result),
+                send: async (connection, request, _r, _call, rows) => (recording.watch(connection), (await sendForAnswer(connection, services, request, { signal: rows?.signal ?? abort.signal, stop: rows?.stop, ceiling: cost.ceiling })).result),
               })),
           );
         } finally {

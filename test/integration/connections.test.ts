@@ -188,16 +188,19 @@ describe('named connections', function () {
     assert.equal(api.testing.connections().active, 'beta');
   });
 
-  it('Add Connection checks the addresses before it adds the connection to the user setting', async () => {
+  it('Add Connection checks the name and the addresses before it adds the connection to the user setting', async () => {
     const errors = answerErrorMessages();
     try {
       assert.equal(await vscode.commands.executeCommand('bizdata.addConnection', { name: 'gamma', baseUrl: 'http://attacker.example', legacyUrl: '', origin: 'https://me.example', production: false }), undefined);
       assert.equal(await vscode.commands.executeCommand('bizdata.addConnection', { name: 'alpha', baseUrl: alpha.url, legacyUrl: '', origin: 'https://me.example', production: false }), undefined);
+      assert.equal(await vscode.commands.executeCommand('bizdata.addConnection', { name: 'Coordinator', baseUrl: alpha.url, legacyUrl: '', origin: 'https://me.example', production: false }), undefined);
     } finally {
       errors.restore();
     }
     assert.match(errors.shown[0]?.message ?? '', /plain http:\/\/ to attacker\.example/);
     assert.match(errors.shown[1]?.message ?? '', /"alpha" exists already/);
+    // The command line would take the Redis coordinator's BIZDATA_COORDINATOR_USER and _PASSWORD as its credentials.
+    assert.match(errors.shown[2]?.message ?? '', /connection "Coordinator" would take its credentials from BIZDATA_COORDINATOR_USER .* give the connection another name, such as "Coordinator-api"/);
     assert.equal(await vscode.commands.executeCommand('bizdata.addConnection', { name: 'gamma', baseUrl: alpha.url, legacyUrl: beta.url, origin: 'https://me.example', production: true }), 'gamma');
     const value = vscode.workspace.getConfiguration().inspect<{ connections: Record<string, unknown> }>(CONNECTIONS)?.globalValue;
     assert.deepEqual(value?.connections.gamma, { authUrl: alpha.url, baseUrl: alpha.url, origin: 'https://me.example', legacyUrl: beta.url, production: true });

@@ -66,6 +66,16 @@ describe('request files that try to steer the token, in the Test Explorer', func
     assert.equal(((await admin(sandbox(), 'stats')) as { requests: number }).requests, before, 'nothing reached the sandbox');
   });
 
+  it('refuses a ";" or an encoded "/" in a path at its line, sending nothing', async () => {
+    const before = ((await admin(sandbox(), 'stats')) as { requests: number }).requests;
+    const { run, items } = await runFile(['GET {{baseUrl}}/{{aVersion}}/token;x', '?? status == 200', '###', 'GET {{baseUrl}}/{{aVersion}}/duns-search/ip/..%252F..%252Ftoken', '?? status == 200'], 2);
+    const events = JSON.stringify(run.events);
+    for (const item of items) assert.equal(outcome(run, item.id)?.state, 'errored', events);
+    assert.match(messages(run), /:1: The path segment "token;x" holds a ";"/);
+    assert.match(messages(run), /:4: The path segment "\.\.%252F\.\.%252Ftoken" holds an encoded "\/"/);
+    assert.equal(((await admin(sandbox(), 'stats')) as { requests: number }).requests, before, 'nothing reached the sandbox');
+  });
+
   it('runs a file whose requests are all # @disabled to its end, each skipped, nothing sent', async () => {
     const before = ((await admin(sandbox(), 'stats')) as { requests: number }).requests;
     const { run, items } = await runFile(['# @disabled', IP, '?? status == 200', '###', '# @disabled', IP], 2);

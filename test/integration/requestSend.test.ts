@@ -117,6 +117,26 @@ describe('sending request files', function () {
     }
   });
 
+  it('refuses a ";" or an encoded "/" in a path (the sign-in read another way) at its line: a diagnostic, no Send, no curl, nothing sent', async () => {
+    const messages = answerErrorMessages();
+    const file = await openRequestFile(['GET {{baseUrl}}/{{aVersion}}/token;x', '', '###', 'GET {{baseUrl}}/{{aVersion}}/duns-search/ip/..%2F..%2Ftoken'].join('\n'));
+    try {
+      const diagnostics = await waitFor(() => vscode.languages.getDiagnostics(file.document.uri).filter((d) => /The path segment/.test(d.message)), (d) => d.length === 2, 'the path diagnostics');
+      assert.deepEqual(diagnostics.map((d) => d.range.start.line), [0, 3]);
+      const before = (await stats(sandbox())).requests;
+      assert.equal(await runCodeLens(file.document, 0, 'Send'), undefined);
+      assert.equal(await runCodeLens(file.document, 3, 'Send'), undefined);
+      const shown = await waitFor(() => messages.shown, (s) => s.length === 2, 'two refusals');
+      assert.match(shown[0].message, /\.bizdata\.http:1: The path segment "token;x" holds a ";"/);
+      assert.match(shown[1].message, /\.bizdata\.http:4: The path segment "\.\.%2F\.\.%2Ftoken" holds an encoded "\/"/);
+      for (const line of [0, 3]) assert.equal(await vscode.commands.executeCommand('bizdata.copyRequestAsCurl', { uri: file.document.uri.toString(), line }), undefined, 'no curl for it either');
+      assert.equal((await stats(sandbox())).requests, before, 'a refused request reached the sandbox');
+    } finally {
+      messages.restore();
+      await file.dispose();
+    }
+  });
+
   it('copies a request as curl with <TOKEN>, and re-runs, saves and deletes it in the history', async () => {
     const file = await openRequestFile(FILE);
     try {

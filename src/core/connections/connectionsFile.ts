@@ -2,12 +2,14 @@
 // already parsed (the extension's `bizdata.connections` setting). Both go through the same checks,
 // which follow schemas/connections.schema.json (a unit test holds the two together), and every
 // problem names the connection and the field, and where it is: FILE:LINE:COLUMN for a file, the
-// path inside the setting for a value. Nothing is used until all of it is right.
+// path inside the setting for a value. Nothing is used until all of it is right. A name whose
+// credential variables are the client's own (environmentNames.ts) is refused like a reserved one.
 import { findNodeAtLocation, getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { checkServiceUrl } from '../http/serviceUrls';
 import { checkHeaderValue } from '../protocol/validate';
 import { contractProblems } from '../contract/contract';
 import { didYouMean } from '../closest';
+import { variableClash } from './environmentNames';
 import { CONNECTION_NAME, connectionFromFields, connectionKey, RESERVED_CONNECTION_NAMES, SANDBOX_CONNECTION, shownName, type ConnectionFields, type Connections } from './connection';
 
 export interface ConnectionsProblem {
@@ -116,8 +118,8 @@ function checkDocument(doc: unknown, source: string, locate: Locate, early: read
       const first = keys.get(connectionKey(name));
       if (checkKeys && first !== undefined) add(at, sameKey(name, first), true);
       keys.set(connectionKey(name), first ?? name);
-      if (RESERVED_CONNECTION_NAMES.includes(name)) add(at, `"${name}" is the name of the local sandbox, which is always a connection of its own; give this connection another name.`, true);
-      else if (!CONNECTION_NAME.test(name)) add(at, `"${shownName(name)}" is not a connection name: use 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit.`, true);
+      const badName = connectionNameProblem(name);
+      if (badName) add(at, badName, true);
       const checked = checkConnection(name, fields, (field, message, key) => add(field === undefined ? at : [...at, ...[field].flat()], message, key));
       if (checked && !fieldsByName.has(name)) fieldsByName.set(name, checked);
     }
@@ -135,6 +137,13 @@ function checkDocument(doc: unknown, source: string, locate: Locate, early: read
   }
   const list = [...fieldsByName].map(([name, fields]) => connectionFromFields(name, fields));
   return { list, source, ...(typeof active === 'string' ? { active } : {}) };
+}
+
+/** Why a connection may not be named so (the sandbox's name, a character no name has, credential variables of the client's own), or undefined. */
+export function connectionNameProblem(name: string): string | undefined {
+  if (RESERVED_CONNECTION_NAMES.includes(name)) return `"${name}" is the name of the local sandbox, which is always a connection of its own; give this connection another name.`;
+  if (!CONNECTION_NAME.test(name)) return `"${shownName(name)}" is not a connection name: use 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit.`;
+  return variableClash(name);
 }
 
 /** A problem at a field of the connection (a path for a field inside one: ["contract", "period"]), or the connection itself. */

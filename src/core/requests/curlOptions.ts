@@ -4,7 +4,7 @@
 // instead. The option tables say which is which.
 import { refuse, type CurlHeader, type CurlNote, type CurlReading } from './curlReading';
 import { credentialNote, readData, readHeader, readUrl, shownUrl, type DataPart } from './curlValues';
-import { methodAdvice, REFLECTING_METHODS } from './methods';
+import { methodAdvice, WIRE_METHODS } from './methods';
 
 const WRITE_INSTEAD = 'or write the request as "METHOD URL", its headers, a blank line and its body';
 
@@ -173,7 +173,8 @@ export function readOptions(args: readonly string[]): CurlReading {
   if (!/^[A-Z]+$/.test(chosen)) {
     return refuse(`-X "${chosen.slice(0, 20)}": curl sends the method exactly as written, and servers read methods case by case; write it in capital letters (-X ${chosen.toUpperCase().replace(/[^A-Z]/g, '')}).`, chosen);
   }
-  if (REFLECTING_METHODS.has(chosen)) return refuse(methodAdvice(chosen), chosen);
+  // The methods a request line may name, as it would name them: not TRACE, TRACK or CONNECT.
+  if (!WIRE_METHODS.has(chosen)) return refuse(methodAdvice(chosen), chosen);
   return { ok: true, request: { method: chosen, url: target, headers, body: sent }, notes };
 }
 

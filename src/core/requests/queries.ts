@@ -2,12 +2,11 @@
 // is sent (built on validate.ts).
 import type { Credentials, Endpoints, LookupQuery, OperationRequest } from '../model';
 import { DEFAULT_MATCH_TYPE, DEFAULT_VIEW } from '../constants';
-import { credentialRefusal } from '../protocol/credentialOrigins';
 import { checkCountry, checkHeaderValue, checkIp, checkName, checkOptionalText } from '../protocol/validate';
 import { MAX_BODY_FILE_BYTES } from './fileSafety';
 import { methodAdvice, WIRE_METHODS } from './methods';
 import { identityHeaderProblem } from './identityHeaders';
-import { signInPathRefusal } from '../protocol/signInPaths';
+import { serviceUrlRefusal } from '../protocol/signInPaths';
 
 const TOKEN_WORD = /^[A-Za-z0-9_.-]{1,64}$/;
 
@@ -69,7 +68,7 @@ export function checkOperation(r: OperationRequest, e: Endpoints): string | unde
   if (r.url.length > MAX_URL_CHARS) return `The URL is ${r.url.length} characters long; a service takes at most ${MAX_URL_CHARS}. Send long values in the body.`;
   const u = new URL(r.url);
   if (u.username !== '' || u.password !== '') return 'The URL carries a user name or password before the host; remove it: credentials never go into a URL.';
-  const foreign = credentialRefusal(r.url, e, r.interfaceId) ?? signInPathRefusal(r.url, e);
+  const foreign = serviceUrlRefusal(r.url, e, r.interfaceId);
   if (foreign) return foreign;
   for (const [name, value] of Object.entries(r.headers)) {
     if (!HEADER_NAME.test(name)) return `"${name.slice(0, 40)}" is not a valid header name.`;

@@ -6,8 +6,8 @@
 // What none of these defines a data-driven run takes from each row's columns (dataVariables).
 import type { Endpoints, InterfaceId, OperationRequest } from '../model';
 import type { FileVariable, ParsedRequest, ParsedRequestFile, RequestFileProblem } from './requestFile';
-import { credentialRefusal, mayCarryCredentials, noServiceHostMessage } from '../protocol/credentialOrigins';
-import { signInPathRefusal } from '../protocol/signInPaths';
+import { mayCarryCredentials, noServiceHostMessage } from '../protocol/credentialOrigins';
+import { serviceUrlRefusal } from '../protocol/signInPaths';
 import { openReference, references, replaceReferences, splitLines } from './requestText';
 import { VERSION_A } from '../constants';
 import { buildBody, isRefusal } from './bodies';
@@ -150,8 +150,8 @@ export function resolveRequest(file: ParsedRequestFile, r: ParsedRequest, ctx: V
       return { ok: false, line: r.requestLine, reason: 'interface', message: noServiceHostMessage(url, endpoints) };
     }
     // A named interface does not widen where its token goes (a URL that is no URL is checkOperation's to name).
-    // Nor does it reach the sign-in addresses: the managed token owns them.
-    const foreign = URL.canParse(url) ? (credentialRefusal(url, endpoints, interfaceId) ?? signInPathRefusal(url, endpoints)) : undefined;
+    // Nor does it reach the sign-in addresses (the managed token owns them), or a path read two ways.
+    const foreign = URL.canParse(url) ? serviceUrlRefusal(url, endpoints, interfaceId) : undefined;
     if (foreign) return { ok: false, line: r.requestLine, reason: 'interface', message: foreign };
     return { ok: true, request: { interfaceId, method, url, headers, body, ...(bodyBytes ? { bodyBytes } : {}) } };
   } catch (err) {

@@ -17,7 +17,7 @@ import { answerOf } from '../requests/assertions';
 import type { ParsedRequest, ParsedRequestFile } from '../requests/requestFile';
 import { runRequests, type RunHost } from './engine';
 import type { RequestOutcome } from './judge';
-import { finalResult, rowOfResult, runRows, type RowRun, type RowsProgress, type RowsSummary } from './rows';
+import { finalResult, rowOfResult, runRows, type RowRun, type RowSignals, type RowsProgress, type RowsSummary } from './rows';
 
 export interface DataRunPlan {
   readonly file: ParsedRequestFile;
@@ -64,7 +64,7 @@ export async function runDataRows(plan: DataRunPlan, hostFor: (row: DataRow) => 
     rows: plan.rows,
     ...(plan.total !== undefined ? { total: plan.total } : {}),
     isDone: (row) => results?.isDone(row) ?? false,
-    runRow: (row) => runFileRow(plan, hostFor(row), row),
+    runRow: (row, signals) => runFileRow(plan, hostFor(row), row, signals),
     write: (row, run) => {
       results?.write(rowResult(row, run, plan.secrets));
       plan.onRow?.(row, run);
@@ -77,7 +77,7 @@ export async function runDataRows(plan: DataRunPlan, hostFor: (row: DataRow) => 
   });
 }
 
-async function runFileRow(plan: DataRunPlan, host: RunHost, row: DataRow): Promise<FileRowRun> {
+async function runFileRow(plan: DataRunPlan, host: RunHost, row: DataRow, signals: RowSignals): Promise<FileRowRun> {
   const values = new Map(Object.entries(row.values));
   const answered: CallResult[] = [];
   /** Outcomes of requests this row's values kept from being sent. */
@@ -88,6 +88,11 @@ async function runFileRow(plan: DataRunPlan, host: RunHost, row: DataRow): Promi
   let told = false;
   const rowHost: RunHost = {
     ...host,
+    // Every call goes with the rows runner's signals: a stop another row meets drops it while it waits in the limiter.
+    route: (name) => {
+      const route = host.route(name);
+      return route && { ...route, send: (request, r) => route.send(request, r, signals) };
+    },
     inputs: async (r) => {
       const inputs = await host.inputs(r);
       return inputs && { ...inputs, row: values };

@@ -3,13 +3,18 @@
 import type { CallResult, Endpoints, OperationRequest } from '../model';
 import type { AnswerChecks } from '../requests/answerChecks';
 import type { ParsedRequest } from '../requests/requestFile';
+import type { RowSignals } from './rows';
 
 /** A connection's way out: its addresses and its client's send. */
 export interface Route {
   readonly name: string;
   readonly endpoints: Endpoints;
-  /** Sends through the connection's client (its token, limiter, guard and retries), with the host's stop and cancel signals. */
-  send(request: OperationRequest, r: ParsedRequest): Promise<CallResult>;
+  /**
+   * Sends through the connection's client (its token, limiter, guard and retries), with the host's stop
+   * and cancel signals and, in a rows run, the rows runner's too (`rows`: a stop a row meets drops the
+   * calls still waiting in the limiter).
+   */
+  send(request: OperationRequest, r: ParsedRequest, rows?: RowSignals): Promise<CallResult>;
 }
 
 /** One request sent and its result, as the client returned it (hosts redact what they show with the run's `redact`). */

@@ -8,6 +8,7 @@ import type * as vscode from 'vscode';
 import type { CallResult, OperationRequest } from '../../core/model';
 import type { ParsedRequest } from '../../core/requests/requestFile';
 import type { RunEvent, RunHost } from '../../core/run/engine';
+import type { RowSignals } from '../../core/run/rows';
 import type { Route } from '../../core/run/step';
 import type { Connection, ReadyCall } from '../connection/connection';
 import type { Connections } from '../connection/connections';
@@ -15,8 +16,11 @@ import { notReadyFailure } from '../connection/readiness';
 import { offerToGetReady } from '../connection/readinessOffer';
 import type { EditorEdges } from './editorEdges';
 
-/** Sends a request through its connection, once the connection was found ready: `call` does not ask again. */
-export type EditorSend = (connection: Connection, request: OperationRequest, r: ParsedRequest, call: ReadyCall) => Promise<CallResult>;
+/**
+ * Sends a request through its connection, once the connection was found ready: `call` does not ask
+ * again. `rows`: a rows runner's signals, to send with (its stop drops the call while it waits).
+ */
+export type EditorSend = (connection: Connection, request: OperationRequest, r: ParsedRequest, call: ReadyCall, rows?: RowSignals) => Promise<CallResult>;
 
 export interface EditorRunOptions {
   readonly connections: Connections;
@@ -40,14 +44,14 @@ export function editorRunHost(o: EditorRunOptions): RunHost {
     return {
       name,
       endpoints: connection.settings().endpoints,
-      send: async (request, r) => {
+      send: async (request, r, rows) => {
         // Not signed in, or no address: one offer, and the run stops (stops.ts: the connection's setup).
         const ready = await connection.whenReady(request.interfaceId);
         if (!ready.ok) {
           void offerToGetReady(ready.notReady);
           return notReadyFailure(ready.notReady);
         }
-        return o.send(connection, request, r, ready.call);
+        return o.send(connection, request, r, ready.call, rows);
       },
     };
   };

@@ -91,7 +91,7 @@ export class TestRunner {
           continue;
         }
         if (rows && source) {
-          const send: EditorSend = async (connection, sent, _r, call) => (recording.watch(connection), (await sendForAnswer(call, this.services, sent, { signal: abort.signal })).result);
+          const send: EditorSend = async (connection, sent, _r, call, rows) => (recording.watch(connection), (await sendForAnswer(call, this.services, sent, { signal: rows?.signal ?? abort.signal })).result);
           const message = (item: vscode.TestItem, uri: vscode.Uri, line: number, text: string): vscode.TestMessage => this.message({ ...file, uri }, item, line, text);
           stopped = await runTestRows({ run, file, lines: rows, source, edges: edges.edges, services: this.services, send, signal: abort.signal, message });
         } else stopped = await this.runFile(run, file, order, edges.edges, abort.signal, recording);

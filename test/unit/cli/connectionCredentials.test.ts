@@ -5,11 +5,13 @@
 // (--yes in a script); and a token kept with --keep-token for http://127.0.0.1:P is never sent to
 // http://[::1]:P, where another program may listen.
 import * as assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CANARY, sandbox, type Sandbox } from '../core/harness';
+import { WITHHELD } from '../../../src/core/requests/assertions';
+import { assertNoCanary, CANARY, sandbox, type Sandbox } from '../core/harness';
 import { startListener, type Listener, type Received } from '../core/listeners';
 import { canaryEnv, cliRuns } from './cliHarness';
+import { runAtTerminal } from './terminal';
 
 const IP = 'GET {{baseUrl}}/v1/duns-search/ip/203.0.113.7?view=standard';
 const OTHER_CREDS = { BIZDATA_OTHER_CONSUMER_KEY: CANARY.consumerKey, BIZDATA_OTHER_CONSUMER_SECRET: CANARY.consumerSecret };
@@ -19,6 +21,8 @@ describe('bizdata: credentials belong to one connection', function () {
   this.timeout(60_000);
   let dir = '';
   const { run } = cliRuns('bizdata-conn-creds-', (d) => (dir = d));
+  const terminalOutputs: string[] = [];
+  after(() => assertNoCanary(terminalOutputs));
   let sb: Sandbox;
   let test: Listener;
   let other: Listener;
@@ -84,6 +88,52 @@ describe('bizdata: credentials belong to one connection', function () {
     const r = await run(['test', http, '--connections', connections, '--connection', 'test', '--yes'], { ...canaryEnv(test.url), ...OTHER_CREDS });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(other.received.filter((x) => !isSignIn(x)).length, 1);
+  });
+
+  it("asks at a terminal for another connection's credentials, and never takes the run's plain ones for it", async () => {
+    const { connections, http } = await files(['# @connection other', '', IP]);
+    // The run's own credentials are a decoy: at a terminal too, none of them may reach other.
+    const decoy = { BIZDATA_CONSUMER_KEY: 'decoyKEY-31c9a0', BIZDATA_CONSUMER_SECRET: 'decoySECRET-7be2d4' };
+    const answers = [
+      { question: 'Consumer key for connection "other" (hidden): ', answer: CANARY.consumerKey },
+      { question: 'Consumer secret for connection "other" (hidden): ', answer: CANARY.consumerSecret },
+    ];
+    const r = await runAtTerminal(['send', http, '--connections', connections, '--connection', 'test'], { ...canaryEnv(test.url), ...decoy }, dir, answers, terminalOutputs);
+    assert.deepEqual(r.unasked, [], `other's credentials were not asked for:\n${r.shown}`);
+    assert.equal(r.code, 0, r.shown);
+    assert.match(r.shown, /\[other\] request 1: GET .* -> 200/);
+    const signIn = String(other.received.find(isSignIn)?.headers.authorization);
+    assert.equal(signIn, `Basic ${Buffer.from(`${CANARY.consumerKey}:${CANARY.consumerSecret}`).toString('base64')}`, 'other signed in with the answers');
+    assert.ok(!JSON.stringify(other.received).includes('decoy'), "the run's own credentials reached other");
+    assert.deepEqual(test.received, []);
+  });
+
+  it("redacts every connection's own credentials from the start of a run, values unlike the run's plain ones, also of a connection it never reaches", async () => {
+    const own = { consumerKey: 'auditKEY-0b7e51', consumerSecret: 'auditSECRET-4c19d2', user: 'auditUSER-9e03aa', password: 'auditPASS-61f8c7' };
+    const named = { BIZDATA_AUDIT_CONSUMER_KEY: own.consumerKey, BIZDATA_AUDIT_CONSUMER_SECRET: own.consumerSecret, BIZDATA_AUDIT_USER: own.user, BIZDATA_AUDIT_PASSWORD: own.password };
+    const other = { BIZDATA_OTHER_CONSUMER_KEY: 'otherKEY-7d21c0', BIZDATA_OTHER_CONSUMER_SECRET: 'otherSECRET-e85b13' };
+    const values = [...Object.values(own), ...Object.values(other)];
+    // The service answers with all of them, in a field no name pattern redacts.
+    await sb.admin('POST', 'faults', { type: 'respond', path: '/v1/duns-search/ip/203.0.113.7', status: 200, body: { note: values.join(' ') } });
+    try {
+      const { connections, http } = await files([IP, '?? body $.note == x']);
+      const junit = join(dir, 'report.xml');
+      const env = { ...canaryEnv(test.url), ...named, ...other };
+      const sent = await run(['send', http, '--connections', connections, '--connection', 'test'], env);
+      const tested = await run(['test', http, '--connections', connections, '--connection', 'test', '--junit', junit, '--json'], env);
+      await writeFile(join(dir, 'calls.data.csv'), 'row\n1\n');
+      const rows = await run(['send', http, '--connections', connections, '--connection', 'test', '--out', join(dir, 'results.jsonl')], env);
+      const written = [await readFile(junit, 'utf8'), await readFile(join(dir, 'results.jsonl'), 'utf8')];
+      // Each shows the answer with them redacted, or withholds it (an assertion's actual value).
+      const hidden = (text: string): boolean => text.includes('<redacted>') || text.includes(WITHHELD);
+      const shown = { send: sent.stdout, test: tested.stdout, junit: written[0], results: written[1] };
+      for (const [name, text] of Object.entries(shown)) assert.ok(hidden(text), `${name} shows the answer, redacted:\n${text}`);
+      assert.equal(rows.code, 1, rows.stderr);
+      const texts = [sent, tested, rows].flatMap((r) => [r.stdout, r.stderr]).concat(written);
+      for (const value of values) assert.ok(texts.every((t) => !t.includes(value)), `${value} is in an output`);
+    } finally {
+      await sb.admin('DELETE', 'faults');
+    }
   });
 
   it('says in --help of send, test and batch how a connection is given its own credentials', async () => {

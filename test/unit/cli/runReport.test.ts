@@ -5,8 +5,9 @@
 // inline script and style (by hash), its only links are relative file links, and no canary credential
 // or token is in it.
 import * as assert from 'node:assert/strict';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { sandbox, type Sandbox } from '../core/harness';
 import { canaryEnv, cliRuns } from './cliHarness';
 import { assertScaledToRun, assertSelfContained, codeCounts, durationMs, limitSource, shown } from './reportPage';
@@ -115,6 +116,25 @@ describe('run reports (--report)', function () {
     assert.equal(shown(html, 'calls'), (await sb.stats()).requests);
     assert.ok(html.includes(`${calls}:5`), 'the failure at FILE:LINE');
     assertSelfContained(html);
+  });
+
+  it('a batch report links its results file only as a relative file, whatever the file is named', async () => {
+    sb = await sandbox();
+    const input = await file('ips.txt', ['198.51.100.7']);
+    await mkdir(join(dir, 'out'));
+    // Names a browser would read as a script, another page's part or a query, if written as they are.
+    for (const name of ['javascript:alert(document.domain)', 'out/mailto:x@example.com', '#top?x=1.jsonl']) {
+      const out = join(dir, name);
+      const report = join(dir, 'batch.html');
+      const r = await run(['batch', input, '--out', out, '--report', report], canaryEnv(sb.url));
+      assert.equal(r.code, 0, r.stderr);
+      const html = await readFile(report, 'utf8');
+      const hrefs = [...html.matchAll(/href="([^"]*)"/g)].map((m) => m[1].replace(/&amp;/g, '&'));
+      assert.equal(hrefs.length, 1, `one link, to the results file: ${hrefs.join(' ')}`);
+      assert.match(hrefs[0], /^\.\/[^:?#]*$/, 'a relative file link: no scheme, query or fragment');
+      assert.equal(fileURLToPath(new URL(hrefs[0], pathToFileURL(report))), out, 'it opens the results file');
+      assert.ok(html.includes(`>${name.replace(/&/g, '&amp;')}</a>`), 'the link shows the name as it is');
+    }
   });
 
   it('a 10,000-row batch: the rows by outcome and per code as the summary and the results file say, in a small file, its results link relative', async () => {

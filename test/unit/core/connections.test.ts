@@ -108,6 +108,14 @@ describe('connections file', () => {
     { what: 'a proxy that is no address', text: withConnection({ baseUrl: 'https://a.example', proxy: 'proxy:3128' }), at: [6, 16], says: /field "proxy" must be an HTTP proxy address/, schema: false },
     { what: 'a production that is text', text: withConnection({ baseUrl: 'https://a.example', production: 'yes' }), at: [6, 21], says: /connection "test", field "production" must be true or false, not "yes"/, schema: false },
     { what: 'the reserved name', text: withConnection({ baseUrl: 'https://a.example' }, 'sandbox', 'sandbox'), at: [4, 5], says: /"sandbox" is the name of the local sandbox/, schema: false },
+    {
+      // Its credential variables would be BIZDATA_COORDINATOR_USER and _PASSWORD, the Redis coordinator's.
+      what: "a name whose credential variables are the client's own",
+      text: withConnection({ baseUrl: 'https://a.example' }, 'Coordinator', 'Coordinator'),
+      at: [4, 5],
+      says: /connection "Coordinator" would take its credentials from BIZDATA_COORDINATOR_USER \(the Redis coordinator's user\) and BIZDATA_COORDINATOR_PASSWORD \(the Redis coordinator's password\), which this client reads for itself; give the connection another name, such as "Coordinator-api"\./,
+      schema: false,
+    },
     { what: 'a name with a space', text: withConnection({ baseUrl: 'https://a.example' }, 'my test', 'my test'), at: [4, 5], says: /"my test" is not a connection name/, schema: false },
     { what: 'an unknown active', text: withConnection({ baseUrl: 'https://a.example' }, 'test', 'prod'), at: [2, 13], says: /"active" names "prod", which is no connection here; use one of test, sandbox/, schema: true },
     {
