@@ -1,0 +1,224 @@
+// One request file of an import: its requests with the variables they use (`@name = value`, or a
+// `# @prompt` for a secret, a value the source leaves to a script, or one a file cannot hold), the
+// source's comments with the values of secrets masked, and then the proof: the request-file parser
+// reads it with no error, every variable known, each request as written, every request that is not
+// disabled starting with a connection variable, and no secret value anywhere. A request or variable
+// that fails is left out (or asked) and the file written again, so what is written always passes.
+import type { Endpoints } from '../model';
+import { parseRequestFile } from '../requests/requestFile';
+import { splitLines } from '../requests/requestText';
+import { connectionVariables, unknownReferences } from '../requests/requestVariables';
+import { looksSecret } from '../secretNames';
+import type { ImportedRequest, ReportLine } from './importModel';
+import type { PreparedRequest } from './importRequest';
+import { CONNECTION_NAMES, isSecretVariable, referencedNames, renameReferences, type SourceValues } from './importValues';
+
+export interface FileState {
+  readonly label: string;
+  /** The group's path, and what the source calls a group (a Postman folder, an OpenAPI tag). */
+  readonly group: readonly string[];
+  readonly groupWord: string;
+  readonly comments: readonly string[];
+}
+
+export interface FileContext {
+  readonly values: SourceValues;
+  readonly tainted: ReadonlySet<string>;
+  readonly endpoints: Endpoints;
+  readonly report: ReportLine[];
+}
+
+interface Draft {
+  readonly text: string;
+  /** Each request's block: its index in `prepared` and its lines (0-based, inclusive). */
+  readonly blocks: ReadonlyArray<{
+    readonly index: number;
+    readonly first: number;
+    readonly last: number;
+    readonly method: string;
+    readonly url: string;
+    readonly headers: ReadonlyArray<readonly [string, string]>;
+    readonly disabled: boolean;
+  }>;
+  /** Variable lines by line. */
+  readonly variables: ReadonlyMap<number, { readonly name: string; readonly value: string }>;
+  readonly secrets: readonly string[];
+}
+
+type Issue = { readonly request: number; readonly message: string } | { readonly variable: string; readonly message: string };
+
+/** The shortest secret value searched for in a written file: shorter ones match ordinary text. */
+const MIN_SECRET = 6;
+
+export function renderFile(prepared: readonly PreparedRequest[], state: FileState, ctx: FileContext): { text: string; requests: ImportedRequest[] } {
+  const excluded = new Set<number>();
+  const asked = new Set<string>();
+  for (let round = 0; round <= prepared.length * 2 + 64; round++) {
+    const draft = render(prepared, excluded, asked, state, ctx);
+    const issue = check(draft, ctx.endpoints);
+    if (issue === undefined) return { text: draft.text, requests: draft.blocks.map((b) => prepared[b.index].source) };
+    if ('request' in issue) {
+      excluded.add(issue.request);
+      ctx.report.push({
+        kind: 'left-out',
+        where: prepared[issue.request].source.where,
+        message: `A request file would not read it as written: ${issue.message}`,
+      });
+    } else {
+      asked.add(issue.variable);
+      ctx.report.push({
+        kind: 'changed',
+        where: state.label,
+        message: `{{${issue.variable}}} is asked when sending (# @prompt) rather than written: ${issue.message}`,
+      });
+    }
+  }
+  throw new Error('The import could not write a request file that reads back as written.');
+}
+
+function render(
+  prepared: readonly PreparedRequest[],
+  excluded: ReadonlySet<number>,
+  asked: ReadonlySet<string>,
+  state: FileState,
+  ctx: FileContext,
+): Draft {
+  const defined = new Map<string, string>();
+  const knownNames = new Set([...ctx.values.all().map((v) => v.name), ...prepared.flatMap((p) => p.source.variables.map((v) => v.name))]);
+  const secrets = new Set<string>(prepared.flatMap((p) => p.secretValues));
+  for (const v of ctx.values.all()) if (isSecretVariable(v) || ctx.tainted.has(v.name)) secrets.add(v.value);
+  const blocks: Array<Draft['blocks'][number] & { lines: string[] }> = [];
+  const titles = new Set<string>();
+  for (const [index, p] of prepared.entries()) {
+    if (excluded.has(index)) continue;
+    const prompts = new Map(p.prompts);
+    const renames = new Map<string, string>();
+    // A value of this request alone takes a name no other value of the file has (defined when used).
+    for (const v of p.source.variables) {
+      if (isSecretVariable(v) || ctx.tainted.has(v.name) || asked.has(v.name)) {
+        secrets.add(v.value);
+        continue;
+      }
+      let name = v.name;
+      for (let n = 2; (defined.get(name) ?? ctx.values.get(name)?.value ?? v.value) !== v.value; n++) name = `${v.name}_${n}`;
+      if (name !== v.name) renames.set(v.name, name);
+    }
+    const rn = (s: string): string => (renames.size === 0 ? s : renameReferences(s, (n) => renames.get(n) ?? n));
+    const url = rn(p.url);
+    const headers = p.headers.map((h) => [h.name, rn(h.value)] as const);
+    const bodyLines = (p.body?.lines ?? []).map(rn);
+    const visit = (name: string, seen: Set<string>): void => {
+      if (CONNECTION_NAMES.has(name) || name.startsWith('$') || seen.has(name) || prompts.has(name)) return;
+      seen.add(name);
+      const own = p.source.variables.find((v) => (renames.get(v.name) ?? v.name) === name);
+      const sv = own ?? ctx.values.get(name);
+      if (sv === undefined) prompts.set(name, 'no value in the source (a script sets it there?): asked when sending');
+      else if (isSecretVariable(sv) || ctx.tainted.has(name) || asked.has(name) || /[\r\n]/.test(sv.value))
+        prompts.set(name, isSecretVariable(sv) || ctx.tainted.has(name) ? 'a secret: asked, never written in a file' : 'asked when sending');
+      else if (!defined.has(name)) defined.set(name, sv.value);
+      for (const inner of referencedNames(sv?.value ?? '')) visit(inner, seen);
+    };
+    const content = [url, ...headers.map((h) => h[1]), ...bodyLines, p.body?.file?.text ?? ''].join('\n');
+    for (const name of referencedNames(content)) visit(name, new Set());
+    let title = safeComment(p.source.title.replace(/\s+/g, ' ').trim()) || `${p.method} request`;
+    for (let n = 2; titles.has(title.toLowerCase()); n++) title = `${p.source.title} (${n})`;
+    titles.add(title.toLowerCase());
+    const lines = [
+      `### ${title}`,
+      ...(p.source.name !== undefined && /^[A-Za-z_][\w-]*$/.test(p.source.name) ? [`# @name ${p.source.name}`] : []),
+      ...commentLines(p.source.comments, knownNames, secrets),
+      ...(p.disabled ? ['# @disabled', ...commentLines([p.disabled], knownNames, secrets)] : []),
+      ...[...prompts].map(([name, why]) => `# @prompt ${name} ${why}`),
+      `${p.method} ${url}`,
+      ...headers.map(([n, v]) => `${n}: ${v}`),
+      ...(bodyLines.length > 0 ? ['', ...bodyLines] : []),
+      ...(p.source.assertions.length > 0 ? ['', ...p.source.assertions.map((a) => `?? ${a}`)] : []),
+      '',
+    ];
+    blocks.push({ index, first: 0, last: 0, method: p.method, url, headers, disabled: p.disabled !== undefined, lines });
+  }
+  const where = state.group.length > 0 ? `, ${state.groupWord} "${state.group.join(' / ')}"` : '';
+  const head = [
+    ...commentLines(
+      [
+        `Imported from ${state.label}${where} by bizdata import.`,
+        "Service addresses are the connection's variables, its credentials the connection's; secrets are asked when sending.",
+      ],
+      knownNames,
+      secrets,
+    ),
+    ...commentLines(state.comments, knownNames, secrets),
+  ];
+  const variableLines = [...defined].map(([n, v]) => `@${n} = ${v}`);
+  const lines = [...head, ...(variableLines.length > 0 ? ['', ...variableLines] : []), ''];
+  const variables = new Map<number, { name: string; value: string }>();
+  [...defined].forEach(([name, value], i) => variables.set(head.length + 1 + i, { name, value }));
+  const placed = blocks.map((b) => {
+    const first = lines.length;
+    lines.push(...b.lines);
+    return { ...b, first, last: lines.length - 1 };
+  });
+  // A value that names variables holds no secret text of its own: those variables' values are searched.
+  return { text: lines.join('\n'), blocks: placed, variables, secrets: [...secrets].filter((s) => s.length >= MIN_SECRET && !s.includes('{{')) };
+}
+
+/** The first thing that keeps the draft from being written, or undefined when it reads back as written. */
+function check(draft: Draft, endpoints: Endpoints): Issue | undefined {
+  const parsed = parseRequestFile(draft.text);
+  const lines = splitLines(draft.text);
+  const at = (line: number, message: string): Issue => {
+    const block = draft.blocks.find((b) => line >= b.first && line <= b.last);
+    if (block) return { request: block.index, message };
+    const variable = draft.variables.get(line);
+    if (variable) return { variable: variable.name, message };
+    throw new Error(`An imported file's own line ${line + 1} reads with a problem: ${message}`);
+  };
+  const problems = [...parsed.problems, ...unknownReferences(draft.text, parsed, connectionVariables(endpoints))].filter(
+    (p) => p.severity === 'error',
+  );
+  if (problems.length > 0) return at(problems[0].span.line, problems[0].message);
+  for (const v of parsed.variables) {
+    const intended = draft.variables.get(v.span.line);
+    if (intended && intended.value !== v.value)
+      return { variable: intended.name, message: 'its value has spaces at its end, which a file variable cannot keep' };
+  }
+  for (const secret of draft.secrets) {
+    const line = lines.findIndex((l) => l.includes(secret));
+    if (line >= 0) return at(line, 'it holds the value of a secret; write the value with a variable in the source');
+  }
+  if (parsed.requests.length !== draft.blocks.length) throw new Error('An imported file does not hold the requests written into it.');
+  for (const [i, r] of parsed.requests.entries()) {
+    const b = draft.blocks[i];
+    const same = r.method === b.method && r.url === b.url && JSON.stringify(r.headers.map((h) => [h.name, h.value])) === JSON.stringify(b.headers);
+    if (!same) return { request: b.index, message: 'its lines read as another request' };
+    if (!b.disabled && !/^\{\{(?:baseUrl|authUrl|legacyUrl)\}\}/.test(r.url))
+      return { request: b.index, message: "it does not start with the connection's address" };
+  }
+  return undefined;
+}
+
+/**
+ * Comment lines that say only what they say: no `{{` (read as a variable), no character a request
+ * file cannot carry, no `@word` read as a setting. In quoted source text (lines starting with two
+ * spaces: scripts), a known secret value, and on a line that names a secret every string that is
+ * not a variable's name, show as ***.
+ */
+function commentLines(comments: readonly string[], names: ReadonlySet<string>, secrets: ReadonlySet<string>): string[] {
+  return comments.map((c) => {
+    let text = c;
+    if (text.startsWith('  ')) {
+      for (const s of secrets) if (s.length >= MIN_SECRET) text = text.split(s).join('***');
+      if (looksSecret(text))
+        text = text.replace(/(['"`])((?:\\.|(?!\1)[^\\])*)\1/g, (all, q: string, inner: string) =>
+          names.has(inner) || inner === '' ? all : `${q}***${q}`,
+        );
+    }
+    const safe = safeComment(text);
+    return /^\s*@/.test(safe) ? `# \\${safe.trimStart()}` : `# ${safe}`;
+  });
+}
+
+function safeComment(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\{\{/g, '{ {').replace(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029\ufffd]/g, '?');
+}
