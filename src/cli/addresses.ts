@@ -1,11 +1,22 @@
-// Service addresses given to the command line that carry a user name or password (user:password@):
-// refused before anything else, and never repeated in the message.
+// The service addresses a command works with: each from its flag (or the connection's field standing
+// for it), else --sandbox, else the BIZDATA_* variable; and those that carry a user name or password
+// (user:password@), refused before anything else and never repeated in the message.
 
 interface Addresses {
   readonly 'auth-url'?: string;
   readonly 'base-url'?: string;
   readonly 'legacy-url'?: string;
+  readonly origin?: string;
   readonly sandbox?: string;
+}
+
+/** The addresses and Origin of a run, from `values` (flags over the connection's fields: withConnectionFields) and `env`. */
+export function givenAddresses(values: Addresses, env: NodeJS.ProcessEnv): { authUrl?: string; baseUrl?: string; legacyUrl?: string; origin?: string } {
+  const sandbox = values.sandbox;
+  const pick = (flag: string | undefined, name: string): string | undefined => flag ?? sandbox ?? (env[name] || undefined);
+  let origin = values.origin ?? (env.BIZDATA_ORIGIN || undefined);
+  if (origin === undefined && sandbox !== undefined && URL.canParse(sandbox)) origin = new URL(sandbox).origin;
+  return { authUrl: pick(values['auth-url'], 'BIZDATA_AUTH_URL'), baseUrl: pick(values['base-url'], 'BIZDATA_BASE_URL'), legacyUrl: pick(values['legacy-url'], 'BIZDATA_LEGACY_URL'), origin };
 }
 
 /** Why the addresses cannot be used, or undefined. */

@@ -11,7 +11,7 @@ import { safeLine } from '../core/sanitize';
 import { AUTH_VERSION_B, ORG_VERSION_B } from '../core/constants';
 import type { Endpoints, InterfaceId, WireEvent } from '../core/model';
 import { DEMO_CREDENTIALS } from '../sandbox/defaults';
-import { userInfoProblem } from './addresses';
+import { givenAddresses, userInfoProblem } from './addresses';
 import { openSharing, SharingError } from './coordination';
 import { credentialsFromEnvOrPrompt } from './credentials';
 import { chooseConnection, envForConnection, missingLabel, withConnectionFields, type Chosen } from './connections';
@@ -49,12 +49,7 @@ export async function makeClient(
   const values = withConnectionFields(given, connection);
   const env = envForConnection(io.env, connection);
   const sandbox = values.sandbox;
-  const pick = (flag: string | undefined, name: string): string | undefined => flag ?? sandbox ?? (env[name] || undefined);
-  const authUrl = pick(values['auth-url'], 'BIZDATA_AUTH_URL');
-  const baseUrl = pick(values['base-url'], 'BIZDATA_BASE_URL');
-  const legacyUrl = pick(values['legacy-url'], 'BIZDATA_LEGACY_URL');
-  let origin = values.origin ?? (env.BIZDATA_ORIGIN || undefined);
-  if (origin === undefined && sandbox !== undefined) origin = safeOrigin(sandbox);
+  const { authUrl, baseUrl, legacyUrl, origin } = givenAddresses(values, env);
   const resilience = resilienceFrom(values, env);
   const userInfo = userInfoProblem(values, env);
   if (userInfo) throw new UsageError(userInfo);
@@ -112,12 +107,4 @@ export async function makeClient(
   };
   const requestTimeoutMs = resilience.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   return { client, codes: resilience.codes, sandbox: sandbox !== undefined, endpoints, connection, connections: chosen.connections, learned: shared.learned, close, requestTimeoutMs };
-}
-
-function safeOrigin(url: string): string | undefined {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return undefined;
-  }
 }
