@@ -105,7 +105,7 @@ function unwritableText(text: string): string | undefined {
 function unwritableLine(line: string): string | undefined {
   if (/^###/.test(line)) return 'a line starts with ###, which separates requests';
   if (/^\s*(?:#|\/\/)/.test(line)) return 'a line starts with # or //, which a request file reads as a comment';
-  if (/^\s*<@?\w*\s/.test(line)) return 'a line starts with <, which a request file reads as a file to send';
+  if (/^<(?:@\w*)?\s/.test(line)) return 'a line starts with <, which a request file reads as a file to send';
   if (isAssertionLine(line)) return 'a line starts with ??, which a request file reads as an assertion';
   if (characterProblem(line, 0) !== undefined) return 'a line holds a character a request file cannot carry';
   if (/^>\s*(?:\{%|\S+\.js\s*$)|^>>!?\s+\S|^<>\s+\S|^\s*={3}\s*(?:wait-for-server)?\s*$|^\s*\/\*\s*$/.test(line))

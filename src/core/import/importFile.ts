@@ -208,10 +208,13 @@ function commentLines(comments: readonly string[], names: ReadonlySet<string>, s
     let text = c;
     if (text.startsWith('  ')) {
       for (const s of secrets) if (s.length >= MIN_SECRET) text = text.split(s).join('***');
-      if (looksSecret(text))
-        text = text.replace(/(['"`])((?:\\.|(?!\1)[^\\])*)\1/g, (all, q: string, inner: string) =>
-          names.has(inner) || inner === '' ? all : `${q}***${q}`,
-        );
+      // A variable's name (known, or the first argument of a call such as pm.environment.set) stays.
+      if (looksSecret(text)) {
+        text = text.replace(/(['"`])((?:\\.|(?!\1)[^\\])*)\1/g, (all, q: string, inner: string, at: number, line: string) => {
+          const named = names.has(inner) || (/\(\s*$/.test(line.slice(0, at)) && /^[A-Za-z_][\w.-]*$/.test(inner));
+          return named || inner === '' ? all : `${q}***${q}`;
+        });
+      }
     }
     const safe = safeComment(text);
     return /^\s*@/.test(safe) ? `# \\${safe.trimStart()}` : `# ${safe}`;

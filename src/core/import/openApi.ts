@@ -7,7 +7,7 @@
 import { parse as parseYaml } from 'yaml';
 import type { ImportedBody, ImportedRequest, ImportSource, NameValue, ReportLine, SourceVariable } from './importModel';
 import { ImportError, isRecord, list, parseJson, record, stringOf, text, type Loose } from './loose';
-import { exampleOf, type Resolve } from './schemaExample';
+import { exampleOf, givenExample, type Resolve } from './schemaExample';
 import { variableName } from './importValues';
 
 /** The host a relative server stands for: `.invalid` is reserved (RFC 2606); writeImport maps it to the connection's addresses. */
@@ -151,7 +151,8 @@ function operation(o: Operation): ImportedRequest {
   let bodyParam: Loose | undefined;
   for (const p of params.values()) {
     const name = text(p.name);
-    const value = paramExample(p, o.resolve);
+    // An optional parameter is sent only with a value the document gives.
+    const value = paramExample(p, o.resolve, p.required === true || p.in === 'path');
     const variable = variableName(name);
     const where_ = text(p.in);
     if (where_ === 'path') {
@@ -164,8 +165,9 @@ function operation(o: Operation): ImportedRequest {
         variables.push({ name: variable, value: value ?? '', secret: false });
       }
     } else if (where_ === 'header') {
-      headers.push({ name, value: value === undefined ? '' : `{{${variable}}}` });
-      if (value !== undefined) variables.push({ name: variable, value, secret: false });
+      if (value === undefined && p.required !== true) continue;
+      headers.push({ name, value: `{{${variable}}}` });
+      variables.push({ name: variable, value: value ?? '', secret: false });
     } else if (where_ === 'body') bodyParam = p;
     else if (where_ === 'formData') formFields.push(p);
     else if (where_ === 'cookie') o.report.push({ kind: 'left-out', where, message: `Its cookie parameter ${name}: this client sends no cookies.` });
@@ -193,10 +195,11 @@ function operation(o: Operation): ImportedRequest {
   };
 }
 
-/** A parameter's example as text: its own example(s), else its schema's example. */
-function paramExample(p: Loose, resolve: Resolve): string | undefined {
+/** A parameter's example as text: its own example(s), else its schema's; `made`: one made up from the schema's type too. */
+function paramExample(p: Loose, resolve: Resolve, made = true): string | undefined {
   const examples = Object.values(record(p.examples)).map((e) => resolve(e)?.value);
-  const value = p.example ?? examples.find((e) => e !== undefined) ?? exampleOf(p.schema ?? (p.type !== undefined ? p : undefined), resolve);
+  const schema = p.schema ?? (p.type !== undefined ? p : undefined);
+  const value = p.example ?? examples.find((e) => e !== undefined) ?? (made ? exampleOf(schema, resolve) : givenExample(schema, resolve));
   if (value === undefined) return undefined;
   const one = Array.isArray(value) ? value[0] : value;
   return one === undefined ? undefined : text(one);

@@ -73,6 +73,12 @@ export function exampleOf(schema: unknown, resolve: Resolve, writing = true, dep
   }
 }
 
+/** The example the schema itself gives (example, default, const, an allowed value), never one made up from its type. */
+export function givenExample(schema: unknown, resolve: Resolve): unknown {
+  const s = resolve(schema);
+  return s === undefined ? undefined : own(s).value;
+}
+
 /** What the schema gives itself: example (3.0, 2.0), examples (3.1's list), default, const, the first enum value. */
 function own(s: Loose): { found: boolean; value?: unknown } {
   if (s.example !== undefined) return { found: true, value: s.example };
