@@ -48,6 +48,8 @@ const APART = [
   { from: 'src/cli/main.ts', filter: /^\.\/codeCommands(\.js)?$/, bundle: './cliCodes.js' },
   { from: 'src/cli/main.ts', filter: /^\.\/serviceCommands(\.js)?$/, bundle: './cliService.js' },
   { from: 'src/cli/main.ts', filter: /^\.\/sandbox(\.js)?$/, bundle: './cliSandbox.js' },
+  // The editor's Import Requests: the readers of three formats and the YAML parser, at the first import.
+  { from: 'src/commands/importRequests.ts', filter: /^\.\.\/core\/import\/importer(\.js)?$/, bundle: './importer.js' },
   // bizdata import: the readers of Postman, HAR and OpenAPI files and the YAML parser, nothing of the client.
   { from: 'src/cli/main.ts', filter: /^\.\/import(\.js)?$/, bundle: './cliImport.js' },
 ];
@@ -103,6 +105,7 @@ const builds = [
   { ...common, entryPoints: { lockfile: 'node_modules/proper-lockfile/index.js' }, outdir: 'dist' },
   { ...common, entryPoints: { re2: 'node_modules/re2js/build/index.cjs' }, outdir: 'dist' },
   { ...common, plugins: [...common.plugins, chartInline], entryPoints: { report: 'src/core/report/runReport.ts' }, outdir: 'dist' },
+  { ...apart, entryPoints: { importer: 'src/core/import/importer.ts' }, outdir: 'dist' },
   // The extension's code scanner runs this on a worker thread (src/features/shared/codeScanner.ts).
   { ...common, entryPoints: ['src/features/shared/scanWorker.ts'], outfile: 'dist/scanWorker.js' },
   // For the .mjs scripts (scripts/built.mjs), which cannot import TypeScript; not shipped in the .vsix.

@@ -21,7 +21,7 @@ import { EXIT, readInputFile, UsageError, withUsage, type CliIo } from './io';
 
 export const IMPORT_HELP = `Usage: bizdata import postman COLLECTION.json [--environment ENV.json] --out DIR
        bizdata import har FILE.har --out DIR [--all]
-       bizdata import openapi SPEC.json|SPEC.yaml --out DIR
+       bizdata import openapi SPEC.json|SPEC.yaml|URL --out DIR
 
 Writes request files (NAME.bizdata.http) into DIR from a Postman collection (format v2.1 or v2.0)
 and environment, a HAR file saved from a browser, or an OpenAPI document (3.0, 3.1, Swagger 2.0):
@@ -92,7 +92,7 @@ async function importFiles(rest: string[], io: CliIo): Promise<number> {
     return origin;
   });
   const endpoints = await importEndpoints(values, io);
-  const text = await readInputFile(file);
+  const text = /^https?:\/\//i.test(file) ? await fetchSource(file) : await readInputFile(file);
   const environment = values.environment === undefined ? undefined : await readInputFile(values.environment);
   let result;
   try {
@@ -119,6 +119,28 @@ async function importFiles(rest: string[], io: CliIo): Promise<number> {
       io,
     );
   return result.files.length > 0 ? EXIT.ok : EXIT.other;
+}
+
+/** The most a source fetched from an address may hold. */
+const MAX_FETCHED_BYTES = 32 * 1024 * 1024;
+
+/** A source served at an http(s) address (an OpenAPI document a server publishes), as text. */
+async function fetchSource(url: string): Promise<string> {
+  if (/^[a-z]+:\/\/[^/?#]*@/i.test(url)) throw new UsageError('The address holds a user name or password (user:password@); give it without them.');
+  let res: Response;
+  try {
+    res = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(30_000) });
+  } catch (err) {
+    throw new UsageError(
+      `Cannot fetch ${url}: ${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message}.`,
+    );
+  }
+  if (!res.ok) throw new UsageError(`Cannot fetch ${url}: HTTP ${res.status}.`);
+  if (Number(res.headers.get('content-length') ?? 0) > MAX_FETCHED_BYTES)
+    throw new UsageError(`${url} is over ${MAX_FETCHED_BYTES / 1024 / 1024} MB.`);
+  const bytes = Buffer.from(await res.arrayBuffer());
+  if (bytes.length > MAX_FETCHED_BYTES) throw new UsageError(`${url} is over ${MAX_FETCHED_BYTES / 1024 / 1024} MB.`);
+  return bytes.toString('utf8');
 }
 
 /** The addresses that are the service's: the connection's (flags, connection, --sandbox, BIZDATA_*), '' where none is given. */

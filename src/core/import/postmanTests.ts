@@ -10,23 +10,22 @@ import { parseAssertion } from '../requests/assertions';
 export function scriptAssertions(script: string): string[] {
   const text = withoutComments(script);
   const aliases = jsonAliases(text);
-  const out: string[] = [];
-  const add = (assertion: string | undefined): void => {
-    if (assertion === undefined || out.includes(assertion)) return;
-    if ('subject' in parseAssertion(`?? ${assertion}`, 0)) out.push(assertion);
-  };
+  // Each form's finds, at their place in the script: the assertions keep the script's order.
+  const found: Array<{ readonly at: number; readonly assertions: ReadonlyArray<string | undefined> }> = [];
   for (const m of text.matchAll(/\bpm\.expect\s*\(/g)) {
     const arg = balanced(text, m.index + m[0].length - 1);
-    if (arg === undefined) continue;
-    const chain = CHAIN.exec(text.slice(arg.end));
-    if (!chain) continue;
-    for (const a of expectation(subjectOf(arg.inner.trim(), aliases), chain[1], chain[2])) add(a);
+    const chain = arg === undefined ? null : CHAIN.exec(text.slice(arg.end));
+    if (arg && chain) found.push({ at: m.index, assertions: expectation(subjectOf(arg.inner.trim(), aliases), chain[1], chain[2]) });
   }
   for (const m of text.matchAll(/\bpm\.response\.to((?:\.[A-Za-z]+)+)\s*(\()?/g)) {
     const args = m[2] === undefined ? undefined : balanced(text, m.index + m[0].length - 1)?.inner;
-    for (const a of responseCheck(m[1], args)) add(a);
+    found.push({ at: m.index, assertions: responseCheck(m[1], args) });
   }
-  for (const m of text.matchAll(/\btests\s*\[[^\]]*\]\s*=\s*([^;\n]+)/g)) add(legacyTest(m[1].trim(), aliases));
+  for (const m of text.matchAll(/\btests\s*\[[^\]]*\]\s*=\s*([^;\n]+)/g)) found.push({ at: m.index, assertions: [legacyTest(m[1].trim(), aliases)] });
+  const out: string[] = [];
+  for (const a of found.sort((x, y) => x.at - y.at).flatMap((f) => f.assertions)) {
+    if (a !== undefined && !out.includes(a) && 'subject' in parseAssertion(`?? ${a}`, 0)) out.push(a);
+  }
   return out;
 }
 

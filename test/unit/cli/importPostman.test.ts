@@ -8,6 +8,7 @@ import * as assert from 'node:assert/strict';
 import { lstat, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { assertNoCanary } from '../core/harness';
+import { bearerAuth, POSTMAN_V21, signInFolder } from '../../postmanParts';
 import { assertNoSecret, filesIn, formFields, useImportRuns } from './importHarness';
 
 const SECRETS = {
@@ -20,13 +21,12 @@ const SECRETS = {
   elsewhere: 'import-canary-elsewhere-2f09',
 };
 
-const bearer = (token: string): unknown => ({ type: 'bearer', bearer: [{ key: 'token', value: token, type: 'string' }] });
 const tests = (...lines: string[]): unknown => [{ listen: 'test', script: { type: 'text/javascript', exec: lines } }];
 
 function collection(): unknown {
   return {
-    info: { name: 'Relay API', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
-    auth: bearer('{{accessToken}}'),
+    info: { name: 'Relay API', schema: POSTMAN_V21 },
+    auth: bearerAuth('{{accessToken}}'),
     event: tests('pm.test("Status code is 200", function () {', '    pm.response.to.have.status(200);', '});'),
     variable: [
       { key: 'host', value: 'https://api.example.com' },
@@ -35,28 +35,7 @@ function collection(): unknown {
       { key: 'clientPassword', value: SECRETS.clientPassword },
     ],
     item: [
-      {
-        name: 'Sign in',
-        item: [
-          {
-            name: 'Token',
-            request: {
-              method: 'POST',
-              auth: {
-                type: 'basic',
-                basic: [
-                  { key: 'username', value: '{{consumerKey}}' },
-                  { key: 'password', value: '{{consumerSecret}}' },
-                ],
-              },
-              header: [{ key: 'Content-Type', value: 'application/json' }],
-              body: { mode: 'raw', raw: '{"grant_type":"client_credentials"}', options: { raw: { language: 'json' } } },
-              url: { raw: '{{host}}/v1/token', host: ['{{host}}'], path: ['v1', 'token'] },
-            },
-            event: tests('var jsonData = pm.response.json();', 'pm.environment.set("accessToken", jsonData.access_token);'),
-          },
-        ],
-      },
+      signInFolder('consumerKey', 'consumerSecret'),
       {
         name: 'Bodies',
         item: [
@@ -185,7 +164,7 @@ function collection(): unknown {
           },
           { name: 'Inherited OAuth 2.0', request: { method: 'GET', url: '{{host}}/v1/echo/oauth' } },
           { name: 'No auth', request: { method: 'PATCH', auth: { type: 'noauth' }, url: '{{host}}/v1/echo/none' } },
-          { name: 'Elsewhere', request: { method: 'GET', auth: bearer(SECRETS.elsewhere), url: 'https://elsewhere.example.net/items' } },
+          { name: 'Elsewhere', request: { method: 'GET', auth: bearerAuth(SECRETS.elsewhere), url: 'https://elsewhere.example.net/items' } },
           { name: 'Nested', item: [{ name: 'Legacy', request: { method: 'GET', url: '{{host}}/V9.9/echo/legacy?x=1' } }] },
         ],
       },
