@@ -9,7 +9,7 @@ import { parseRequestFile } from '../requests/requestFile';
 import { splitLines } from '../requests/requestText';
 import { connectionVariables, unknownReferences } from '../requests/requestVariables';
 import { looksSecret } from '../secretNames';
-import type { ImportedRequest, ReportLine } from './importModel';
+import type { ImportedRequest, ReportLine, SourceVariable } from './importModel';
 import type { PreparedRequest } from './importRequest';
 import { CONNECTION_NAMES, isSecretVariable, referencedNames, renameReferences, type SourceValues } from './importValues';
 
@@ -42,7 +42,7 @@ interface Draft {
   }>;
   /** Variable lines by line. */
   readonly variables: ReadonlyMap<number, { readonly name: string; readonly value: string }>;
-  readonly secrets: readonly string[];
+  readonly secrets: SecretFinder;
 }
 
 type Issue = { readonly request: number; readonly message: string } | { readonly variable: string; readonly message: string };
@@ -50,27 +50,58 @@ type Issue = { readonly request: number; readonly message: string } | { readonly
 /** The shortest secret value searched for in a written file: shorter ones match ordinary text. */
 const MIN_SECRET = 6;
 
+/**
+ * The secret values a file must not hold, found in a line at once however many there are (a HAR
+ * file's thousands of recorded passwords): indexed by their first MIN_SECRET characters. A value that
+ * names variables holds no secret text of its own: those variables' values are searched.
+ */
+class SecretFinder {
+  private readonly byPrefix = new Map<string, string[]>();
+
+  constructor(values: Iterable<string>) {
+    for (const v of new Set(values)) {
+      if (v.length < MIN_SECRET || v.includes('{{')) continue;
+      const key = v.slice(0, MIN_SECRET);
+      this.byPrefix.set(key, [...(this.byPrefix.get(key) ?? []), v]);
+    }
+  }
+
+  /** A secret value the text holds, or undefined. */
+  find(text: string): string | undefined {
+    if (this.byPrefix.size === 0) return undefined;
+    for (let i = 0; i + MIN_SECRET <= text.length; i++) {
+      const candidates = this.byPrefix.get(text.slice(i, i + MIN_SECRET));
+      const hit = candidates?.find((c) => text.startsWith(c, i));
+      if (hit !== undefined) return hit;
+    }
+    return undefined;
+  }
+}
+
 export function renderFile(prepared: readonly PreparedRequest[], state: FileState, ctx: FileContext): { text: string; requests: ImportedRequest[] } {
   const excluded = new Set<number>();
   const asked = new Set<string>();
-  for (let round = 0; round <= prepared.length * 2 + 64; round++) {
+  // Each round leaves out (or asks) everything the last one found; a left-out request cannot fail again.
+  for (let round = 0; round <= prepared.length + 2; round++) {
     const draft = render(prepared, excluded, asked, state, ctx);
-    const issue = check(draft, ctx.endpoints);
-    if (issue === undefined) return { text: draft.text, requests: draft.blocks.map((b) => prepared[b.index].source) };
-    if ('request' in issue) {
-      excluded.add(issue.request);
-      ctx.report.push({
-        kind: 'left-out',
-        where: prepared[issue.request].source.where,
-        message: `A request file would not read it as written: ${issue.message}`,
-      });
-    } else {
-      asked.add(issue.variable);
-      ctx.report.push({
-        kind: 'changed',
-        where: state.label,
-        message: `{{${issue.variable}}} is asked when sending (# @prompt) rather than written: ${issue.message}`,
-      });
+    const issues = check(draft, ctx.endpoints);
+    if (issues.length === 0) return { text: draft.text, requests: draft.blocks.map((b) => prepared[b.index].source) };
+    for (const issue of issues) {
+      if ('request' in issue) {
+        excluded.add(issue.request);
+        ctx.report.push({
+          kind: 'left-out',
+          where: prepared[issue.request].source.where,
+          message: `A request file would not read it as written: ${issue.message}`,
+        });
+      } else {
+        asked.add(issue.variable);
+        ctx.report.push({
+          kind: 'changed',
+          where: state.label,
+          message: `{{${issue.variable}}} is asked when sending (# @prompt) rather than written: ${issue.message}`,
+        });
+      }
     }
   }
   throw new Error('The import could not write a request file that reads back as written.');
@@ -85,8 +116,15 @@ function render(
 ): Draft {
   const defined = new Map<string, string>();
   const knownNames = new Set([...ctx.values.all().map((v) => v.name), ...prepared.flatMap((p) => p.source.variables.map((v) => v.name))]);
-  const secrets = new Set<string>(prepared.flatMap((p) => p.secretValues));
-  for (const v of ctx.values.all()) if (isSecretVariable(v) || ctx.tainted.has(v.name)) secrets.add(v.value);
+  const secret = (v: SourceVariable): boolean => isSecretVariable(v) || ctx.tainted.has(v.name);
+  const ownSecrets = prepared.flatMap((p) => [...p.secretValues, ...p.source.variables.filter(secret).map((v) => v.value)]);
+  const secrets = new SecretFinder([
+    ...ownSecrets,
+    ...ctx.values
+      .all()
+      .filter(secret)
+      .map((v) => v.value),
+  ]);
   const blocks: Array<Draft['blocks'][number] & { lines: string[] }> = [];
   const titles = new Set<string>();
   for (const [index, p] of prepared.entries()) {
@@ -95,10 +133,7 @@ function render(
     const renames = new Map<string, string>();
     // A value of this request alone takes a name no other value of the file has (defined when used).
     for (const v of p.source.variables) {
-      if (isSecretVariable(v) || ctx.tainted.has(v.name) || asked.has(v.name)) {
-        secrets.add(v.value);
-        continue;
-      }
+      if (secret(v) || asked.has(v.name)) continue;
       let name = v.name;
       for (let n = 2; (defined.get(name) ?? ctx.values.get(name)?.value ?? v.value) !== v.value; n++) name = `${v.name}_${n}`;
       if (name !== v.name) renames.set(v.name, name);
@@ -158,43 +193,45 @@ function render(
     lines.push(...b.lines);
     return { ...b, first, last: lines.length - 1 };
   });
-  // A value that names variables holds no secret text of its own: those variables' values are searched.
-  return { text: lines.join('\n'), blocks: placed, variables, secrets: [...secrets].filter((s) => s.length >= MIN_SECRET && !s.includes('{{')) };
+  return { text: lines.join('\n'), blocks: placed, variables, secrets };
 }
 
-/** The first thing that keeps the draft from being written, or undefined when it reads back as written. */
-function check(draft: Draft, endpoints: Endpoints): Issue | undefined {
+/** What keeps the draft from being written (each request or variable once), or none when it reads back as written. */
+function check(draft: Draft, endpoints: Endpoints): Issue[] {
   const parsed = parseRequestFile(draft.text);
   const lines = splitLines(draft.text);
-  const at = (line: number, message: string): Issue => {
-    const block = draft.blocks.find((b) => line >= b.first && line <= b.last);
-    if (block) return { request: block.index, message };
-    const variable = draft.variables.get(line);
-    if (variable) return { variable: variable.name, message };
-    throw new Error(`An imported file's own line ${line + 1} reads with a problem: ${message}`);
+  const issues = new Map<string, Issue>();
+  const add = (issue: Issue): void => {
+    const key = 'request' in issue ? `r${issue.request}` : `v${issue.variable}`;
+    if (!issues.has(key)) issues.set(key, issue);
   };
-  const problems = [...parsed.problems, ...unknownReferences(draft.text, parsed, connectionVariables(endpoints))].filter(
-    (p) => p.severity === 'error',
-  );
-  if (problems.length > 0) return at(problems[0].span.line, problems[0].message);
+  const at = (line: number, message: string): void => {
+    const block = draft.blocks.find((b) => line >= b.first && line <= b.last);
+    const variable = draft.variables.get(line);
+    if (block) add({ request: block.index, message });
+    else if (variable) add({ variable: variable.name, message });
+    else throw new Error(`An imported file's own line ${line + 1} reads with a problem: ${message}`);
+  };
+  const problems = [...parsed.problems, ...unknownReferences(draft.text, parsed, connectionVariables(endpoints))];
+  for (const p of problems) if (p.severity === 'error') at(p.span.line, p.message);
   for (const v of parsed.variables) {
     const intended = draft.variables.get(v.span.line);
     if (intended && intended.value !== v.value)
-      return { variable: intended.name, message: 'its value has spaces at its end, which a file variable cannot keep' };
+      add({ variable: intended.name, message: 'its value has spaces at its end, which a file variable cannot keep' });
   }
-  for (const secret of draft.secrets) {
-    const line = lines.findIndex((l) => l.includes(secret));
-    if (line >= 0) return at(line, 'it holds the value of a secret; write the value with a variable in the source');
-  }
+  lines.forEach((l, i) => {
+    if (draft.secrets.find(l) !== undefined) at(i, 'it holds the value of a secret; write the value with a variable in the source');
+  });
+  if (issues.size > 0) return [...issues.values()];
   if (parsed.requests.length !== draft.blocks.length) throw new Error('An imported file does not hold the requests written into it.');
   for (const [i, r] of parsed.requests.entries()) {
     const b = draft.blocks[i];
     const same = r.method === b.method && r.url === b.url && JSON.stringify(r.headers.map((h) => [h.name, h.value])) === JSON.stringify(b.headers);
-    if (!same) return { request: b.index, message: 'its lines read as another request' };
-    if (!b.disabled && !/^\{\{(?:baseUrl|authUrl|legacyUrl)\}\}/.test(r.url))
-      return { request: b.index, message: "it does not start with the connection's address" };
+    if (!same) add({ request: b.index, message: 'its lines read as another request' });
+    else if (!b.disabled && !/^\{\{(?:baseUrl|authUrl|legacyUrl)\}\}/.test(r.url))
+      add({ request: b.index, message: "it does not start with the connection's address" });
   }
-  return undefined;
+  return [...issues.values()];
 }
 
 /**
@@ -203,11 +240,11 @@ function check(draft: Draft, endpoints: Endpoints): Issue | undefined {
  * spaces: scripts), a known secret value, and on a line that names a secret every string that is
  * not a variable's name, show as ***.
  */
-function commentLines(comments: readonly string[], names: ReadonlySet<string>, secrets: ReadonlySet<string>): string[] {
+function commentLines(comments: readonly string[], names: ReadonlySet<string>, secrets: SecretFinder): string[] {
   return comments.map((c) => {
     let text = c;
     if (text.startsWith('  ')) {
-      for (const s of secrets) if (s.length >= MIN_SECRET) text = text.split(s).join('***');
+      for (let s = secrets.find(text); s !== undefined; s = secrets.find(text)) text = text.split(s).join('***');
       // A variable's name (known, or the first argument of a call such as pm.environment.set) stays.
       if (looksSecret(text)) {
         text = text.replace(/(['"`])((?:\\.|(?!\1)[^\\])*)\1/g, (all, q: string, inner: string, at: number, line: string) => {

@@ -13,7 +13,6 @@ import { requestFileProblems } from '../../../src/features/requestFiles/requestP
 import { POSTMAN_V21 } from '../../postmanParts';
 import { endpointsFor } from './harness';
 
-
 describe('import: Postman test scripts in common forms become assertions', () => {
   const cases: ReadonlyArray<readonly [string, readonly string[]]> = [
     ['pm.test("ok", function () { pm.response.to.have.status(201); });', ['status == 201']],
@@ -73,7 +72,12 @@ function imported(
   const source = readPostman(JSON.stringify(doc), o.environment === undefined ? undefined : JSON.stringify(o.environment));
   const result = writeImport(source, { endpoints, hosts: o.hosts ?? [], all: o.all ?? false });
   // What the editor underlines: the parser's problems, unknown variables, requests the client would refuse.
-  for (const f of result.files) assert.deepEqual(requestFileProblems(f.text, endpoints).filter((p) => p.severity === 'error'), [], f.text);
+  for (const f of result.files)
+    assert.deepEqual(
+      requestFileProblems(f.text, endpoints).filter((p) => p.severity === 'error'),
+      [],
+      f.text,
+    );
   return result;
 }
 
@@ -148,6 +152,31 @@ describe('import: Postman collections', () => {
     assert.match(text, /^# @prompt randomFirstName /m);
     assert.match(text, /^@weird_name = w$/m);
     assert.match(text, /"at": "\{\{\$timestamp\}\}"/);
+  });
+  it("leaves out a request that writes a secret's value out, and asks for a value a file variable cannot keep", () => {
+    const r = imported({
+      info: { name: 'Checked', schema: POSTMAN_V21 },
+      variable: [
+        { key: 'apiToken', value: 'leak-canary-5e1d77' },
+        { key: 'padded', value: 'x  ' },
+      ],
+      item: [
+        {
+          name: 'leaks',
+          request: { method: 'GET', url: 'http://127.0.0.1:8080/v1/echo/a', header: [{ key: 'X-Note', value: 'leak-canary-5e1d77' }] },
+        },
+        { name: 'fine', request: { method: 'GET', url: 'http://127.0.0.1:8080/v1/echo/b?p={{padded}}&t={{apiToken}}' } },
+      ],
+    });
+    const text = r.files.map((f) => f.text).join('\n');
+    assert.ok(!text.includes('leak-canary'));
+    assert.doesNotMatch(text, /### leaks/);
+    assert.ok(r.report.some((l) => l.where === 'leaks' && l.kind === 'left-out' && /holds the value of a secret/.test(l.message)));
+    assert.match(text, /^# @prompt padded asked when sending$/m);
+    assert.match(text, /^# @prompt apiToken a secret/m);
+    assert.ok(
+      r.report.some((l) => /\{\{padded\}\} is asked when sending \(# @prompt\) rather than written: its value has spaces at its end/.test(l.message)),
+    );
   });
 });
 
