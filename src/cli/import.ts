@@ -4,6 +4,7 @@
 // never written), written through its one output door, with a report of what was imported, changed
 // and left out. A bundle of its own (dist/cliImport.js, with the YAML parser), loaded by main.ts.
 import { basename } from 'node:path';
+import { closestWord } from '../core/closestWord';
 import { connectionHosts } from '../core/connections/connection';
 import { AUTH_VERSION_B, ORG_VERSION_B } from '../core/constants';
 import type { ReportLine } from '../core/import/importModel';
@@ -77,10 +78,10 @@ async function importFiles(rest: string[], io: CliIo): Promise<number> {
   }
   const [kindWord, file, ...extra] = positionals;
   if (kindWord === undefined || !(IMPORT_KINDS as readonly string[]).includes(kindWord)) {
-    throw new UsageError(
-      `Say what to import: bizdata import ${IMPORT_KINDS.join('|')} FILE --out DIR` +
-        `${kindWord ? ` ("${kindWord.slice(0, 20)}" is none of them)` : ''}. See "bizdata import --help".`,
-    );
+    const near = kindWord === undefined ? undefined : closestWord(kindWord, IMPORT_KINDS);
+    const why =
+      kindWord === undefined ? '' : near ? ` ("${kindWord.slice(0, 20)}": did you mean ${near}?)` : ` ("${kindWord.slice(0, 20)}" is none of them)`;
+    throw new UsageError(`Say what to import: bizdata import ${IMPORT_KINDS.join('|')} FILE --out DIR${why}. See "bizdata import --help".`);
   }
   const kind = kindWord as ImportKind;
   if (file === undefined || extra.length > 0) throw new UsageError(`Give one file: bizdata import ${kind} FILE --out DIR.`);

@@ -159,14 +159,11 @@ describe('bizdata import har (recording relay, real sandbox)', function () {
     }
     assert.equal(login.headers.get('content-type'), 'application/json');
     assert.deepEqual(JSON.parse(login.body.toString()), { user: 'me', password: 'p-answer', nested: { client_secret: 's-answer' }, items: [1, 2] });
-    assert.deepEqual(
-      formFields(form),
-      [
-        ['a', '1'],
-        ['api_key', 'k-answer'],
-        ['b', 'x y'],
-      ],
-    );
+    assert.deepEqual(formFields(form), [
+      ['a', '1'],
+      ['api_key', 'k-answer'],
+      ['b', 'x y'],
+    ]);
     assert.equal(orders.rawQuery, 'page=2');
     assert.match(orders.headers.get('authorization') ?? '', /^(?!Bearer )\S+$/, 'Interface B: the raw managed token');
     assertNoSecret(
@@ -175,7 +172,7 @@ describe('bizdata import har (recording relay, real sandbox)', function () {
     );
   });
 
-  it('keeps the other hosts, disabled, with --all; they are never sent', async () => {
+  it('keeps the other hosts, disabled, with --all, never sent; --json gives the report as data', async () => {
     const file = join(t.at.dir, 'session.har');
     await writeFile(file, JSON.stringify(har(t.at.relay.url)));
     const out = join(t.at.dir, 'all');
@@ -190,5 +187,12 @@ describe('bizdata import har (recording relay, real sandbox)', function () {
     assert.equal(t.sent().length, 4);
     assert.match(sent.stderr, /GET \/app\.js: skipped \(# @disabled\)/);
     assert.match(sent.stderr, /POST \/collect: skipped \(# @disabled\)/);
+
+    const json = await t.run(['import', 'har', file, '--out', join(t.at.dir, 'json'), '--json']);
+    assert.equal(json.code, 0, json.stderr);
+    const report = JSON.parse(json.stdout) as { files: string[]; report: Array<{ kind: string; where: string; message: string }> };
+    assert.deepEqual(report.files, [join(t.at.dir, 'json', 'session.bizdata.http')]);
+    assert.deepEqual([...new Set(report.report.map((l) => l.kind))].sort(), ['changed', 'imported', 'left-out']);
+    assert.equal(report.report.filter((l) => l.kind === 'imported').length, 4);
   });
 });

@@ -346,5 +346,8 @@ describe('bizdata import postman (recording relay, real sandbox)', function () {
     const usage = await t.run(['import', 'insomnia', file, '--out', join(t.at.dir, 'x')]);
     assert.equal(usage.code, 2);
     assert.match(usage.stderr, /Say what to import: bizdata import postman\|har\|openapi FILE --out DIR \("insomnia" is none of them\)/);
+    const typo = await t.run(['import', 'postmn', file, '--out', join(t.at.dir, 'x')]);
+    assert.equal(typo.code, 2);
+    assert.match(typo.stderr, /\("postmn": did you mean postman\?\)/);
   });
 });

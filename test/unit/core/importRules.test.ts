@@ -1,8 +1,9 @@
 // The rules of core/import in plain Node: which test-script forms become which assertions, Postman's
 // v2.0 format beside v2.1, where a URL goes (an address with a path, --host, the sign-in), examples
-// from schemas that refer to themselves, what kind a file is, and that every file written reads back
-// through the request-file parser with no problem and holds no secret of its source.
+// from schemas that refer to themselves, Swagger 2.0, what kind a file is, and that every file written
+// reads as the editor reads it, with no problem, and holds no secret of its source.
 import * as assert from 'node:assert/strict';
+import { readOpenApi } from '../../../src/core/import/openApi';
 import { readPostman } from '../../../src/core/import/postman';
 import { scriptAssertions } from '../../../src/core/import/postmanTests';
 import { guessKind } from '../../../src/core/import/importSource';
@@ -193,6 +194,49 @@ describe('import: examples from schemas, and kinds of file', () => {
     assert.deepEqual(exampleOf({ $ref: '#/Node' }, resolve), { name: 'string', when: '2025-01-31' });
     assert.deepEqual(exampleOf({ oneOf: [{ type: 'integer', minimum: 5 }, { type: 'string' }] }, resolve), 5);
     assert.deepEqual(exampleOf({ type: ['null', 'boolean'] }, resolve), true);
+  });
+
+  it('reads a Swagger 2.0 document: host and base path, a body parameter, form fields', () => {
+    const doc = {
+      swagger: '2.0',
+      info: { title: 'Old API', version: '1' },
+      host: 'api.example.com',
+      basePath: '/v1',
+      schemes: ['https'],
+      paths: {
+        '/things': {
+          post: {
+            operationId: 'addThing',
+            parameters: [{ in: 'body', name: 'body', schema: { $ref: '#/definitions/Thing' } }],
+            responses: { 201: {} },
+          },
+        },
+        '/forms/{id}': {
+          put: {
+            consumes: ['application/x-www-form-urlencoded'],
+            parameters: [
+              { in: 'path', name: 'id', type: 'integer', required: true },
+              { in: 'formData', name: 'label', type: 'string', default: 'a b' },
+            ],
+            responses: { 200: {} },
+          },
+        },
+      },
+      definitions: { Thing: { type: 'object', properties: { name: { type: 'string', example: 'pen' }, count: { type: 'integer', minimum: 1 } } } },
+    };
+    const endpoints = endpointsFor('http://127.0.0.1:8080');
+    const r = writeImport(readOpenApi(JSON.stringify(doc), 'old'), { endpoints, hosts: ['https://api.example.com'], all: false });
+    const text = r.files.map((f) => f.text).join('\n');
+    for (const f of r.files)
+      assert.deepEqual(
+        requestFileProblems(f.text, endpoints).filter((p) => p.severity === 'error'),
+        [],
+        f.text,
+      );
+    const added = ['# @name addThing', 'POST {{baseUrl}}/v1/things', 'Content-Type: application/json', '', '{', '  "name": "pen",', '  "count": 1', '}', '', '?? status == 201'];
+    assert.ok(text.includes(added.join('\n')), text);
+    assert.match(text, /^PUT \{\{baseUrl\}\}\/v1\/forms\/\{\{id\}\}\nContent-Type: application\/x-www-form-urlencoded\n\nlabel=a%20b$/m);
+    assert.match(text, /^@id = 0$/m);
   });
 
   it('tells a collection, an environment, a HAR file and an OpenAPI document (JSON or YAML) apart', () => {
