@@ -7,8 +7,13 @@
 //  2. the same rows to a CSV with --column, the run killed with SIGKILL at the middle and run again
 //     with the same --out: every row in the CSV once (nothing lost, nothing repeated), the calls the
 //     kill made go twice (rows in flight), and the CSV parsed back by a CSV parser, one line per row.
+//  3. a data file of 10,000,000 rows (about 150 MB) whose last line is bad: refused at that line before
+//     anything is sent, with the peak resident memory of the process (VmHWM) against the same run over
+//     1,000 rows measured beside it (goal: under 200 MB; the small run is the process's own size).
 // Each line says its goal and whether it was met; the exit status is 1 when one was not.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -91,6 +96,51 @@ async function killedRun(dir: string, sb: BenchSandbox, request: string, data: s
   report('the CSV parses back: one line per input row, status and --column cells', parsedBack ? 'yes' : 'no', 'yes', parsedBack);
 }
 
+/** A CSV of `rows` IP rows whose last line has a field too many, written as a stream. */
+async function badLastLine(path: string, rows: number): Promise<void> {
+  const out = createWriteStream(path);
+  out.write('ip,site\n');
+  const chunk = 100_000;
+  for (let i = 0; i < rows - 1; i += chunk) {
+    const part = Array.from({ length: Math.min(chunk, rows - 1 - i) }, (_, j) => `10.0.${(i + j) & 255}.1,s${(i + j) % 7}`).join('\n');
+    if (!out.write(`${part}\n`)) await once(out, 'drain');
+  }
+  out.end('10.9.9.9,late,one too many\n');
+  await once(out, 'finish');
+}
+
+/** Runs `bizdata send` over a data file refused at its last line; its exit, message and peak resident memory (VmHWM, Linux). */
+async function refusedRun(dir: string, sb: BenchSandbox, request: string, data: string): Promise<{ code: number; stderr: string; peakMb: number; seconds: number }> {
+  const t0 = performance.now();
+  const run = startCli(['send', request, '--data', data, '--out', join(dir, 'never.jsonl')], sandboxEnv(sb.url, join(dir, 'state-3')));
+  let peakKb = 0;
+  const poll = setInterval(() => {
+    void readFile(`/proc/${run.child.pid}/status`, 'utf8').then(
+      (status) => (peakKb = Math.max(peakKb, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0))),
+      () => undefined,
+    );
+  }, 25);
+  const r = await run.done;
+  clearInterval(poll);
+  return { code: r.code, stderr: r.stderr, peakMb: peakKb / 1024, seconds: (performance.now() - t0) / 1000 };
+}
+
+async function hugeFile(dir: string, sb: BenchSandbox, request: string): Promise<void> {
+  const small = join(dir, 'small.csv');
+  const huge = join(dir, 'huge.csv');
+  await badLastLine(small, 1000);
+  await badLastLine(huge, 10_000_000);
+  const size = (await stat(huge)).size / 1e6;
+  const before = await customerStats(sb);
+  const a = await refusedRun(dir, sb, request, small);
+  const b = await refusedRun(dir, sb, request, huge);
+  const after = await customerStats(sb);
+  const named = a.code === 2 && b.code === 2 && /small\.csv:1001: this row has 3 fields/.test(a.stderr) && /huge\.csv:10000001: this row has 3 fields/.test(b.stderr);
+  report(`10,000,000 rows (${size.toFixed(0)} MB), bad last line: refused at that line, exit 2`, named ? `yes, in ${b.seconds.toFixed(1)} s` : `no: ${b.code} ${b.stderr.slice(-200)}`, 'yes', named);
+  report('nothing sent while checking (data calls, sign-ins)', after.dataCalls - before.dataCalls + (after.tokenRequests ?? 0) - (before.tokenRequests ?? 0), '0', after.dataCalls === before.dataCalls);
+  report('peak resident memory, 10,000,000 rows / 1,000 rows', `${b.peakMb.toFixed(0)} MB / ${a.peakMb.toFixed(0)} MB = ${(b.peakMb / a.peakMb).toFixed(2)}`, '< 200 MB (the small run: the process itself)', b.peakMb < 200);
+}
+
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'bizdata-bench-data-'));
   const sb = await startSandboxProcess(dir, 'data', LIMIT, false);
@@ -101,10 +151,14 @@ async function main(): Promise<void> {
     // Addresses the sandbox matches to an organization, so every --column cell holds a D-U-N-S number.
     const addresses = Array.from({ length: ROWS }, (_, i) => `198.51.${Math.floor(i / 250)}.${(i % 250) + 1}`);
     await writeFile(data, `ip,site\n${addresses.map((ip, i) => `${ip},"site ${i % 7}, north"`).join('\n')}\n`);
-    await warm(dir, sb);
-    await wholeRun(dir, sb, request, data);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    await killedRun(dir, sb, request, data);
+    // `npm run bench:data -- huge`: only the 10,000,000-row file.
+    if (!process.argv.includes('huge')) {
+      await warm(dir, sb);
+      await wholeRun(dir, sb, request, data);
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      await killedRun(dir, sb, request, data);
+    }
+    await hugeFile(dir, sb, request);
     console.log('\nfigure                                                           value                              met  goal');
     for (const f of figures) console.log(`${f.what.padEnd(64)} ${f.value.padEnd(34)} ${f.met ? 'yes' : 'NO '}  ${f.goal}`);
     if (figures.some((f) => !f.met)) process.exitCode = 1;

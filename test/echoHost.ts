@@ -11,6 +11,8 @@ export interface EchoHost {
   readonly url: string;
   /** Every token sent to it on a data call (without the scheme word). */
   tokens(): string[];
+  /** The path and query of every request it was sent, in order. */
+  paths(): string[];
   close(): Promise<void>;
 }
 
@@ -23,12 +25,16 @@ interface SignIn {
 export async function echoHost(sandboxUrl: string): Promise<EchoHost> {
   const target = new URL(sandboxUrl);
   const tokens = new Set<string>();
+  const paths: string[] = [];
   const signIn: SignIn = {};
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => handle(req, Buffer.concat(chunks), res));
+    req.on('end', () => {
+      paths.push(req.url ?? '');
+      handle(req, Buffer.concat(chunks), res);
+    });
   });
   server.on('connection', (s) => {
     sockets.add(s);
@@ -91,6 +97,7 @@ export async function echoHost(sandboxUrl: string): Promise<EchoHost> {
   return {
     url: `http://127.0.0.1:${port}`,
     tokens: () => [...tokens],
+    paths: () => [...paths],
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,6 +1,9 @@
 // The service addresses a command works with: each from its flag (or the connection's field standing
 // for it), else --sandbox, else the BIZDATA_* variable; and those that carry a user name or password
 // (user:password@), refused before anything else and never repeated in the message.
+import type { Connection } from '../core/connections/connection';
+import { AUTH_VERSION_B, ORG_VERSION_B } from '../core/constants';
+import type { Endpoints } from '../core/model';
 
 interface Addresses {
   readonly 'auth-url'?: string;
@@ -16,7 +19,25 @@ export function givenAddresses(values: Addresses, env: NodeJS.ProcessEnv): { aut
   const pick = (flag: string | undefined, name: string): string | undefined => flag ?? sandbox ?? (env[name] || undefined);
   let origin = values.origin ?? (env.BIZDATA_ORIGIN || undefined);
   if (origin === undefined && sandbox !== undefined && URL.canParse(sandbox)) origin = new URL(sandbox).origin;
-  return { authUrl: pick(values['auth-url'], 'BIZDATA_AUTH_URL'), baseUrl: pick(values['base-url'], 'BIZDATA_BASE_URL'), legacyUrl: pick(values['legacy-url'], 'BIZDATA_LEGACY_URL'), origin };
+  return {
+    authUrl: pick(values['auth-url'], 'BIZDATA_AUTH_URL'),
+    baseUrl: pick(values['base-url'], 'BIZDATA_BASE_URL'),
+    legacyUrl: pick(values['legacy-url'], 'BIZDATA_LEGACY_URL'),
+    origin,
+  };
+}
+
+/** The run's endpoints from its addresses, the connection's version segments (or the spec's) and Interface A's version. */
+export function endpointsOf(a: ReturnType<typeof givenAddresses>, connection: Connection | undefined, aVersion: string | undefined): Endpoints {
+  return {
+    authUrl: a.authUrl ?? '',
+    baseUrl: a.baseUrl ?? '',
+    legacyUrl: a.legacyUrl ?? '',
+    origin: a.origin ?? '',
+    authVersion: connection?.endpoints.authVersion ?? AUTH_VERSION_B,
+    orgVersion: connection?.endpoints.orgVersion ?? ORG_VERSION_B,
+    ...(aVersion !== undefined ? { aVersion } : {}),
+  };
 }
 
 /** Why the addresses cannot be used, or undefined. */

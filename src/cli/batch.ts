@@ -13,7 +13,7 @@ import { exitCodeFor, printJson } from './output';
 import { EXIT, UsageError, type CliIo, readInputFile } from './io';
 import { batchWorkers } from './coordination';
 import { chooseConnection, confirmProduction, withConnectionFields } from './connections';
-import { againToStop, endBySignal, signalStatus, StopRequests, type StopSignal } from './signals';
+import { endBySignal, requestFileStop, signalStatus, type StopSignal } from './signals';
 
 export const BATCH_HELP = `Usage: bizdata batch FILE --out RESULTS.jsonl [--yes] [--report FILE.html] [--qps N] [--concurrency N] [connection options]
 
@@ -44,9 +44,9 @@ The run stops early on an authentication failure, the lockout guard, or a contra
 client waits by itself (60 s): the message says when; running it again then resumes. A summary is
 printed on stdout.
 
-Ctrl-C (SIGINT) or SIGTERM stops it cleanly: no new lookup is sent, those already sent are answered
-(or cut at the --timeout deadline) and written, the summary is printed, and the process then ends by
-that signal (a shell shows exit status 130 or 143). A second Ctrl-C stops at once, without the summary;
+Ctrl-C (SIGINT) or SIGTERM ends it within a second: no new lookup is sent, those already sent get
+0.75 s to be answered and written (a lookup cut short runs again next time), the summary is printed,
+and the process then ends by that signal (a shell shows exit status 130 or 143). A second Ctrl-C stops at once, without the summary;
 the lines written so far stay intact either way, and running again resumes.
 
 Exit status: 0 when every input succeeded, the failure's status when the run was stopped,
@@ -67,7 +67,7 @@ export async function runBatchCommand(args: string[], io: CliIo): Promise<number
   if (await sameFile(file, values.out)) {
     throw new UsageError(`--out ${values.out} is the input file ${file} (under another name or through a link); results would be appended to the inputs. Name another file, such as results.jsonl.`);
   }
-  const parsed = parseBatchInput(text, file);
+  const parsed = await parseBatchInput(text, file);
   if (parsed.problems.length > 0) {
     throw new UsageError(`${file} has rows that cannot be read; nothing was sent:\n${parsed.problems.map((p) => `  line ${p.line}: ${p.message}`).join('\n')}`);
   }
@@ -77,11 +77,7 @@ export async function runBatchCommand(args: string[], io: CliIo): Promise<number
   await confirmProduction(chosen.connection, values.yes === true, `${parsed.inputs.length} lookups from ${file}`, io);
   const { client, close, requestTimeoutMs, connection } = await makeClient(values, io, parsed.format === 'csv' ? 'b' : 'a', { chosen, observe: recorder?.observe });
   const concurrency = batchWorkers(withConnectionFields(values, connection), io.env);
-  const stop = new StopRequests(requestTimeoutMs, (sig) =>
-    io.stderr.write(
-      `${io.stderr.isTTY ? '\n' : ''}bizdata: ${sig}: stopping the batch: no new lookup is sent; those already sent are answered (within ${requestTimeoutMs / 1000} s) and written. ${againToStop(sig)} to stop at once, without the summary.\n`,
-    ),
-  );
+  const stop = requestFileStop(requestTimeoutMs, io, 'lookups');
   let status: number;
   let endBy: StopSignal | undefined;
   // What the results file held before: the report tells this run's rows from those an earlier run finished.
@@ -95,6 +91,7 @@ export async function runBatchCommand(args: string[], io: CliIo): Promise<number
       stop: stop.stop,
       signal: stop.cut,
       connection: connection?.name,
+      redact: (s) => client.redact(s),
       onProgress: io.stderr.isTTY
         ? (p) => io.stderr.write(`\r${p.done + p.skipped}/${p.total} (ok ${p.ok}, failed ${p.failed}, skipped ${p.skipped})`)
         : undefined,

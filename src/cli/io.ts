@@ -1,6 +1,7 @@
 // What every command is given and may end with: the process's streams, the files the user names,
 // the exit statuses, and the error that means the user's input is wrong (exit 2).
 import { readFile } from 'node:fs/promises';
+import { FileRefused } from '../core/files/door';
 import { safeText } from '../core/sanitize';
 
 /** The process's streams and environment, passed in so commands hold no global state. */
@@ -20,7 +21,8 @@ export async function withUsage(command: string, io: CliIo, run: () => Promise<n
   try {
     return await run();
   } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
+    // A file refused by the door (a link, a file outside its folder) is the user's input too.
+    if (!(err instanceof UsageError || err instanceof FileRefused)) throw err;
     // Usage messages may quote file names and values from files.
     io.stderr.write(`${safeText(`bizdata ${command}: ${err.message}`)}\n`);
     return EXIT.usage;

@@ -8,10 +8,9 @@ import type { SecretRegistry } from '../core/redact';
 import type { CodeBook } from '../core/codes/codes';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../core/http/http';
 import { safeLine } from '../core/sanitize';
-import { AUTH_VERSION_B, ORG_VERSION_B } from '../core/constants';
 import type { Endpoints, InterfaceId, WireEvent } from '../core/model';
 import { DEMO_CREDENTIALS } from '../sandbox/defaults';
-import { givenAddresses, userInfoProblem } from './addresses';
+import { endpointsOf, givenAddresses, userInfoProblem } from './addresses';
 import { openSharing, SharingError } from './coordination';
 import { credentialsFromEnvOrPrompt } from './credentials';
 import { chooseConnection, envForConnection, missingLabel, withConnectionFields, type Chosen } from './connections';
@@ -37,20 +36,21 @@ export interface Setup {
   readonly requestTimeoutMs: number;
 }
 
-/** Builds the client from flags and environment ('any': one interface's addresses suffice); throws UsageError for what is missing or a coordinator that cannot be reached. */
-export async function makeClient(
-  given: ConnectionValues,
-  io: CliIo,
-  needs: InterfaceId | 'any',
-  use: { readonly chosen?: Chosen; readonly credentials?: CredentialProvider; readonly secrets?: SecretRegistry; readonly observe?: (e: WireEvent) => void } = {},
-): Promise<Setup> {
-  const chosen = use.chosen ?? (await chooseConnection(given, io.env));
+/** A connection's addresses as a run uses them: the flags, its fields and the environment; what is missing is a usage error. */
+export interface Addresses {
+  readonly endpoints: Endpoints;
+  /** The run's values with the connection's fields filled in. */
+  readonly values: ConnectionValues;
+  readonly env: NodeJS.ProcessEnv;
+  readonly connection?: Connection;
+}
+
+/** The addresses of the chosen connection ('any': one interface's addresses suffice); throws UsageError for what is missing. Opens nothing. */
+export function connectionAddresses(given: ConnectionValues, io: CliIo, needs: InterfaceId | 'any', chosen: Chosen): Addresses {
   const connection = chosen.connection;
   const values = withConnectionFields(given, connection);
   const env = envForConnection(io.env, connection);
-  const sandbox = values.sandbox;
   const { authUrl, baseUrl, legacyUrl, origin } = givenAddresses(values, env);
-  const resilience = resilienceFrom(values, env);
   const userInfo = userInfoProblem(values, env);
   if (userInfo) throw new UsageError(userInfo);
   const missingA = [
@@ -63,15 +63,21 @@ export async function makeClient(
   if (missing.length > 0) {
     throw new UsageError(`Missing ${missing.join(', ')}. To try the local sandbox, run "bizdata sandbox" and pass --sandbox http://127.0.0.1:8080.`);
   }
-  const endpoints: Endpoints = {
-    authUrl: authUrl ?? '',
-    baseUrl: baseUrl ?? '',
-    legacyUrl: legacyUrl ?? '',
-    origin: origin ?? '',
-    authVersion: connection?.endpoints.authVersion ?? AUTH_VERSION_B,
-    orgVersion: connection?.endpoints.orgVersion ?? ORG_VERSION_B,
-    ...(resilience.aVersion !== undefined ? { aVersion: resilience.aVersion } : {}),
-  };
+  const endpoints = endpointsOf({ authUrl, baseUrl, legacyUrl, origin }, connection, resilienceFrom(values, env).aVersion);
+  return { endpoints, values, env, ...(connection ? { connection } : {}) };
+}
+
+/** Builds the client from flags and environment ('any': one interface's addresses suffice); throws UsageError for what is missing or a coordinator that cannot be reached. */
+export async function makeClient(
+  given: ConnectionValues,
+  io: CliIo,
+  needs: InterfaceId | 'any',
+  use: { readonly chosen?: Chosen; readonly credentials?: CredentialProvider; readonly secrets?: SecretRegistry; readonly observe?: (e: WireEvent) => void } = {},
+): Promise<Setup> {
+  const chosen = use.chosen ?? (await chooseConnection(given, io.env));
+  const { endpoints, values, env, connection } = connectionAddresses(given, io, needs, chosen);
+  const sandbox = values.sandbox;
+  const resilience = resilienceFrom(values, env);
   const verbose = values.verbose === true;
   const log = verbose ? (line: string): void => void io.stderr.write(`${safeLine(line)}\n`) : undefined;
   const credentials: CredentialProvider = sandbox !== undefined ? async (id) => DEMO_CREDENTIALS[id] : (use.credentials ?? credentialsFromEnvOrPrompt(io, { connection: connection?.name, own: true }));

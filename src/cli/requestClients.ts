@@ -1,14 +1,15 @@
 // The clients of a request file's run (bizdata send, and any command that runs request files): one
-// per connection its requests use (`# @connection`), all made before anything is sent, each with the
-// credentials of its own connection only; a production connection among them is confirmed first.
+// per connection its requests use (`# @connection`), all made before anything is sent (and after the
+// run's edges were checked and its questions answered: runEdges.ts), each with the credentials of its
+// own connection only.
 import { type ConnectionValues } from './connectionOptions';
 import { makeClient, type Setup } from './makeClient';
-import { CONNECTION_FIELD_FLAGS, confirmProduction, DEFAULT_SANDBOX_URL, type Chosen } from './connections';
+import { CONNECTION_FIELD_FLAGS, DEFAULT_SANDBOX_URL, type Chosen } from './connections';
 import { credentialsFromEnvOrPrompt, credentialVariables, environmentCredentials, hasNamedCredentials } from './credentials';
 import { connectionNames, findConnection, type Connection } from '../core/connections/connection';
 import type { ConnectionChoice } from '../core/requests/requestConnections';
 import { requestConnectionMeta } from '../core/requests/requestConnections';
-import type { ParsedRequest, ParsedRequestFile, RequestFileProblem } from '../core/requests/requestFile';
+import type { ParsedRequest, ParsedRequestFile } from '../core/requests/requestFile';
 import type { SecretRegistry } from '../core/redact';
 import { UsageError, type CliIo } from './io';
 import type { WireEvent } from '../core/model';
@@ -26,21 +27,6 @@ export const DEFAULT_NAME = 'default';
 export function refuseRunProblems(problems: readonly RunProblem[]): never {
   const count = problems.length === 1 ? 'a request that cannot be sent' : `${problems.length} requests that cannot be sent`;
   throw new UsageError(`nothing was sent: ${count}.\n${problems.map((p) => `${p.path}:${p.line + 1}: ${p.message}`).join('\n')}`);
-}
-
-/** Every error of a file refuses all of it. */
-export function refuseErrors(file: string, problems: readonly RequestFileProblem[]): void {
-  refuseAll(
-    file,
-    problems.filter((p) => p.severity === 'error').map((p) => ({ line: p.span.line, message: p.message })),
-  );
-}
-
-/** Problems at 0-based lines as one usage error: a `FILE:LINE: message` line each, the form editors and CI jump to. */
-export function refuseAll(file: string, problems: ReadonlyArray<{ readonly line: number; readonly message: string }>): void {
-  if (problems.length === 0) return;
-  const count = problems.length === 1 ? 'a problem' : `${problems.length} problems`;
-  throw new UsageError(`nothing was sent: ${file} has ${count}.\n${problems.map((p) => `${file}:${p.line + 1}: ${p.message}`).join('\n')}`);
 }
 
 export interface RequestClients {
@@ -74,16 +60,15 @@ export interface RunProblem {
 /**
  * A client for each connection the selected requests use: the run's (flags override its fields) and
  * one per other `# @connection` name, which takes none of the flags a connection stands for and only
- * its own credentials (credentials.ts). Names must be checked first (connectionProblems); a request
- * whose connection has no credentials it could use is given to `refuse` (nothing is made or sent);
- * a production connection is confirmed (`yes`, else a terminal question) before any client is made.
+ * its own credentials (credentials.ts). Names must be checked first (the preflight); a request
+ * whose connection has no credentials it could use is given to `refuse` (nothing is made or sent).
  * One registry of the run's secrets for all, so one redaction knows every one of them. `observe`
  * hears every client's calls (a run's report).
  */
 export async function requestClients(
   runs: readonly RequestRun[],
   chosen: Chosen,
-  values: ConnectionValues & { readonly yes?: boolean },
+  values: ConnectionValues,
   io: CliIo,
   refuse: (problems: readonly RunProblem[]) => void,
   secrets: SecretRegistry,
@@ -112,9 +97,6 @@ export async function requestClients(
     }
   }
   if (problems.length > 0) refuse(problems);
-  const reached = [...(chosen.connection && [...keys.values()].includes(undefined) ? [chosen.connection] : []), ...others.values()];
-  const what = `the requests of ${runs.map((r) => r.path).join(', ')}`;
-  for (const c of reached) await confirmProduction(c, values.yes === true, `sending ${what}`, io, `sending ${what}`);
   try {
     for (const key of new Set(keys.values())) {
       if (setups.has(key)) continue;

@@ -1,28 +1,27 @@
 // The command line as a host of the run engine (core/run/engine.ts): the run's clients, one per
-// connection (requestClients.ts), the answers given before the run (prompts, --var), `# @note`
-// asked at a terminal or passed by --confirm-notes, and Ctrl-C. It decides nothing of the run.
+// connection (requestClients.ts), the answers given before the run (runEdges.ts: the prompts, the
+// notes confirmed), the run's one registry of secrets, and Ctrl-C. It decides nothing of the run.
+import type { RunSecrets } from '../core/redact';
+import type { RunAnswers } from '../core/run/asking';
 import type { RunEvent, RunHost } from '../core/run/engine';
-import type { FileInputs } from '../core/run/prepare';
+import type { PreflightFile } from '../core/run/preflight';
 import type { Route } from '../core/run/step';
-import { confirmNote, type InputValues } from './requestInputs';
-import type { CliIo } from './io';
 import type { RequestClients } from './requestClients';
 import type { StopRequests } from './signals';
-import { requestName } from '../core/run/judge';
 
 export interface CliHostOptions {
   readonly clients: RequestClients;
-  /** The file as named, for the note's question. */
-  readonly file: string;
-  readonly inputs: FileInputs;
-  readonly values: InputValues & { readonly 'confirm-risk'?: boolean };
-  readonly io: CliIo;
+  readonly file: PreflightFile;
+  readonly answers: RunAnswers;
+  readonly secrets: RunSecrets;
+  readonly values: { readonly 'confirm-risk'?: boolean };
   readonly stop: StopRequests;
   on?(event: RunEvent): void | Promise<void>;
 }
 
 export function cliRunHost(o: CliHostOptions): RunHost {
-  const { clients, values, io, stop } = o;
+  const { clients, values, stop, file, answers } = o;
+  const inputs = { ...file.inputs, prompts: answers.prompts.get(file.path) ?? new Map<string, string>() };
   const routes = new Map<string, Route | undefined>();
   const route = (name: string): Route | undefined => {
     if (routes.has(name)) return routes.get(name);
@@ -38,9 +37,9 @@ export function cliRunHost(o: CliHostOptions): RunHost {
   return {
     connections: clients.choice,
     route,
-    inputs: () => Promise.resolve(o.inputs),
-    confirm: (r) => confirmNote(r, `${o.file}: ${requestName(r)}`, values, io),
-    redact: (text) => clients.redact(text),
+    inputs: () => Promise.resolve(inputs),
+    confirm: (r) => Promise.resolve(answers.confirmed.has(r)),
+    secrets: o.secrets,
     stopped: () => stop.received !== undefined,
     on: o.on,
   };

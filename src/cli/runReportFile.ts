@@ -2,9 +2,9 @@
 // beside the run without changing it (the client's calls and waits, each request's outcome), and the
 // one HTML file written at the end (core/report, loaded only when a report is asked for); and the
 // JUnit XML of `bizdata test --junit FILE`.
-import { stat, writeFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { errorMessage } from '../core/errors';
+import { refuseLink, writeWhole } from '../core/files/door';
 import type { CallResult, WireEvent } from '../core/model';
 import { answerText } from '../core/report/runRecords';
 import { runReportHtml } from '../core/report/loadReport';
@@ -39,17 +39,14 @@ export async function recorderFor(path: string | undefined, inputs: readonly str
     () => false,
   );
   if (!isFolder) throw new UsageError(`--report ${path}: the folder ${folder} does not exist. Create it, or name a report in an existing folder.`);
+  await refuseLink(path, 'a report');
   return new RunRecorder();
 }
 
 /** Writes the report; `redact` is the run's client's, with every secret it has seen. */
 export async function writeRunReport(path: string, run: ReportRun, redact: (text: string) => string): Promise<void> {
   const html = await runReportHtml(run, redact, { linkResults: true });
-  try {
-    await writeFile(path, html);
-  } catch (err) {
-    throw new UsageError(`Cannot write the report to ${path}: ${(err as NodeJS.ErrnoException).code ?? errorMessage(err)}.`);
-  }
+  await writeWhole(path, html, 'a report');
 }
 
 /** A reported request as the report shows it: with what was sent and the answer when it failed. */
@@ -95,11 +92,12 @@ export function sentRequest(file: string, r: ParsedRequest, sent: { readonly met
   };
 }
 
-/** Writes `bizdata test --junit FILE`. */
+/** Refuses a --junit file that is a link before anything is sent: it is written at the run's end, never through a link. */
+export async function checkJunit(path: string | undefined): Promise<void> {
+  if (path !== undefined) await refuseLink(path, 'a JUnit report');
+}
+
+/** Writes `bizdata test --junit FILE` (never through a link: core/files/door.ts). */
 export async function writeJunit(path: string, xml: string): Promise<void> {
-  try {
-    await writeFile(path, xml);
-  } catch (err) {
-    throw new UsageError(`Cannot write the JUnit report to ${path}: ${(err as NodeJS.ErrnoException).code ?? errorMessage(err)}.`);
-  }
+  await writeWhole(path, xml, 'a JUnit report');
 }

@@ -1,29 +1,24 @@
 // `bizdata send FILE [--name NAME]...`: the requests of a request file (`.bizdata.http`) run by the run
 // engine (core/run/engine.ts) as a script: in order, each response printed as it comes, the run ended
 // at the first request that does not pass.
-import { runRequests, unsendableAtStart, type RunEvent } from '../core/run/engine';
+import { runRequests, type RunEvent } from '../core/run/engine';
 import { requestName } from '../core/run/judge';
 import { cliRunHost } from './runHost';
 import { DATA_OPTIONS, DATA_SEND_HELP, sendWithData } from './dataRun';
 import { dataOfRun } from './dataFileBeside';
 import { requestLines } from './testReport';
-import { SecretRegistry } from '../core/redact';
 import { safeJson, safeLine, safeText } from '../core/sanitize';
-import { parseRequestFile, type ParsedRequest } from '../core/requests/requestFile';
-import { requestFileText } from '../core/requests/requestText';
 import { allDisabledLine } from '../core/requests/requestSettings';
-import { connectionVariables, unknownReferences } from '../core/requests/requestVariables';
-import { bodyFiles } from '../core/requests/fileSafety';
-import { checkNotes, promptAnswers, REQUEST_INPUT_HELP, REQUEST_INPUT_OPTIONS, requestFileContext } from './requestInputs';
+import { REQUEST_INPUT_HELP, REQUEST_INPUT_OPTIONS } from './requestInputs';
+import type { ParsedRequest } from '../core/requests/requestFile';
+import { cliConnections, cliEdges, loadRequestFile } from './runEdges';
 import { parse } from './args';
 import { CONNECTION_HELP, CONNECTION_OPTIONS } from './connectionOptions';
 import { printFailure } from './output';
 import { chooseConnection } from './connections';
-import { connectionNames } from '../core/connections/connection';
-import { connectionProblems } from '../core/requests/requestConnections';
-import { PRODUCTION_HELP, PRODUCTION_OPTIONS, refuseAll, refuseErrors, refuseRunProblems, requestClients } from './requestClients';
+import { PRODUCTION_HELP, PRODUCTION_OPTIONS, refuseRunProblems, requestClients } from './requestClients';
 import { runLimit } from '../core/report/runRecords';
-import { EXIT, UsageError, type CliIo, readInputBytes } from './io';
+import { EXIT, UsageError, type CliIo } from './io';
 import { endBySignal, requestFileStop } from './signals';
 import type { ReportTest } from '../core/report/reportModel';
 import { recorderFor, REPORT_HELP, REPORT_OPTIONS, sentRequest, writeRunReport } from './runReportFile';
@@ -101,44 +96,30 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
     return sendWithData(file, { ...values, data }, io);
   }
   if (values.out !== undefined || values.column !== undefined) throw new UsageError('--out and --column go with --data ROWS.csv: the results of a data-driven run. See "bizdata send --help".');
-  const text = requestFileText(await readInputBytes(file));
-  const parsed = parseRequestFile(text);
-  // A file with an error sends nothing, and is refused before any client is made.
-  refuseErrors(file, parsed.problems);
-  for (const p of parsed.problems) io.stderr.write(`${safeLine(`${file}:${p.span.line + 1}: warning: ${p.message}`)}\n`);
-  const chosenRequests = select(parsed.requests, values.name ?? [], file);
+  const loaded = await loadRequestFile(file, values, io, 'send', (all) => select(all, values.name ?? [], file));
+  const selected = loaded.requests;
   // "# @disabled" requests are never sent, even when named; when none is left, one line says so.
-  const selected = chosenRequests.filter((r) => !r.settings.disabled);
-  if (selected.length === 0) {
-    io.stderr.write(`${safeLine(allDisabledLine(file, chosenRequests.length))}\n`);
+  if (selected.length === 0 && loaded.disabled.length > 0) {
+    io.stderr.write(`${safeLine(allDisabledLine(file, loaded.disabled.length))}\n`);
     return EXIT.ok;
   }
-  for (const r of chosenRequests.filter((c) => c.settings.disabled)) io.stderr.write(`${safeLine(`${r.name ?? `request ${r.index + 1}`}: skipped (# @disabled)`)}\n`);
-  checkNotes(selected, values, io, file);
-  const { root, system } = await requestFileContext(file, values, io);
-  // Every secret of the run, for the one redaction of all it prints (core/redact.ts).
-  const secrets = new SecretRegistry();
-  const prompts = await promptAnswers(selected, values, io, file, secrets);
-  const files = bodyFiles(file, root);
+  for (const r of loaded.disabled) io.stderr.write(`${safeLine(`${r.name ?? `request ${r.index + 1}`}: skipped (# @disabled)`)}\n`);
   const recorder = await recorderFor(values.report, [file]);
   const reported: ReportTest[] = [];
   const chosen = await chooseConnection(values, io.env);
-  // A `# @connection` that names no connection refuses the file at its line, before any client is made.
-  refuseErrors(file, connectionProblems(parsed, connectionNames(chosen.connections)));
-  const clients = await requestClients([{ file: parsed, path: file, requests: selected }], chosen, values, io, refuseRunProblems, secrets, recorder?.observe);
+  // What the run refuses and asks, decided once (core/run/preflight.ts): nothing is sent before.
+  const { preflight, answers } = await cliEdges([loaded], cliConnections(chosen, values, io), values, io);
+  if (selected.length === 0) throw new UsageError(`${file} holds no request. Write one as "GET {{baseUrl}}/v1/…" (see "bizdata send --help").`);
+  const { secrets } = preflight;
+  const clients = await requestClients([{ file: loaded.parsed, path: file, requests: selected }], chosen, values, io, refuseRunProblems, secrets, recorder?.observe);
   const { main, setupOf } = clients;
   const { requestTimeoutMs } = main;
   const stop = requestFileStop(requestTimeoutMs, io);
   let sent = 0;
   let declined = 0;
   let failed: number | undefined;
-  const inputs = { prompts, system, files };
   const redact = (text: string): string => secrets.redact(text);
   try {
-    refuseErrors(file, unknownReferences(text, parsed, connectionVariables(main.endpoints)));
-    // Where each token goes, each body and each value from outside the file are checked before the
-    // first request is sent, with the request's connection; what needs an earlier answer, at its turn.
-    refuseAll(file, await unsendableAtStart({ file: parsed, requests: selected }, cliRunHost({ clients, file, inputs, values, io, stop }), () => inputs));
     const on = (e: RunEvent): void => {
       if (e.kind === 'skipped' && e.why === 'declined') {
         io.stderr.write(`${safeLine(`${requestName(e.request)}: not sent (declined)`)}\n`);
@@ -168,7 +149,7 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
         failed = EXIT.other;
       }
     };
-    await runRequests({ file: parsed, requests: selected, until: 'first-failure' }, cliRunHost({ clients, file, inputs, values, io, stop, on }));
+    await runRequests({ file: loaded.parsed, requests: selected, until: 'first-failure' }, cliRunHost({ clients, file: loaded, answers, secrets, values, stop, on }));
   } finally {
     await clients.close();
     stop.dispose();
@@ -176,7 +157,7 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
   if (recorder && values.report !== undefined) {
     const connections = [...new Set(reported.map((t) => t.connection ?? 'default'))];
     const run = { title: `bizdata send ${file}`, kind: 'send', startedAt: recorder.startedAt, durationMs: Date.now() - recorder.startedAt, connections, wire: recorder.wire, limit: runLimit(main.client.limiterState()), tests: reported } as const;
-    await writeRunReport(values.report, run, clients.redact);
+    await writeRunReport(values.report, run, redact);
   }
   if (failed !== undefined) return failed;
   if (!stop.received || sent + declined === selected.length) return EXIT.ok;
@@ -184,8 +165,7 @@ export async function runSendCommand(args: string[], io: CliIo): Promise<number>
   return endBySignal(stop.received, io);
 }
 
-function select(requests: readonly ParsedRequest[], names: readonly string[], file: string): ParsedRequest[] {
-  if (requests.length === 0) throw new UsageError(`${file} holds no request. Write one as "GET {{baseUrl}}/v1/…" (see "bizdata send --help").`);
+function select(requests: readonly ParsedRequest[], names: readonly string[], file: string): readonly ParsedRequest[] {
   if (names.length === 0) return [...requests];
   const missing = names.filter((n) => !requests.some((r) => r.name === n));
   if (missing.length > 0) {

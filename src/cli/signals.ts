@@ -1,8 +1,9 @@
-// Ctrl-C (SIGINT) and SIGTERM in the commands that work through many calls (batch, send, test). The
-// first signal asks the command to stop cleanly: nothing new is sent, what is on the wire is answered
-// (or cut at the deadline: --timeout for a batch, 0.75 s for request files), the command prints what
-// it did, and the process then ends by that same signal, so a shell reports 130 or 143 and a script
-// running it stops too. A second signal ends it at once.
+// Ctrl-C (SIGINT) and SIGTERM in the commands that work through many calls (batch, send, test and
+// their data runs). The first signal ends the run within a second, whatever it was sending: nothing
+// new is sent (calls waiting in the limiter are dropped), what is on the wire gets 0.75 s to be
+// answered and is then cut (a row or lookup cut short is not written, so the next run does it), the
+// command prints and writes what finished, and the process then ends by that same signal, so a shell
+// reports 130 or 143 and a script running it stops too. A second signal ends it at once.
 //
 // The listeners stay until the command is done. The file lock (proper-lockfile, dist/lockfile.js)
 // brings signal-exit, which re-raises a signal when it finds no other listener: a listener that
@@ -13,11 +14,11 @@ import type { CliIo } from './io';
 export type StopSignal = 'SIGINT' | 'SIGTERM';
 
 /**
- * How long `send` and `test` let a request on the wire be answered after the first signal: a request
+ * How long a call on the wire may still be answered after the first signal: a request file or a data
  * file may come from anyone and may name an answer that never ends, and CI's SIGTERM must end the job
- * within a second, its reports written. (A batch waits up to --timeout: its answers are its output.)
+ * within a second, its reports written.
  */
-const REQUEST_FILE_GRACE_MS = 750;
+const GRACE_MS = 750;
 const STOP_SIGNALS: readonly StopSignal[] = ['SIGINT', 'SIGTERM'];
 
 export class StopRequests {
@@ -92,10 +93,16 @@ export async function endBySignal(sig: StopSignal, io: CliIo): Promise<number> {
   return signalStatus(sig);
 }
 
-/** The stop of `send` and `test`: the request on the wire gets at most 0.75 s (never more than --timeout). */
-export function requestFileStop(requestTimeoutMs: number, io: CliIo): StopRequests {
-  const graceMs = Math.min(requestTimeoutMs, REQUEST_FILE_GRACE_MS);
+const STOPPING: Readonly<Record<'requests' | 'rows' | 'lookups', string>> = {
+  requests: 'the request on its way is answered within {s} s or cut, no other is sent; the reports of what ran are written.',
+  rows: 'no new row starts; the rows on their way are answered within {s} s or cut (a row cut short runs again next time); what finished is written.',
+  lookups: 'no new lookup is sent; those on their way are answered within {s} s or cut (and run again next time); what finished is written.',
+};
+
+/** The stop of every run: what is on the wire gets at most 0.75 s (never more than --timeout). */
+export function requestFileStop(requestTimeoutMs: number, io: CliIo, what: keyof typeof STOPPING = 'requests'): StopRequests {
+  const graceMs = Math.min(requestTimeoutMs, GRACE_MS);
   return new StopRequests(graceMs, (sig) =>
-    io.stderr.write(`bizdata: ${sig}: stopping: the request on its way is answered within ${graceMs / 1000} s or cut, no other is sent; the reports of what ran are written. ${againToStop(sig)} to stop at once.\n`),
+    io.stderr.write(`${io.stderr.isTTY && what !== 'requests' ? '\n' : ''}bizdata: ${sig}: stopping: ${STOPPING[what].replace('{s}', String(graceMs / 1000))} ${againToStop(sig)} to stop at once.\n`),
   );
 }

@@ -4,35 +4,28 @@
 import { readdir, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { runRequests, unsendableAtStart, type RunEvent } from '../core/run/engine';
-import type { FileInputs } from '../core/run/prepare';
+import { runRequests, type RunEvent } from '../core/run/engine';
 import { cliRunHost } from './runHost';
 import { DATA_OPTIONS, DATA_TEST_HELP, testWithData } from './dataRun';
 import { dataOfRun, withoutDataDriven } from './dataFileBeside';
-import { bodyFiles } from '../core/requests/fileSafety';
-import { parseRequestFile, type ParsedRequest, type ParsedRequestFile } from '../core/requests/requestFile';
-import { requestFileText } from '../core/requests/requestText';
 import { allDisabledLine } from '../core/requests/requestSettings';
-import { connectionVariables, unknownReferences } from '../core/requests/requestVariables';
 import { requestName } from '../core/run/judge';
-import { connectionNames } from '../core/connections/connection';
-import { connectionProblems } from '../core/requests/requestConnections';
 import { chooseConnection } from './connections';
 import { runLimit } from '../core/report/runRecords';
 import { errorMessage } from '../core/errors';
 import type { CallFailure, CallResult } from '../core/model';
-import { SecretRegistry } from '../core/redact';
 import { failureLine } from '../core/exchange/failures';
 import type { ReportTest } from '../core/report/reportModel';
-import { recorderFor, REPORT_HELP, REPORT_OPTIONS, reportTest, writeJunit, writeRunReport } from './runReportFile';
+import { checkJunit, recorderFor, REPORT_HELP, REPORT_OPTIONS, reportTest, writeJunit, writeRunReport } from './runReportFile';
 import { safeLine } from '../core/sanitize';
 import { parse } from './args';
 import { CONNECTION_HELP, CONNECTION_OPTIONS } from './connectionOptions';
 import type { Setup } from './makeClient';
 import { printFailure, printJson } from './output';
-import { EXIT, UsageError, type CliIo, readInputBytes } from './io';
-import { PRODUCTION_HELP, PRODUCTION_OPTIONS, refuseAll, refuseErrors, refuseRunProblems, requestClients } from './requestClients';
-import { checkNotes, promptAnswers, REQUEST_INPUT_HELP, REQUEST_INPUT_OPTIONS, requestFileContext } from './requestInputs';
+import { EXIT, UsageError, type CliIo } from './io';
+import { PRODUCTION_HELP, PRODUCTION_OPTIONS, refuseRunProblems, requestClients } from './requestClients';
+import { REQUEST_INPUT_HELP, REQUEST_INPUT_OPTIONS } from './requestInputs';
+import { cliConnections, cliEdges, loadRequestFile, type LoadedFile } from './runEdges';
 import { endBySignal, requestFileStop } from './signals';
 import { countsOf, jsonReport, junitReport, requestLines, summaryLine, type FileReport, type ReportedRequest } from './testReport';
 
@@ -87,15 +80,6 @@ ${CONNECTION_HELP}`;
 const TEST_OPTIONS = { ...CONNECTION_OPTIONS, ...REQUEST_INPUT_OPTIONS, ...PRODUCTION_OPTIONS, ...REPORT_OPTIONS, junit: { type: 'string' }, json: { type: 'boolean' }, data: DATA_OPTIONS.data } as const;
 const REQUEST_FILE = '.bizdata.http';
 
-interface Loaded {
-  readonly file: string;
-  readonly text: string;
-  readonly parsed: ParsedRequestFile;
-  /** Its requests but those marked `# @disabled`. */
-  readonly requests: readonly ParsedRequest[];
-  /** Prompt answers, allowed environment and body files of this file. */
-  readonly inputs: FileInputs;
-}
 
 export async function runTestCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(args, TEST_OPTIONS, true);
@@ -113,39 +97,28 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
   // A folder's data-driven files run alone, once per row; the files named run as named.
   const files = positionals.every((p) => named.includes(p)) ? named : await withoutDataDriven(named, io, 'test');
   if (files.length === 0) throw new UsageError(`Every request file of ${positionals.join(', ')} is data-driven: run each alone, as said above.`);
-  // Every secret of the run, for the one redaction of all it prints and writes (core/redact.ts).
-  const secrets = new SecretRegistry();
-  const redact = (text: string): string => secrets.redact(text);
   const recorder = await recorderFor(values.report, files);
+  await checkJunit(values.junit);
   const skipped: ReportTest[] = [];
-  const loaded: Loaded[] = [];
-  for (const file of files) {
-    const text = requestFileText(await readInputBytes(file));
-    const parsed = parseRequestFile(text);
-    // A file with an error, a malformed assertion among them, refuses the run before anything is sent.
-    refuseErrors(file, parsed.problems);
-    // "# @disabled" requests are never sent; a "# @note" no one can confirm refuses the run; prompts are answered now.
-    const requests = parsed.requests.filter((r) => !r.settings.disabled);
-    checkNotes(requests, values, io, file);
-    const { root, system } = await requestFileContext(file, values, io, 'test');
-    const prompts = await promptAnswers(requests, values, io, file, secrets);
-    loaded.push({ file, text, parsed, requests, inputs: { prompts, system, files: bodyFiles(file, root) } });
-  }
-  for (const { file, parsed } of loaded) for (const p of parsed.problems) io.stderr.write(`${safeLine(`${file}:${p.span.line + 1}: warning: ${p.message}`)}\n`);
-  const chosen = await chooseConnection(values, io.env);
-  // A `# @connection` that names no connection refuses the run at its line, before any client is made.
-  for (const { file, parsed } of loaded) refuseErrors(file, connectionProblems(parsed, connectionNames(chosen.connections)));
+  const loaded: LoadedFile[] = [];
+  for (const file of files) loaded.push(await loadRequestFile(file, values, io, 'test'));
   // Requests that are all "# @disabled": nothing to send, and no failure; one line says so.
-  const disabled = loaded.flatMap((l) => l.parsed.requests.filter((r) => r.settings.disabled).map((r) => ({ file: l.file, r })));
+  const disabled = loaded.flatMap((l) => l.disabled.map((r) => ({ file: l.path, r })));
   if (loaded.every((l) => l.requests.length === 0) && disabled.length > 0) return nothingEnabled(files, disabled.length, values, io);
+  const chosen = await chooseConnection(values, io.env);
+  // What the run refuses and asks, decided once (core/run/preflight.ts): a file with an error, a
+  // malformed assertion among them, refuses the run before anything is sent.
+  const { preflight, answers } = await cliEdges(loaded, cliConnections(chosen, values, io), values, io);
+  if (loaded.every((l) => l.requests.length === 0)) throw new UsageError(`${files.join(', ')} ${files.length === 1 ? 'holds' : 'hold'} no request. Write one as "GET {{baseUrl}}/v1/…", with "?? status == 200" below it.`);
+  const { secrets } = preflight;
+  const redact = (text: string): string => secrets.redact(text);
   for (const { file, r } of disabled) {
     io.stderr.write(`${safeLine(`${file}: ${requestName(r)}: skipped (# @disabled)`)}\n`);
     skipped.push({ name: requestName(r), file, line: r.requestLine + 1, verdict: 'skipped', method: r.method, url: r.url, failedAssertions: [] });
   }
-  if (loaded.every((l) => l.requests.length === 0)) throw new UsageError(`${files.join(', ')} ${files.length === 1 ? 'holds' : 'hold'} no request. Write one as "GET {{baseUrl}}/v1/…", with "?? status == 200" below it.`);
   // A client per connection used, shared by every file: one token, one limiter and one guard per account.
   const clients = await requestClients(
-    loaded.map((l) => ({ file: l.parsed, path: l.file, requests: l.requests })),
+    loaded.map((l) => ({ file: l.parsed, path: l.path, requests: l.requests })),
     chosen,
     values,
     io,
@@ -162,28 +135,25 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
     if (!values.json) io.stdout.write(`${safeLine(redact(line))}\n`);
   };
   const reports: FileReport[] = [];
-  const answers = new Map<ReportedRequest, CallResult>();
+  const answered = new Map<ReportedRequest, CallResult>();
   let stopped: CallFailure | undefined;
   let stoppedBy = main;
   const t0 = performance.now();
   try {
-    for (const { file, text, parsed, requests, inputs } of loaded) {
-      refuseErrors(file, unknownReferences(text, parsed, connectionVariables(main.endpoints)));
-      refuseAll(file, await unsendableAtStart({ file: parsed, requests }, cliRunHost({ clients, file, inputs, values, io, stop }), () => inputs));
-    }
-    for (const { file, parsed, requests: toSend, inputs } of loaded) {
+    for (const l of loaded) {
       if (stopped || stop.received) break;
+      const { path: file } = l;
       const requests: ReportedRequest[] = [];
       reports.push({ file, startedAt: new Date().toISOString(), requests });
       const on = (e: RunEvent): void => {
         if (e.kind === 'skipped' && e.why === 'declined') io.stderr.write(`${safeLine(`${file}: ${requestName(e.request)}: not sent (declined)`)}\n`);
         if (e.kind !== 'judged') return;
         const reported = { outcome: e.outcome, connection: e.step?.route.name ?? nameOf(clients.setupOf(e.outcome.request)), url: e.outcome.url };
-        if (recorder && e.step) answers.set(reported, e.step.result);
+        if (recorder && e.step) answered.set(reported, e.step.result);
         requests.push(reported);
         for (const line of requestLines(file, reported)) say(line);
       };
-      const run = await runRequests({ file: parsed, requests: toSend, until: 'end' }, cliRunHost({ clients, file, inputs, values, io, stop, on }));
+      const run = await runRequests({ file: l.parsed, requests: l.requests, until: 'end' }, cliRunHost({ clients, file: l, answers, secrets, values, stop, on }));
       if (run.stopped?.failure) {
         stopped = run.stopped.failure;
         stoppedBy = clients.setupNamed(run.stopped.route?.name ?? '') ?? main;
@@ -198,7 +168,7 @@ export async function runTestCommand(args: string[], io: CliIo): Promise<number>
   const durationMs = performance.now() - t0;
   say(summaryLine(counts, durationMs / 1000));
   if (recorder && values.report !== undefined) {
-    const tests = [...reports.flatMap((f) => f.requests.map((r) => reportTest(f.file, r, answers.get(r)))), ...skipped];
+    const tests = [...reports.flatMap((f) => f.requests.map((r) => reportTest(f.file, r, answered.get(r)))), ...skipped];
     const why = stopped ? failureLine(stopped) : stop.received ? `stopped by ${stop.received}` : undefined;
     const connections = [...new Set(reports.flatMap((f) => f.requests.map((r) => r.connection)))];
     const title = `bizdata test ${positionals.join(' ')}`;

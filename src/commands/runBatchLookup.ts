@@ -24,7 +24,7 @@ export async function runBatchLookup(services: Services, arg?: unknown): Promise
   const input = await resolveInputFile(arg);
   if (!input) return undefined;
   const document = await vscode.workspace.openTextDocument(input);
-  const parsed = parseBatchInput(document.getText(), input.fsPath);
+  const parsed = await parseBatchInput(document.getText(), input.fsPath);
   const first = parsed.inputs[0];
   if (first === undefined) {
     const problem = parsed.problems[0];
@@ -71,6 +71,7 @@ export async function runBatchLookup(services: Services, arg?: unknown): Promise
           outFile,
           // Every line names it; lines another connection wrote are not taken as done here.
           connection: connection.name,
+          redact: (text) => connection.secrets.redact(text),
           concurrency,
           signal: abort.signal,
           onProgress: (p) => {
@@ -88,7 +89,7 @@ export async function runBatchLookup(services: Services, arg?: unknown): Promise
   const after = await readFile(outFile, 'utf8').catch(() => before);
   const title = `Batch: ${path.basename(input.fsPath)}`;
   const run = batchReportRun({ title, inputs: parsed.inputs, before, after, resultsFile: outFile, connection: connection.name, startedAt, summary, wire, limiter: connection.getClient().limiterState() });
-  services.reports.keep({ run, redact: (text) => connection.redact(text) });
+  services.reports.keep({ run, redact: (text) => connection.secrets.redact(text) });
   services.log.info(`batch: ${input.fsPath} on ${connection.name}: ${summary.done} run, ${summary.skipped} resumed, ${summary.ok} ok, ${summary.failed} failed${summary.cancelled ? ', cancelled' : ''}`);
   const outUri = vscode.Uri.file(outFile);
   const message = safeLine(`Business Data (${connection.name}): ${summaryMessage(summary, path.basename(outFile))}`);

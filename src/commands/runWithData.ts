@@ -1,28 +1,27 @@
 // "Business Data: Run with Data…" (and the CodeLens at the top of a request file): the file's requests
 // run once per row of a data file (CSV with a header row, or JSON Lines), each column a variable
-// (`{{country}}`), by the rows runner the CLI's `--data` uses (core/run/dataRows.ts) through the editor's host. The data file is
-// read and checked before anything is sent (a row that lacks a variable the file uses is refused at its
-// line); a cancellable progress notification says rows done of total, the rate and the time left; the
+// (`{{country}}`), by the rows runner the CLI's `--data` uses (core/run/dataRows.ts) through the editor's
+// host. The run's edges are checked before anything is sent, as for every run (editorEdges.ts: the data
+// file streamed through once, a row that lacks a variable refused at ROWS:LINE, production and notes
+// asked); a cancellable progress notification says rows done of total, the rate and the time left; the
 // results go beside the data file as NAME.results.jsonl (one line per row, as written), and running it
 // again resumes where it stopped; the run is kept for "Open Report". With { uri, data } it skips the
 // open dialog. Returns the URI (string) of the results file, or undefined when nothing ran.
-import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { checkRows } from '../core/data/rowCheck';
-import { problemText, readRows, type DataRow, type DataTable } from '../core/data/rows';
+import { openDataFile, type DataSource } from '../core/data/dataSource';
 import { openResults } from '../core/data/results';
-import { connectionOfRequest } from '../core/requests/requestConnections';
-import { parseRequestFile, type ParsedRequestFile } from '../core/requests/requestFile';
-import { connectionVariables, dataVariables } from '../core/requests/requestVariables';
+import type { DataRow } from '../core/data/rows';
+import { parseRequestFile, type ParsedRequest, type ParsedRequestFile } from '../core/requests/requestFile';
 import { runLimit } from '../core/report/runRecords';
 import { runDataRows } from '../core/run/dataRows';
+import { refusalText, type DataShape } from '../core/run/preflight';
 import type { RowsSummary } from '../core/run/rows';
 import { safeLine } from '../core/sanitize';
 import type { Connection } from '../features/connection/connection';
-import { confirmProductionRun } from '../features/connection/consent';
 import { dataPercentDone, dataProgressMessage, dataResultsPath, dataSummaryMessage } from '../features/requestFiles/dataRunText';
-import { askedOnce, editorRunHost } from '../features/requestFiles/editorRunHost';
+import { editorEdges } from '../features/requestFiles/editorEdges';
+import { editorRunHost } from '../features/requestFiles/editorRunHost';
 import { sendForAnswer } from '../features/results/lookUpAndShow';
 import type { Services } from '../features/services';
 import { Commands, executeCommand } from '../features/shared/commandIds';
@@ -34,30 +33,52 @@ const OPEN_REPORT = 'Open Report';
 
 export async function runWithData(services: Services, arg?: unknown): Promise<string | undefined> {
   const requestUri = requestFileOf(arg);
-  if (!vscode.workspace.isTrusted) throw new UserError('This folder is in Restricted Mode, so request files send nothing with your token. Trust the folder ("Workspaces: Manage Workspace Trust") if you trust its request files, then run again.');
   const document = await vscode.workspace.openTextDocument(requestUri);
   const text = document.getText();
   const file = parseRequestFile(text);
   const where = vscode.workspace.asRelativePath(requestUri);
-  const error = file.problems.find((p) => p.severity === 'error');
-  if (error) throw new UserError(`Nothing was sent: ${where}:${error.span.line + 1}: ${error.message}`);
   const requests = file.requests.filter((r) => !r.settings.disabled);
   if (requests.length === 0) throw new UserError(`${where} holds no request to run${file.requests.length > 0 ? ' (every one is marked "# @disabled")' : ''}. Write one that uses a column of the data file, as "GET {{baseUrl}}/v1/duns-search/ip/{{ip}}".`);
   const data = await dataFileOf(arg, requestUri);
   if (!data) return undefined;
-  const table = await checkedRows(services, data, text, file, where);
-  const choice = services.connections.choice();
-  const reached = requests.flatMap((r) => {
-    const c = connectionOfRequest(file, r, choice);
-    const connection = c.ok ? services.connections.named(c.name) : undefined;
-    return connection ? [connection] : [];
-  });
-  if (!(await confirmProductionRun(reached, `Run ${where} for ${table.rows.length} rows of ${path.basename(data.fsPath)}`))) return undefined;
+  // A data file the user chose: it may be anywhere, and is read as a stream.
+  const opened = await openDataFile(data.fsPath, { named: vscode.workspace.asRelativePath(data) });
+  if (!opened.ok) throw new UserError(`Nothing was sent: ${opened.message}`);
+  const { source } = opened;
+  try {
+    return await runRows(services, { requestUri, where, text, file, requests, data, source });
+  } finally {
+    await source.close();
+  }
+}
+
+interface RowsOfFile {
+  readonly requestUri: vscode.Uri;
+  readonly where: string;
+  readonly text: string;
+  readonly file: ParsedRequestFile;
+  readonly requests: readonly ParsedRequest[];
+  readonly data: vscode.Uri;
+  readonly source: DataSource;
+}
+
+async function runRows(services: Services, o: RowsOfFile): Promise<string | undefined> {
+  const { requestUri, where, data, source, file, requests } = o;
+  // The run's edges (core/run/preflight.ts): the data file read through once and every row checked, the questions asked; nothing is sent before.
+  const edges = await editorEdges(services.connections, [{ uri: requestUri, text: o.text, parsed: file, requests, data: source }], `Run ${where} for the rows of ${path.basename(data.fsPath)}`);
+  if (!edges.ok) {
+    if (!('refusals' in edges)) return undefined;
+    const shown = edges.refusals.slice(0, 3).map(refusalText).join(' ');
+    const more = edges.refusals.length - 3 + edges.more;
+    throw new UserError(`Nothing was sent: ${shown}${more > 0 ? ` (and ${more} more)` : ''}`);
+  }
+  const shape = edges.preflight.data.get(where) as DataShape;
   const outFile = dataResultsPath(data.fsPath);
-  const opened = await openResults({ outFile, table });
+  const opened = await openResults({ outFile, dataColumns: shape.columns, redact: (t) => edges.secrets.redact(t) });
   if (!opened.ok) throw new UserError(opened.message);
   const { results } = opened;
   const recording = new RunRecording(`Run with Data: ${where} × ${vscode.workspace.asRelativePath(data)}`);
+  const reached = edges.preflight.reached.flatMap((n) => services.connections.named(n) ?? []);
   let summary: RowsSummary;
   try {
     summary = await vscode.window.withProgress(
@@ -65,7 +86,6 @@ export async function runWithData(services: Services, arg?: unknown): Promise<st
       async (progress, token) => {
         const abort = new AbortController();
         const subscription = token.onCancellationRequested(() => abort.abort());
-        const asked = askedOnce();
         const rowPlace = (row: DataRow): string => `${path.basename(data.fsPath)}:${row.line}`;
         let shown = 0;
         try {
@@ -73,13 +93,15 @@ export async function runWithData(services: Services, arg?: unknown): Promise<st
             {
               file,
               requests,
+              names: { requestFile: where, dataFile: vscode.workspace.asRelativePath(data) },
               until: 'end',
-              rows: table.rows,
+              rows: source.rows(),
+              total: shape.rows,
               results,
               // Rows at a time, as a batch runs its lookups; the client's limiter keeps the rate.
               concurrency: vscode.workspace.getConfiguration('bizdata.batch').get<number>('concurrency', 2),
               signal: abort.signal,
-              redact: (t) => services.connections.redact(t),
+              secrets: edges.secrets,
               onProgress: (p) => {
                 const percent = dataPercentDone(p);
                 progress.report({ increment: percent - shown, message: dataProgressMessage(p, p.elapsedMs, limitOf(reached[0])) });
@@ -89,10 +111,8 @@ export async function runWithData(services: Services, arg?: unknown): Promise<st
             (row) =>
               editorRunHost({
                 connections: services.connections,
+                edges,
                 uri: requestUri,
-                file,
-                row: new Map(Object.entries(row.values)),
-                asked,
                 signal: abort.signal,
                 send: async (connection, request) => (recording.watch(connection), (await sendForAnswer(connection, services, request, { signal: abort.signal })).result),
                 // Each request of each row in the run's report, named after its row.
@@ -145,23 +165,4 @@ async function dataFileOf(arg: unknown, requestUri: vscode.Uri): Promise<vscode.
     filters: { 'Data files (CSV with a header row, JSON Lines)': ['csv', 'jsonl', 'ndjson'] },
   });
   return picked?.[0];
-}
-
-/** The rows, read and checked against the variables the request file takes from them, before anything is sent. */
-async function checkedRows(services: Services, data: vscode.Uri, text: string, file: ParsedRequestFile, where: string): Promise<DataTable> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(data.fsPath);
-  } catch (err) {
-    throw new UserError(`Cannot read the data file ${data.fsPath}: ${(err as NodeJS.ErrnoException).code ?? String(err)}.`);
-  }
-  const dataName = vscode.workspace.asRelativePath(data);
-  const read = readRows(bytes.toString('utf8'), dataName);
-  if (!read.ok) throw new UserError(`Nothing was sent: ${problemText(read.problem)}`);
-  const choice = services.connections.choice();
-  const endpoints = choice.endpoints(file.connection?.name ?? choice.active) ?? choice.endpoints(choice.active);
-  const variables = dataVariables(text, file, endpoints ? connectionVariables(endpoints) : {});
-  const problems = checkRows(read.table, variables, where);
-  if (problems.length > 0) throw new UserError(`Nothing was sent: ${problems.slice(0, 3).map(problemText).join(' ')}${problems.length > 3 ? ` (and ${problems.length - 3} more rows)` : ''}`);
-  return read.table;
 }

@@ -1,17 +1,19 @@
 // "Business Data: Send Request" (and the Send CodeLens): one request of a request file, run by the run
 // engine (core/run/engine.ts) through the editor's host (editorRunHost.ts) as `bizdata send` runs it:
-// its connection (`# @connection`, else the active one), `# @note` and `# @prompt` asked, prepared and
-// judged by the engine, nothing in Restricted Mode. It is sent through the guarded path (readiness
+// its edges checked and its questions asked first (editorEdges.ts: production, `# @note`, `# @prompt`,
+// nothing in Restricted Mode), its connection (`# @connection`, else the active one), prepared and
+// judged by the engine. It is sent through the guarded path (readiness
 // offer, lockout prompt) with a progress notification, its answer opened and kept in the history, and
 // the answers the engine keeps for chaining remembered for the requests of the same document.
 import * as vscode from 'vscode';
 import type { Connection } from '../features/connection/connection';
-import { confirmProductionRun } from '../features/connection/consent';
 import { offerToGetReady } from '../features/connection/readinessOffer';
 import type { NotReady } from '../features/connection/readiness';
 import type { CallResult } from '../core/model';
 import { runRequests } from '../core/run/engine';
+import { editorEdges, type EditorRefusal } from '../features/requestFiles/editorEdges';
 import { editorRunHost } from '../features/requestFiles/editorRunHost';
+import { RESTRICTED_MODE, refusalText } from '../core/run/preflight';
 import { showCall } from '../features/results/lookUpAndShow';
 import type { Services } from '../features/services';
 import { INTERFACE_IDS } from '../features/shared/interfaces';
@@ -25,38 +27,27 @@ const NOTHING_SHOWN: CallResult = { ok: false, kind: 'cancelled', text: 'Nothing
 /** Returns the URI (string) of the opened result document, or undefined when nothing was opened. */
 export async function sendRequest(services: Services, arg?: unknown): Promise<string | undefined> {
   const target = await resolveRequestTarget(services.documents, arg);
-  // A request file may come from anyone's repository: in Restricted Mode nothing goes out with a token.
-  if (!vscode.workspace.isTrusted) {
-    void offerTrust();
-    return undefined;
-  }
   const key = target.document.uri.toString();
   const r = target.request;
-  const chosen = requestConnection(services, target);
   if (r.settings.disabled) throw new UserError(`${placeOf(target, r.requestLine)}: this request is marked "# @disabled", so it is never sent. Delete that line to send it.`);
-  // One Send is one run: a production connection, however it was reached (# @connection, the active one), asks first.
-  if (!(await confirmProductionRun([chosen], `Send the request at ${placeOf(target, r.requestLine)}`))) return undefined;
+  // One Send is one run: its edges (core/run/preflight.ts) are checked and its questions asked before anything is sent.
+  const file = { uri: target.document.uri, text: target.document.getText(), parsed: target.file, requests: [r] };
+  const edges = await editorEdges(services.connections, [file], `Send the request at ${placeOf(target, r.requestLine)}`);
+  if (!edges.ok) return refused(services, target, edges);
   let uri: string | undefined;
   const host = editorRunHost({
     connections: services.connections,
+    edges,
     uri: target.document.uri,
-    file: target.file,
     // Beside the file, as a preview: the next Send replaces it, and the file stays in view.
     send: async (connection, request, _r, call) => {
       const shown = await showCall(services, { kind: 'request', request, name: r.name }, { show: { viewColumn: vscode.ViewColumn.Beside, preview: true }, connection, call });
       uri = shown.uri;
       return shown.result ?? NOTHING_SHOWN;
     },
-    on: async (e) => {
-      if (e.kind !== 'judged' || e.step) return;
-      const atRequest = e.outcome.line === r.requestLine;
-      // Not sent: no service address to recognise the host by (the user has not connected anywhere yet), or the line at fault.
-      const notReady = await notReadyAnywhere(chosen);
-      if (atRequest && notReady?.kind === 'missingSetting') {
-        void offerToGetReady(notReady);
-        return;
-      }
-      throw new UserError(`${placeOf(target, e.outcome.line)}: ${e.outcome.message ?? 'this request cannot be sent.'}`);
+    on: (e) => {
+      // Not sent at its turn (a chained value its predecessor did not give): the line at fault.
+      if (e.kind === 'judged' && !e.step) throw new UserError(`${placeOf(target, e.outcome.line)}: ${e.outcome.message ?? 'this request cannot be sent.'}`);
     },
   });
   const run = await runRequests({ file: target.file, requests: [r], responses: services.responses.of(key), until: 'end' }, host);
@@ -64,6 +55,24 @@ export async function sendRequest(services: Services, arg?: unknown): Promise<st
   const chained = r.name === undefined ? undefined : run.responses.get(r.name);
   if (r.name !== undefined && chained) services.responses.remember(key, r.name, chained);
   return uri;
+}
+
+/** Shows why nothing was sent: Restricted Mode with its way out, an unready connection's offer, else the refusal at its line. */
+async function refused(services: Services, target: RequestTarget, edges: EditorRefusal): Promise<undefined> {
+  if (!('refusals' in edges)) return undefined;
+  const [first] = edges.refusals;
+  // A request file may come from anyone's repository: in Restricted Mode nothing goes out with a token.
+  if (first.message === RESTRICTED_MODE) {
+    void offerTrust();
+    return undefined;
+  }
+  // No service address to recognise the host by: the user has not connected anywhere yet.
+  const notReady = first.line === target.request.requestLine + 1 ? await notReadyAnywhere(requestConnection(services, target)) : undefined;
+  if (notReady?.kind === 'missingSetting') {
+    void offerToGetReady(notReady);
+    return undefined;
+  }
+  throw new UserError(edges.refusals.map(refusalText).join('\n'));
 }
 
 /** "file.bizdata.http:12", as the problems view writes places. */

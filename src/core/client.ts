@@ -172,6 +172,11 @@ export class BizDataClient {
     this.secrets.add(value);
   }
 
+  /** Whether the text holds a secret this client knows (a credential, a token it was given). */
+  holds(text: string): boolean {
+    return this.secrets.holds(text);
+  }
+
   /** The one redaction used for this client's logs and errors, with every secret it has seen. */
   redact(text: string): string {
     return this.secrets.redact(text);

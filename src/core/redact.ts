@@ -48,12 +48,22 @@ function redactForms(text: string, known: RegExp | undefined): string {
   return out;
 }
 
+/** A run's one set of secrets as its engine uses them: what it shows and writes is redacted, what it would send from an answer is checked. */
+export interface RunSecrets {
+  redact(text: string): string;
+  /** Whether the text holds a secret the run knows, in any of its forms. */
+  holds(text: string): boolean;
+}
+
+/** No secrets at all (a run that knows none yet). */
+export const NO_SECRETS: RunSecrets = { redact: (text) => text, holds: () => false };
+
 /**
  * The secrets of a run (credentials, tokens, the Basic form, secret prompt answers, tokens a sign-in
  * answered), for redacting everything that leaves the core for a person or a file. A host shares one
  * among the clients of a run, so each output is redacted once with all of them.
  */
-export class SecretRegistry {
+export class SecretRegistry implements RunSecrets {
   private readonly values = new Map<string, readonly string[]>();
   /**
    * Every value's forms as one pattern, longest first (a secret that contains another is hidden
@@ -85,12 +95,27 @@ export class SecretRegistry {
   }
 
   redact(text: string): string {
+    return redactForms(text, this.known());
+  }
+
+  /**
+   * Whether the text holds a secret the run knows, in any of its forms (not a field that merely looks
+   * like one): what a request would send from an answer is refused when it does (chain.ts).
+   */
+  holds(text: string): boolean {
+    const known = this.known();
+    if (!known) return false;
+    known.lastIndex = 0;
+    return known.test(text);
+  }
+
+  private known(): RegExp | undefined {
     if (this.stale) {
       const forms = [...new Set([...this.values.values()].flat())].sort((x, y) => y.length - x.length);
       this.pattern = new RegExp(forms.map(alternative).join('|'), 'gu');
       this.stale = false;
     }
-    return redactForms(text, this.pattern);
+    return this.pattern;
   }
 }
 
@@ -108,6 +133,20 @@ export function signInSecrets(body: unknown, headers: Readonly<Record<string, st
     for (const v of [o.access_token, o.AuthenticationDetail?.Token]) if (typeof v === 'string') out.push(v);
   }
   return out.filter((v) => v.trim() !== '');
+}
+
+/** A JSON value with every secret withheld; the same object when it holds none (the common case: one pass over its JSON). */
+export function redactedBody(body: unknown, redact: (text: string) => string): unknown {
+  if (body === undefined || body === null || typeof body !== 'object') return typeof body === 'string' ? redact(body) : body;
+  const json = JSON.stringify(body);
+  const clean = redact(json);
+  if (clean === json) return body;
+  // A secret's forms never hold a quote or a backslash unescaped, so the redacted text is JSON still; if not, nothing of it is kept.
+  try {
+    return JSON.parse(clean) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The value of an HTTP Basic credential, so it can be listed as a secret of its own. */

@@ -5,11 +5,14 @@
 // message (the Test Explorer adds the place, and a link to the answer). The files hold a chain after an
 // expected refusal (`?? status == 404`, then `{{missing.response.body...}}`), a failing assertion, a
 // `# @disabled` request, a `< ./body.json` body, and an SC001 and an SC005 answer, each of which stops
-// its run (the requests after it are skipped).
+// its run (the requests after it are skipped). And the run's edges (issue 32), decided by one
+// preflight: a file with an unknown reference refused before anything is sent, a data file with a bad
+// row (that row fails at ROWS:LINE, every other row runs), and a data file beside the request file
+// that links out of its folder (never read): the same refusals at the same FILE:LINE or ROWS:LINE.
 import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -50,7 +53,13 @@ const FILES: Readonly<Record<string, readonly string[]>> = {
   ],
   sc001: ['### refused: SC001', ORG_SEARCH, '?? status == 401', '', '### after the stop', IP('203.0.113.7'), '?? status == 200', ''],
   sc005: ['### refused: SC005', ORG_SEARCH, '?? status == 401', '', '### after the stop', IP('203.0.113.7'), ''],
+  unknown: ['### one', IP('203.0.113.7'), '', '### two: a reference to nothing', IP('{{nowhere}}'), '', '### three', IP('203.0.113.9'), ''],
+  rows: ['### lookup', 'GET {{baseUrl}}{{path}}', 'X-Note: {{note}}', '', '?? status == 200', ''],
+  linked: ['### lookup', IP('{{ip}}'), ''],
 };
+
+/** The data files beside `rows` and `linked` (the latter a link to a file outside the workspace). */
+const ROWS_DATA = 'path,note\n/v1/duns-search/ip/203.0.113.7?view=standard,fine\n/v1/duns-search/ip/203.0.113.8?view=standard,"two\nlines"\n/v1/duns-search/ip/203.0.113.9?view=standard,fine\n';
 
 type Verdict = 'passed' | 'failed' | 'error' | 'skipped';
 
@@ -110,6 +119,9 @@ describe('one run engine: bizdata test and the Test Explorer decide alike (issue
     state = await mkdtemp(join(tmpdir(), 'bizdata-parity-'));
     await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder(), dir, 'body.json'), Buffer.from('{\r\n  "city": "São Paulo"\r\n}\n'));
     for (const [name, lines] of Object.entries(FILES)) await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder(), dir, `${name}.bizdata.http`), Buffer.from(lines.join('\n'), 'utf8'));
+    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder(), dir, 'rows.data.csv'), Buffer.from(ROWS_DATA, 'utf8'));
+    await writeFile(join(state, 'outside.csv'), 'ip\n203.0.113.7\n');
+    await symlink(join(state, 'outside.csv'), join(folder().fsPath, dir, 'linked.data.csv'));
     await admin(sandbox(), 'faults', { type: 'respond', path: '/v1/duns-search/ip/198.51.100.44', status: 404, body: { error: { errorCode: '40400', errorMessage: 'No organization at this address', nearest: '203.0.113.8' } } });
   });
 
@@ -245,5 +257,66 @@ describe('one run engine: bizdata test and the Test Explorer decide alike (issue
     await admin(sandbox(), 'faults', { type: 'respond', path: '/V4.0/organizations', status: 401, body: B_REFUSAL('SC005', 'Maximum limit permitted by the contract reached.') });
     const decisions = await same('sc005');
     assert.deepEqual([decisions[2].verdict, decisions[6].verdict], ['error', 'skipped']);
+  });
+
+  /** A message as the lines it holds, the run's folder taken off the paths (the CLI names files as given, the editor from the workspace). */
+  const lines = (text: string): string[] =>
+    text
+      .replace(/&nbsp;/g, ' ')
+      .replace(/\\(.)/g, '$1')
+      .split(/\n+/)
+      .map((l) => l.split(`${dir}/`).join('').trim())
+      .filter((l) => /^\S+\.(bizdata\.http|data\.csv)(:\d+)?: /.test(l));
+
+  /** A refused run through both hosts: the refusal lines of each, and what reached the service. */
+  async function refusedAlike(name: string): Promise<string[]> {
+    const before = relay.requests();
+    const cli = await cliRun(`${name}.bizdata.http`);
+    assert.equal(cli.code, 2, cli.stderr);
+    const tests = (await extensionApi()).testing.tests;
+    const uri = vscode.Uri.joinPath(folder(), dir, `${name}.bizdata.http`);
+    await tests.discover();
+    await tests.resolve(uri.toString());
+    const run = await tests.run([uri.toString()]);
+    await run.done;
+    const errored = run.events.filter((e) => e.state === 'errored');
+    assert.equal(errored.length, 1, JSON.stringify(run.events));
+    assert.deepEqual(callsSince(before, relay.requests()), [], 'nothing reached the service');
+    const editor = lines(errored[0].messages?.[0]?.text ?? '');
+    assert.deepEqual(lines(cli.stderr), editor, 'the same refusals at the same places');
+    return editor;
+  }
+
+  it('refuses a file with a reference to nothing before anything is sent, in both, at the same line', async () => {
+    const refusals = await refusedAlike('unknown');
+    assert.deepEqual(refusals.map((l) => l.split(': ')[0]), ['unknown.bizdata.http:5']);
+    assert.match(refusals[0], /Unknown variable "nowhere"/);
+  });
+
+  it('never reads a data file beside a request file that links out of its folder, in both', async () => {
+    const [refusal] = await refusedAlike('linked');
+    assert.match(refusal, /^linked\.bizdata\.http: The data file .*linked\.data\.csv is outside /);
+  });
+
+  it('a data file with a bad row: that row fails at ROWS:LINE in both, every other row runs, the same calls', async () => {
+    const before = relay.requests();
+    const cli = await cliRun('rows.bizdata.http');
+    const report = JSON.parse(cli.stdout) as { files: ReadonlyArray<{ requests: ReadonlyArray<{ name: string; verdict: Verdict; message?: string }> }> };
+    const fromCli = Object.fromEntries(report.files[0].requests.map((r) => [Number(/:(\d+)\]$/.exec(r.name)?.[1]), { verdict: r.verdict, message: lines(r.message ?? '') }]));
+    const cliCalls = callsSince(before, relay.requests());
+    const tests = (await extensionApi()).testing.tests;
+    const uri = vscode.Uri.joinPath(folder(), dir, 'rows.bizdata.http');
+    await tests.discover();
+    await tests.resolve(uri.toString());
+    const rows = await waitFor(() => tests.items().filter((i) => i.parent === uri.toString()), (r) => r.length === 3, 'the rows of rows.data.csv');
+    const middle = relay.requests();
+    const run = await tests.run([uri.toString()]);
+    await run.done;
+    const last = (id: string) => run.events.filter((e) => e.id === id && ['passed', 'failed', 'errored', 'skipped'].includes(e.state)).at(-1);
+    const fromEditor = Object.fromEntries(rows.map((r) => [Number(/#row(\d+)$/.exec(r.id)?.[1]), { verdict: (last(r.id)?.state === 'errored' ? 'error' : last(r.id)?.state) as Verdict, message: lines(last(r.id)?.messages?.[0]?.text ?? '') }]));
+    assert.deepEqual(callsSince(middle, relay.requests()), cliCalls, 'the same data calls reached the service');
+    assert.deepEqual(fromCli, fromEditor, 'the same verdict per row, and the bad row at the same ROWS:LINE');
+    assert.deepEqual([fromCli[2].verdict, fromCli[3].verdict, fromCli[5].verdict], ['passed', 'error', 'passed']);
+    assert.match(fromCli[3].message[0], /^rows\.data\.csv:3: lookup \(rows\.bizdata\.http:2\) cannot be sent with this row's values: .*line break/);
   });
 });

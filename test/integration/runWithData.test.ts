@@ -6,8 +6,10 @@
 // Test Explorer), by the one row rule of core/run/dataRows.ts.
 import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
+import type { TestRunView } from '../../src/features/testingApi';
 import { answerErrorMessages, answerModalWarnings, extensionApi, openRequestFile, stats, useSignedInTestSandbox, waitFor } from './helpers';
 
 const NOTED = ['### lookup', '# @note costs a lookup per row', 'GET {{baseUrl}}/{{aVersion}}/duns-search/ip/{{ip}}?view=standard', '?? status == 200', ''].join('\n');
@@ -124,6 +126,50 @@ describe('Run with Data in the editor', function () {
       await vscode.workspace.fs.delete(data);
     }
   });
+
+  it('never writes the results through a link: a results file beside the data file that is a link is refused, nothing sent, the file it leads to unchanged', async () => {
+    const file = await openRequestFile(REQUEST);
+    const name = `linked-${randomUUID()}`;
+    const data = vscode.Uri.joinPath(folder(), `${name}.csv`);
+    const victim = vscode.Uri.joinPath(folder(), `${name}-victim.sh`);
+    await vscode.workspace.fs.writeFile(data, Buffer.from('ip\n203.0.113.7\n'));
+    await vscode.workspace.fs.writeFile(victim, Buffer.from('#!/bin/sh\n'));
+    await symlink(victim.fsPath, join(folder().fsPath, `${name}.results.jsonl`));
+    const errors = answerErrorMessages();
+    try {
+      const before = (await stats(sandbox())).requests;
+      const written = await vscode.commands.executeCommand<string | undefined>('bizdata.runWithData', { uri: file.document.uri.toString(), data: data.fsPath });
+      assert.equal(written, undefined);
+      assert.match(errors.shown[0]?.message ?? '', /results\.jsonl is a link, and a results file is never written through a link/);
+      assert.equal(await readFile(victim.fsPath, 'utf8'), '#!/bin/sh\n');
+      assert.equal((await stats(sandbox())).requests, before, 'nothing reached the sandbox');
+    } finally {
+      errors.restore();
+      await file.dispose();
+      for (const f of [data, victim, vscode.Uri.joinPath(folder(), `${name}.results.jsonl`)]) await vscode.workspace.fs.delete(f).then(undefined, () => undefined);
+    }
+  });
+
+  it('asks nothing of a run it refuses: a # @note file using a column the data file lacks is refused before the question', async () => {
+    const file = await openRequestFile(NOTED.replace('?view=standard', '?view={{nowhere}}'));
+    const name = `refused-${randomUUID()}`;
+    const data = vscode.Uri.joinPath(folder(), `${name}.csv`);
+    await vscode.workspace.fs.writeFile(data, Buffer.from('ip\n203.0.113.7\n'));
+    const errors = answerErrorMessages();
+    try {
+      const asked = modal.asked.length;
+      const before = (await stats(sandbox())).requests;
+      const written = await vscode.commands.executeCommand<string | undefined>('bizdata.runWithData', { uri: file.document.uri.toString(), data: data.fsPath });
+      assert.equal(written, undefined);
+      assert.match(errors.shown[0]?.message ?? '', /Nothing was sent: refused-.*\.csv:1: the header has no column "nowhere", which .*\.bizdata\.http uses as \{\{nowhere\}\}/);
+      assert.equal(modal.asked.length, asked, 'no question was asked');
+      assert.equal((await stats(sandbox())).requests, before, 'nothing reached the sandbox');
+    } finally {
+      errors.restore();
+      await file.dispose();
+      await vscode.workspace.fs.delete(data);
+    }
+  });
 });
 
 describe('a data-driven request file in the Test Explorer', function () {
@@ -165,22 +211,23 @@ describe('a data-driven request file in the Test Explorer', function () {
         ['line 2: label=first, ip=203.0.113.7', 'line 3: label=second, ip=203.0.113.8', 'line 4: label=third'],
       );
       const before = (await stats(sandbox())).customers.test?.dataCalls ?? 0;
+      const first = await tests.run([requestFile.toString()]);
+      await first.done;
+      const stateIn = (run: TestRunView, id: string) => run.events.filter((e) => e.id === id && ['passed', 'failed', 'errored', 'skipped'].includes(e.state)).at(-1);
+      // A row without a value the file uses refuses the run before anything is sent, as `bizdata test` refuses it
+      // (the run's preflight): the first row's test says why at ROWS:LINE, the others are skipped.
+      assert.deepEqual(rows.map((r) => stateIn(first, r.id)?.state), ['errored', 'skipped', 'skipped'], JSON.stringify(first.events));
+      assert.match(stateIn(first, rows[0].id)?.messages?.[0]?.text.replace(/\\(.)/g, '$1').replace(/&nbsp;/g, ' ') ?? '', /\.data\.csv:4: this row has no value for "ip"/);
+      assert.equal((await stats(sandbox())).customers.test?.dataCalls ?? 0, before, 'nothing was sent');
+      // The row corrected and a row added to the data file: a new test, and the run goes.
+      await vscode.workspace.fs.writeFile(data, Buffer.from('label,ip\nfirst,203.0.113.7\nsecond,203.0.113.8\nthird,203.0.113.9\nfourth,203.0.113.10\n'));
+      const four = await waitFor(() => tests.items().filter((i) => i.parent === requestFile.toString()), (r) => r.length === 4 && r[2].label.includes('ip='), 'the added row');
+      assert.equal(four[3].label, 'line 5: label=fourth, ip=203.0.113.10');
       const run = await tests.run([requestFile.toString()]);
       await run.done;
-      const state = (id: string) => run.events.filter((e) => e.id === id && ['passed', 'failed', 'errored', 'skipped'].includes(e.state)).at(-1);
-      const events = JSON.stringify(run.events);
-      assert.deepEqual(
-        rows.map((r) => state(r.id)?.state),
-        ['passed', 'failed', 'errored'],
-        events,
-      );
-      assert.match(state(rows[1].id)?.messages?.[0]?.text.replace(/\\(.)/g, '$1').replace(/&nbsp;/g, ' ') ?? '', /1 of 1 requests did not pass:[^]*expected == 203\.0\.113\.7/);
-      assert.match(state(rows[2].id)?.messages?.[0]?.text.replace(/\\(.)/g, '$1').replace(/&nbsp;/g, ' ') ?? '', /\.data\.csv:4: this row has no value for "ip"/);
-      assert.equal((await stats(sandbox())).customers.test?.dataCalls ?? 0, before + 2, 'the row without "ip" sent nothing');
-      // A row added to the data file is a new test.
-      await vscode.workspace.fs.writeFile(data, Buffer.from('label,ip\nfirst,203.0.113.7\nsecond,203.0.113.8\nthird\nfourth,203.0.113.10\n'));
-      const four = await waitFor(() => tests.items().filter((i) => i.parent === requestFile.toString()), (r) => r.length === 4, 'the added row');
-      assert.equal(four[3].label, 'line 5: label=fourth, ip=203.0.113.10');
+      assert.deepEqual(four.map((r) => stateIn(run, r.id)?.state), ['passed', 'failed', 'failed', 'failed'], JSON.stringify(run.events));
+      assert.match(stateIn(run, four[1].id)?.messages?.[0]?.text.replace(/\\(.)/g, '$1').replace(/&nbsp;/g, ' ') ?? '', /1 of 1 requests did not pass:[^]*expected == 203\.0\.113\.7/);
+      assert.equal((await stats(sandbox())).customers.test?.dataCalls ?? 0, before + 4, 'one call per row');
     } finally {
       await remove();
     }

@@ -143,7 +143,7 @@ export function connectionVariables(e: Endpoints): Record<string, string> {
 }
 
 /** The distinct hosts (scheme://host[:port]) a connection's three addresses name, for lists: A's token and data hosts, B's host. */
-export function connectionHosts(c: Connection): string[] {
+export function connectionHosts(c: { readonly endpoints: Endpoints }): string[] {
   const e = c.endpoints;
   return [...new Set([e.authUrl, e.baseUrl, e.legacyUrl].map(exactOrigin).filter((o): o is string => o !== undefined))];
 }

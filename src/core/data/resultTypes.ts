@@ -1,8 +1,7 @@
 // The types a results file is written through (results.ts for JSON Lines, resultsCsv.ts for CSV), and
 // the one identity of a row for resuming.
-import { createHash } from 'node:crypto';
 import type { ResultColumn } from './resultColumns';
-import type { DataRow, DataTable } from './rows';
+import type { DataRow } from './rows';
 
 /** What became of one row, as the run engine tells it. */
 export interface RowResult {
@@ -30,7 +29,10 @@ export interface ResultsFile {
 export interface ResultsOptions {
   /** `.jsonl`, `.ndjson` or `.csv`. */
   readonly outFile: string;
-  readonly table: DataTable;
+  /** The data file's columns (a CSV's header, every key of a JSON Lines file), for a results CSV. */
+  readonly dataColumns: readonly string[];
+  /** The run's one redaction: a row's values are written (and recognised again) with every secret of the run withheld. */
+  readonly redact?: (text: string) => string;
   /** `--column` flags (resultColumns.ts `parseColumnFlags`); CSV only. */
   readonly columns?: readonly ResultColumn[];
   /** When each result was written (JSON Lines' `at`); the time now by default. */
@@ -39,8 +41,7 @@ export interface ResultsOptions {
 
 export type OpenedResults = { readonly ok: true; readonly results: ResultsFile } | { readonly ok: false; readonly message: string };
 
-/** A row's identity for resuming: its line and a hash of its values (in any key order). */
-export function rowKey(line: number, values: Readonly<Record<string, string>>): string {
-  const entries = Object.entries(values).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `${line}:${createHash('sha256').update(JSON.stringify(entries)).digest('hex').slice(0, 32)}`;
+/** A row's values as a results file writes them: every secret of the run withheld. */
+export function writtenValues(values: Readonly<Record<string, string>>, redact: ((text: string) => string) | undefined): Record<string, string> {
+  return redact ? Object.fromEntries(Object.entries(values).map(([k, v]) => [k, redact(v)])) : { ...values };
 }

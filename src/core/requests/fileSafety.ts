@@ -1,16 +1,16 @@
 // Files a request file may read: its body files (`< ./file`) and the `.env` beside it. A request file
-// may come from someone else's repository, so it reads only inside the folder it belongs to (the
-// editor's workspace folder, or the request file's own folder for the command line), with links
-// resolved first: a path or a link that leads out of that folder is refused, never read.
-import { readFile, realpath, stat } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+// may come from someone else's repository, so it reads only inside its own folder, in the editor and
+// on the command line alike, through the one door (core/files/door.ts): links resolved first, a path
+// or a link that leads out of that folder is refused, never read.
+import { dirname, join, resolve } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
+import { readInside, type FileRead } from '../files/door';
 import type { DotenvValues } from './systemVariables';
+
+export type { FileRead } from '../files/door';
 
 /** The largest body file read (REST Client's own limit for a body stream is 10 MB). */
 export const MAX_BODY_FILE_BYTES = 10 * 1024 * 1024;
-
-export type FileRead = { readonly ok: true; readonly bytes: Uint8Array } | { readonly ok: false; readonly message: string };
 
 /** Where a request file's body files may come from. */
 export interface BodyFileAccess {
@@ -20,52 +20,18 @@ export interface BodyFileAccess {
 
 /** Body files of `requestFile`, only from inside `root` (links resolved). */
 export function bodyFiles(requestFile: string, root: string): BodyFileAccess {
-  return { read: (path) => readInside(resolve(dirname(requestFile), path), path, root) };
-}
-
-async function readInside(target: string, written: string, root: string): Promise<FileRead> {
-  let real: string;
-  let realRoot: string;
-  try {
-    realRoot = await realpath(root);
-  } catch {
-    return { ok: false, message: `The folder ${root} of this request file cannot be read, so no body file is read from it.` };
-  }
-  try {
-    real = await realpath(target);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    return { ok: false, message: code === 'ENOENT' ? `The body file ${written} does not exist (looked for ${target}). Write its path relative to this request file.` : `The body file ${written} cannot be read (${code ?? 'error'}).` };
-  }
-  if (!inside(real, realRoot)) {
-    const link = real !== target ? ` (it leads to ${real})` : '';
-    return {
-      ok: false,
-      message: `The body file ${written} is outside ${realRoot}${link}, and a request file reads only files inside its own folder: a file from someone else's repository must not send your files. Copy the file into that folder and name it relative to this request file.`,
-    };
-  }
-  try {
-    const info = await stat(real);
-    if (!info.isFile()) return { ok: false, message: `The body file ${written} is not a regular file.` };
-    if (info.size > MAX_BODY_FILE_BYTES) return { ok: false, message: `The body file ${written} is ${info.size} bytes; the limit is ${MAX_BODY_FILE_BYTES}.` };
-    return { ok: true, bytes: await readFile(real) };
-  } catch (err) {
-    return { ok: false, message: `The body file ${written} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}).` };
-  }
-}
-
-function inside(path: string, root: string): boolean {
-  const rel = relative(root, path);
-  return rel === '' || (!isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${sep}`));
+  return {
+    read: async (path) => {
+      const read = await readInside(resolve(dirname(requestFile), path), root, { what: `The body file ${path}`, maxBytes: MAX_BODY_FILE_BYTES });
+      return read.ok || !read.missing ? read : { ok: false, message: `${read.message} Write its path relative to this request file.` };
+    },
+  };
 }
 
 /** The `.env` beside a request file, parsed by the `dotenv` package (as REST Client reads it), links resolved and kept inside `root`. */
 export async function dotenvBeside(requestFile: string, root: string): Promise<DotenvValues> {
   const path = join(dirname(requestFile), '.env');
-  const read = await readInside(path, '.env', root);
-  if (!read.ok) {
-    const missing = read.message.includes('does not exist');
-    return { ok: false, path, why: missing ? `there is no ${path}. Create it with a line NAME=value.` : read.message.replace('The body file .env', `The file ${path}`) };
-  }
+  const read = await readInside(path, root, { what: `The file ${path}`, maxBytes: MAX_BODY_FILE_BYTES });
+  if (!read.ok) return { ok: false, path, why: read.missing ? `there is no ${path}. Create it with a line NAME=value.` : read.message };
   return { ok: true, path, values: parseDotenv(Buffer.from(read.bytes)) };
 }

@@ -58,11 +58,15 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Headers the client writes itself: a request never carries a token or a credential of its own. */
 export const MANAGED_HEADERS: ReadonlySet<string> = new Set(['authorization', 'x-svc-user', 'x-svc-pwd', 'proxy-authorization']);
 const MAX_BODY_CHARS = 1024 * 1024;
+/** What servers take in a request line and in one header (8 KiB is the common limit); longer is refused before it is sent. */
+export const MAX_URL_CHARS = 8 * 1024;
+export const MAX_HEADER_CHARS = 8 * 1024;
 
 /** The first problem with a request to another operation, or undefined when it may be sent with the token. */
 export function checkOperation(r: OperationRequest, e: Endpoints): string | undefined {
   if (!WIRE_METHODS.has(r.method)) return methodAdvice(r.method);
   if (!URL.canParse(r.url)) return `"${r.url.slice(0, 80)}" is not an absolute URL; start it with {{baseUrl}}, {{authUrl}} or {{legacyUrl}}.`;
+  if (r.url.length > MAX_URL_CHARS) return `The URL is ${r.url.length} characters long; a service takes at most ${MAX_URL_CHARS}. Send long values in the body.`;
   const u = new URL(r.url);
   if (u.username !== '' || u.password !== '') return 'The URL carries a user name or password before the host; remove it: credentials never go into a URL.';
   const foreign = credentialRefusal(r.url, e, r.interfaceId) ?? signInPathRefusal(r.url, e);
@@ -74,6 +78,7 @@ export function checkOperation(r: OperationRequest, e: Endpoints): string | unde
     if (identity) return identity;
     const bad = checkOptionalText(`The header ${name}`, value);
     if (bad) return bad;
+    if (value.length > MAX_HEADER_CHARS) return `The header ${name} is ${value.length} characters long; a service takes at most ${MAX_HEADER_CHARS}.`;
   }
   if (r.bodyBytes !== undefined && r.bodyBytes.length > MAX_BODY_FILE_BYTES) return `The request body is ${r.bodyBytes.length} bytes long; the limit is ${MAX_BODY_FILE_BYTES}.`;
   if (r.bodyBytes === undefined && r.body !== undefined && r.body.length > MAX_BODY_CHARS) return `The request body is ${r.body.length} characters long; the limit is ${MAX_BODY_CHARS}.`;

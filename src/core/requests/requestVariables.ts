@@ -39,6 +39,8 @@ export interface VariableContext {
   readonly system?: SystemContext;
   /** Body files read so far, by path as written (prepareFileRequest in fileRequest.ts reads them). */
   readonly files?: (path: string, line: number) => Uint8Array | undefined;
+  /** Whether a value holds a secret of the run: a chained value that does is refused, never sent (core/run/chain.ts). */
+  readonly holdsSecret?: (value: string) => boolean;
 }
 
 /** System variables as completion offers them, each complete (systemVariables.ts has every form). */
@@ -225,9 +227,20 @@ function lookUp(name: string, fileVars: ReadonlyMap<string, FileVariable>, ctx: 
   const chain = CHAIN.exec(name);
   const response = chain ? ctx.responses.get(chain[1]) : undefined;
   if (!chain || !response) return undefined;
-  if (chain[2] === 'headers') return ownValue(response.headers, chain[3].toLowerCase());
-  if (chain[3] === '*') return response.text ?? jsonText(response.body);
-  const value = jsonPath(response.body, chain[3]);
+  const value = chainedValue(response, chain[2], chain[3]);
+  // The answer's own value is sent, never a placeholder; one that holds a secret of the run is not sent at all.
+  if (value !== undefined && ctx.holdsSecret?.(value)) {
+    throw new VariableError(
+      `{{${name}}} holds a secret of this run (a credential or a token the answer gives back), and a request never sends one taken from an answer; chain on another part of the answer.`,
+    );
+  }
+  return value;
+}
+
+function chainedValue(response: ChainedResponse, part: string, path: string): string | undefined {
+  if (part === 'headers') return ownValue(response.headers, path.toLowerCase());
+  if (path === '*') return response.text ?? jsonText(response.body);
+  const value = jsonPath(response.body, path);
   return typeof value === 'string' ? value : jsonText(value);
 }
 

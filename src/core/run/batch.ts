@@ -40,6 +40,8 @@ export interface BatchOptions {
   readonly onProgress?: (p: BatchProgress) => void;
   /** The named connection the client talks to: written on every line; lines of another connection are not taken as done. */
   readonly connection?: string;
+  /** The run's one redaction (the client's secrets): the results hold none of them. */
+  readonly redact?: (text: string) => string;
 }
 
 /** A built-in template for one input: the input's own values checked, then the lookup. */
@@ -53,7 +55,7 @@ export async function lookupRow(client: LookupRoute, input: LookupQuery, signals
 }
 
 export async function runBatch(options: BatchOptions): Promise<BatchSummary> {
-  const results = await openBatchResults(options.outFile, options.connection);
+  const results = await openBatchResults(options.outFile, options.connection, options.redact);
   try {
     const summary = await runRows<LookupQuery>({
       rows: options.inputs,

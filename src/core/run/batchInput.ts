@@ -22,7 +22,7 @@ const CSV_COLUMNS = ['country', 'name', 'territory'] as const;
  * An IP list (one address per line; `#` comments and blank lines ignored) or, for a `.csv` file or
  * a text whose first line is the header `country,name,territory`, organization queries.
  */
-export function parseBatchInput(text: string, fileName: string): ParsedBatch {
+export async function parseBatchInput(text: string, fileName: string): Promise<ParsedBatch> {
   const body = text.replace(/^\uFEFF/, '');
   const firstLine = body.split(/\r?\n/, 1)[0]?.trim().toLowerCase() ?? '';
   if (/\.csv$/i.test(fileName) || firstLine.startsWith('country,')) return parseCsvQueries(text, fileName);
@@ -35,8 +35,8 @@ export function parseBatchInput(text: string, fileName: string): ParsedBatch {
 }
 
 /** Organization queries from a CSV read by the data layer's reader (RFC 4180, core/data/rows.ts), under a header naming country and name (any case), territory optional. */
-function parseCsvQueries(text: string, fileName: string): ParsedBatch {
-  const read = readRows(text, /\.csv$/i.test(fileName) ? fileName : `${fileName}.csv`);
+async function parseCsvQueries(text: string, fileName: string): Promise<ParsedBatch> {
+  const read = await readRows(text, /\.csv$/i.test(fileName) ? fileName : `${fileName}.csv`);
   if (!read.ok) return { format: 'csv', inputs: [], problems: [{ line: read.problem.line ?? 1, message: read.problem.message }] };
   const { columns, headerLine = 1, rows } = read.table;
   const named = (name: string): string | undefined => columns.find((c) => c.trim().toLowerCase() === name);

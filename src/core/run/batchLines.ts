@@ -1,12 +1,13 @@
 // A batch's results file: one JSON line per input, {"input", "ok", "code", "status", "body" | "error",
 // "final", "at"} and "connection" with a named connection, appended as each input is answered
 // (writeSync: a line is in the file when its input counts as done, and kill -9 loses nothing written).
-// Read back, it says which inputs are done, so a second run with the same file resumes.
-import { writeSync } from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
+// Read back, it says which inputs are done, so a second run with the same file resumes. What an answer
+// echoes of the run's secrets is withheld, as in every output of a run.
+import { jsonLines, openJournal } from '../data/journal';
 import type { CallResult, FailureKind, LookupQuery } from '../model';
 import { safeJson } from '../sanitize';
 import { lookupKey } from '../requests/queries';
+import { redactedBody } from '../redact';
 
 /** One line of the output file. */
 export interface BatchLine {
@@ -33,10 +34,11 @@ export function isFinalLine(line: Partial<BatchLine>): boolean {
   return line.final ?? line.ok === true;
 }
 
-export function toLine(input: LookupQuery, r: CallResult, final: boolean): BatchLine {
+/** A line of the results, with every secret of the run withheld (`redact`: the run's one redaction). */
+export function toLine(input: LookupQuery, r: CallResult, final: boolean, redact: (text: string) => string = (t) => t): BatchLine {
   const at = new Date().toISOString();
-  if (r.ok) return { input, ok: true, code: r.code, status: r.status, body: r.body, final, at };
-  const error = { kind: r.kind, text: r.text, ...(r.meaning !== undefined ? { meaning: r.meaning } : {}), advice: r.advice };
+  if (r.ok) return { input, ok: true, code: r.code, status: r.status, body: redactedBody(r.body, redact), final, at };
+  const error = { kind: r.kind, text: redact(r.text), ...(r.meaning !== undefined ? { meaning: r.meaning } : {}), advice: r.advice };
   return { input, ok: false, code: r.code, status: r.status, error, final, at };
 }
 
@@ -47,21 +49,16 @@ export interface BatchResultsFile {
   close(): Promise<void>;
 }
 
-/** Opens a batch's results file for appending, knowing which inputs it holds as done. */
-export async function openBatchResults(outFile: string, connection: string | undefined): Promise<BatchResultsFile> {
-  const { done, endsMidLine } = await readDone(outFile, connection);
+/** Opens a batch's results file for appending (never through a link: core/files/door.ts), knowing which inputs it holds as done. */
+export async function openBatchResults(outFile: string, connection: string | undefined, redact?: (text: string) => string): Promise<BatchResultsFile> {
+  const file = await openJournal(outFile, "a batch's results file");
   const seen = new Set<string>();
-  const file = await open(outFile, 'a');
-  // Written at once, as Node writes stdout to a file: a line is in the file when its lookup counts
-  // as done, and a few microseconds a line cost less than a trip to the thread pool per write,
-  // which at full speed (thousands of lookups a second) used more CPU than the lookups.
-  const append = (text: string): void => {
-    const data = Buffer.from(text);
-    for (let at = 0; at < data.length; ) at += writeSync(file.fd, data, at);
-  };
+  let done: Set<string>;
   try {
+    const read = await readDone(file.chunks(), connection);
+    done = read.done;
     // A run killed mid-write leaves a line cut short; start on a fresh line so ours stay readable.
-    if (endsMidLine) append('\n');
+    if (read.endsMidLine) file.append('\n');
   } catch (err) {
     await file.close();
     throw err;
@@ -75,29 +72,24 @@ export async function openBatchResults(outFile: string, connection: string | und
       return skip;
     },
     write(input, result, final) {
-      const line = toLine(input, result, final);
+      const line = toLine(input, result, final, redact);
       // safeJson: the same JSON, with characters that could drive a terminal escaped (the file gets `cat`).
-      append(`${safeJson(connection !== undefined ? { ...line, connection } : line)}\n`);
+      file.append(`${safeJson(connection !== undefined ? { ...line, connection } : line)}\n`);
     },
     close: () => file.close(),
   };
 }
 
 /** Keys of inputs whose latest line in the output file (of this connection) is a success or a final failure. */
-async function readDone(outFile: string, connection: string | undefined): Promise<{ done: Set<string>; endsMidLine: boolean }> {
-  let text: string;
-  try {
-    text = await readFile(outFile, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { done: new Set(), endsMidLine: false };
-    throw err;
-  }
+async function readDone(chunks: AsyncIterable<Buffer>, connection: string | undefined): Promise<{ done: Set<string>; endsMidLine: boolean }> {
   const latest = new Map<string, boolean>();
-  for (const raw of text.split('\n')) {
-    if (raw.trim() === '') continue;
+  let endsMidLine = false;
+  for await (const { text, cut } of jsonLines(chunks)) {
+    endsMidLine = cut;
+    if (text.trim() === '') continue;
     let line: Partial<BatchLine>;
     try {
-      line = JSON.parse(raw) as Partial<BatchLine>;
+      line = JSON.parse(text) as Partial<BatchLine>;
     } catch {
       continue; // a line cut short by a crash: that input runs again
     }
@@ -105,5 +97,5 @@ async function readDone(outFile: string, connection: string | undefined): Promis
     latest.set(lookupKey(line.input), isFinalLine(line));
   }
   const done = new Set([...latest].filter(([, final]) => final).map(([key]) => key));
-  return { done, endsMidLine: text !== '' && !text.endsWith('\n') };
+  return { done, endsMidLine };
 }

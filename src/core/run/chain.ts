@@ -1,8 +1,11 @@
 // What a later request may chain on (`{{login.response.body.$.id}}`): one rule for every host.
 // A named request's answer is kept whenever the service answered it, a refusal too (a test chains on
 // the body of an expected 404); never a failed sign-in's, which is no answer of the request. The
-// answer is kept as the run shows it, every secret of the run withheld: a request file cannot move a
-// credential or token into another request, or to another connection, by chaining on an answer that echoes it.
+// answer is kept as the service gave it: a chained value is the answer's own value, never a
+// placeholder. What keeps a secret from moving is the other half of the rule, at the request that
+// uses it (requestVariables.ts, `holdsSecret`): a chained value that holds a secret of the run (a
+// credential, a token, a secret prompt answer, in any form the redactor knows) refuses that request
+// at its line. Key-name patterns are for what is shown, never for what is sent.
 import type { CallResult } from '../model';
 import { answerOf } from '../requests/assertions';
 import type { ChainedResponse } from '../requests/requestVariables';
@@ -11,13 +14,12 @@ import type { ChainedResponse } from '../requests/requestVariables';
  * The answer later requests chain on, or undefined when there is none. A large JSON answer kept as
  * text (never parsed on the editor's thread) is parsed once, when a request first asks into it.
  */
-export function chainedAnswer(result: CallResult, redact: (text: string) => string): ChainedResponse | undefined {
+export function chainedAnswer(result: CallResult): ChainedResponse | undefined {
   const answer = answerOf(result);
   if (answer === undefined) return undefined;
-  const headers = Object.fromEntries(Object.entries(answer.headers).map(([k, v]) => [k, redact(v)]));
-  const text = answer.text === undefined ? undefined : redact(answer.text);
+  const { headers, text } = answer;
   if (answer.body === undefined && text !== undefined) return lazyJson(text, headers);
-  return { body: redactedBody(answer.body, redact), text, headers };
+  return { body: answer.body, text, headers };
 }
 
 function lazyJson(text: string, headers: Readonly<Record<string, string>>): ChainedResponse {
@@ -36,18 +38,4 @@ function lazyJson(text: string, headers: Readonly<Record<string, string>>): Chai
       return parsed.value;
     },
   };
-}
-
-/** The body with every secret withheld; the same object when it holds none (the common case: one pass over its JSON). */
-export function redactedBody(body: unknown, redact: (text: string) => string): unknown {
-  if (body === undefined || body === null || typeof body !== 'object') return typeof body === 'string' ? redact(body) : body;
-  const json = JSON.stringify(body);
-  const clean = redact(json);
-  if (clean === json) return body;
-  // A secret's forms never hold a quote or a backslash unescaped, so the redacted text is JSON still; if not, nothing of it is kept.
-  try {
-    return JSON.parse(clean) as unknown;
-  } catch {
-    return undefined;
-  }
 }

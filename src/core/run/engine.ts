@@ -6,6 +6,7 @@
 // (judge.ts), its answer kept for chaining by one rule (chain.ts), and the run ended by one table
 // (stops.ts). Everything it reports is redacted here, at its edge. Hosts only ask, show and write.
 import type { CallFailure, OperationRequest } from '../model';
+import type { RunSecrets } from '../redact';
 import { connectionOfRequest, type ConnectionChoice } from '../requests/requestConnections';
 import type { ParsedRequest, ParsedRequestFile } from '../requests/requestFile';
 import type { ChainedResponse } from '../requests/requestVariables';
@@ -36,8 +37,11 @@ export interface RunHost {
   inputs(r: ParsedRequest): Promise<FileInputs | undefined>;
   /** `# @note`: asked before the request is sent; false skips it. */
   confirm(r: ParsedRequest, note: string): Promise<boolean>;
-  /** The run's one redaction (core/redact.ts): verdicts, messages and chained answers hold no secret it knows. */
-  redact(text: string): string;
+  /**
+   * The run's one set of secrets (core/redact.ts): verdicts and messages hold none it knows, and a
+   * chained value that holds one is never sent (chain.ts).
+   */
+  readonly secrets: RunSecrets;
   /** True ends the run before the next request (Ctrl-C, a cancelled test run). */
   stopped?(): boolean;
   /** Told of each event in order, and awaited. */
@@ -98,7 +102,7 @@ type Turn =
 async function runOne(file: ParsedRequestFile, r: ParsedRequest, responses: Map<string, ChainedResponse>, host: RunHost, tell: (e: RunEvent) => Promise<void>): Promise<Turn> {
   const skip = async (why: SkipReason): Promise<Turn> => (await tell({ kind: 'skipped', request: r, why }), { skipped: true, cancelled: why === 'cancelled' });
   const unsendable = async (u: Omit<Unsendable, 'request'>): Promise<Turn> => {
-    const outcome = judgeUnsendable({ request: r, ...u }, host.redact);
+    const outcome = judgeUnsendable({ request: r, ...u }, (t) => host.secrets.redact(t));
     await tell({ kind: 'judged', outcome });
     return { outcome };
   };
@@ -110,7 +114,7 @@ async function runOne(file: ParsedRequestFile, r: ParsedRequest, responses: Map<
   if (r.settings.note !== undefined && !(await host.confirm(r, r.settings.note))) return skip('declined');
   const inputs = await host.inputs(r);
   if (!inputs) return skip('declined');
-  const prepared = await prepare(file, r, route.endpoints, responses, inputs);
+  const prepared = await prepare(file, r, route.endpoints, responses, { ...inputs, holdsSecret: (v) => host.secrets.holds(v) });
   if (!prepared.ok) return unsendable(prepared);
   await tell({ kind: 'started', request: r, route, sent: prepared.request });
   const result = await route.send(prepared.request, r);
@@ -118,29 +122,9 @@ async function runOne(file: ParsedRequestFile, r: ParsedRequest, responses: Map<
   await tell({ kind: 'answered', step });
   // A call cut short by a cancelled run or Ctrl-C is no result to judge.
   if (!result.ok && result.kind === 'cancelled') return skip('cancelled');
-  const chained = r.name !== undefined ? chainedAnswer(result, host.redact) : undefined;
+  const chained = r.name !== undefined ? chainedAnswer(result) : undefined;
   if (r.name !== undefined && chained) responses.set(r.name, chained);
-  const { outcome, stop } = judgeStep(step, host.redact);
+  const { outcome, stop } = judgeStep(step, (t) => host.secrets.redact(t));
   await tell({ kind: 'judged', outcome, step });
   return { outcome, step, failure: stop };
-}
-
-/**
- * What stops a request, found before the first request is sent: its connection, where its token
- * would go, its body and body files, values from outside the file. Only what needs an earlier
- * request's answer (a chained value, a URL built from one) waits for its turn.
- */
-export async function unsendableAtStart(plan: Pick<RunPlan, 'file' | 'requests'>, host: Pick<RunHost, 'connections' | 'route'>, inputs: (r: ParsedRequest) => FileInputs): Promise<Unsendable[]> {
-  const out: Unsendable[] = [];
-  for (const r of plan.requests) {
-    if (r.settings.disabled) continue;
-    const picked = connectionOfRequest(plan.file, r, host.connections);
-    if (!picked.ok) {
-      out.push({ request: r, line: picked.line, message: picked.message, reason: 'connection' });
-      continue;
-    }
-    const prepared = await prepare(plan.file, r, host.route(picked.name)?.endpoints ?? picked.endpoints, new Map(), inputs(r));
-    if (!prepared.ok && !prepared.waiting) out.push({ request: r, line: prepared.line, message: prepared.message, reason: prepared.reason });
-  }
-  return out;
 }

@@ -5,7 +5,7 @@
 import type { Endpoints, OperationRequest } from '../model';
 import { prepareFileRequest } from '../requests/fileRequest';
 import type { BodyFileAccess } from '../requests/fileSafety';
-import { MANAGED_HEADERS } from '../requests/queries';
+import { checkOperation, MANAGED_HEADERS } from '../requests/queries';
 import type { ParsedRequest, ParsedRequestFile } from '../requests/requestFile';
 import { connectionVariables, resolveRequest, type ChainedResponse } from '../requests/requestVariables';
 import type { SystemContext } from '../requests/systemVariables';
@@ -20,6 +20,8 @@ export interface FileInputs {
   readonly system?: SystemContext;
   /** Where `< ./file` bodies are read: inside the request file's folder only (fileSafety.ts). */
   readonly files: BodyFileAccess;
+  /** Whether a value holds a secret of the run: a chained value that does refuses its request (chain.ts). */
+  readonly holdsSecret?: (value: string) => boolean;
 }
 
 export type Prepared =
@@ -27,16 +29,23 @@ export type Prepared =
   /**
    * The 0-based line at fault and why: `problem`, the request's lines or the file's variables have an
    * error; `variable`, a value is missing (`waiting`: an earlier request's answer, known at its turn);
-   * `interface`, its URL is no address of the connection; `body`, a body file cannot be read.
+   * `interface`, its URL is no address of the connection; `body`, a body file cannot be read;
+   * `request`, the client would not send it (a header that cannot carry its value, a URL too long).
    */
-  | { readonly ok: false; readonly line: number; readonly message: string; readonly reason: 'problem' | 'variable' | 'interface' | 'body'; readonly waiting?: boolean };
+  | { readonly ok: false; readonly line: number; readonly message: string; readonly reason: 'problem' | 'variable' | 'interface' | 'body' | 'request'; readonly waiting?: boolean };
 
 export async function prepare(file: ParsedRequestFile, r: ParsedRequest, endpoints: Endpoints, responses: ReadonlyMap<string, ChainedResponse>, inputs: FileInputs): Promise<Prepared> {
   const own = ownProblem(file, r);
   if (own) return own;
-  const { prompts, row, system, files } = inputs;
-  const resolved = await prepareFileRequest(file, r, { connection: connectionVariables(endpoints), responses, prompts, row, system }, endpoints, files);
-  return resolved.ok ? { ok: true, request: withoutManagedHeaders(resolved.request) } : resolved;
+  const { prompts, row, system, files, holdsSecret } = inputs;
+  const resolved = await prepareFileRequest(file, r, { connection: connectionVariables(endpoints), responses, prompts, row, system, holdsSecret }, endpoints, files);
+  return resolved.ok ? checked(r, withoutManagedHeaders(resolved.request), endpoints) : resolved;
+}
+
+/** The request as the client may send it, or why not, at its line (the client's own last check, made here so that it is this request's failure, never the run's). */
+function checked(r: ParsedRequest, request: OperationRequest, endpoints: Endpoints): Prepared {
+  const problem = checkOperation(request, endpoints);
+  return problem === undefined ? { ok: true, request } : { ok: false, line: r.requestLine, reason: 'request', message: problem };
 }
 
 /**
@@ -48,7 +57,7 @@ export function prepareWithoutFiles(file: ParsedRequestFile, r: ParsedRequest, e
   if (own) return own;
   const { prompts, row, system } = inputs;
   const resolved = resolveRequest(file, r, { connection: connectionVariables(endpoints), responses, prompts, row, system }, endpoints);
-  return resolved.ok ? { ok: true, request: withoutManagedHeaders(resolved.request) } : resolved;
+  return resolved.ok ? checked(r, withoutManagedHeaders(resolved.request), endpoints) : resolved;
 }
 
 /** An error on the request's own lines, or on a file variable's line (any request may use it). */

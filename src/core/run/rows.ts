@@ -1,9 +1,12 @@
 // The rows runner: one template run once per row (a request file's requests over a data file's rows,
 // a batch's built-in lookup over its inputs), up to `concurrency` rows at once, each row's requests in
-// order within it. Every row goes through the host's routes (one client per connection: one limiter,
-// guard and token for all rows) and the one stop table (stops.ts): a stop ends the run cleanly, no
-// new row starts, rows in flight finish and are written, the rest run again next time. Each row's
-// result is written as it completes; rows the results already hold as done are skipped (resume).
+// order within it. Rows are pulled one at a time as a worker is free (a data file of any size streams
+// through). Every row goes through the host's routes (one client per connection: one limiter, guard
+// and token for all rows) and the one stop table (stops.ts): a stop ends the run cleanly, no new row
+// starts, calls still waiting in the limiter are dropped, rows on the wire finish and are written, the
+// rest run again next time. A cancel (`signal`: Ctrl-C's cut, the editor's Cancel) abandons the calls
+// in flight and leaves their rows unwritten. Each row's result is written as it completes; rows the
+// results already hold as done are skipped (resume).
 import type { CallFailure, CallResult } from '../model';
 import { stopOf } from './stops';
 
@@ -51,8 +54,11 @@ export interface RowSignals {
 }
 
 export interface RowsPlan<Row, Run extends RowRun = RowRun> {
-  readonly rows: readonly Row[];
-  /** Whether the results already hold the row as done (or it repeats a row of this run): skipped. Asked once per row, in order, before any is run. */
+  /** The rows, pulled one at a time (a streamed data file's, or a list). A read that fails rejects the run once the rows in flight are done. */
+  readonly rows: Iterable<Row> | AsyncIterable<Row>;
+  /** How many rows there are, when known before the run (counted by a data file's check); else the rows of a list. */
+  readonly total?: number;
+  /** Whether the results already hold the row as done (or it repeats a row of this run): skipped. Asked once per row, in order, as it is pulled. */
   isDone(row: Row): boolean;
   /** Runs the template for one row. Never rejects for a call's failure: those are results. */
   runRow(row: Row, signals: RowSignals): Promise<Run>;
@@ -85,24 +91,48 @@ export function rowOfResult(result: CallResult, ok: boolean, final: boolean): Ro
   return { ok, result, final: final && stop === undefined, ...(stop ? { stop } : {}) };
 }
 
-/** Runs the plan's rows; see the file's first comment. Never rejects for a call's failure; a failed write rejects. */
+/** Runs the plan's rows; see the file's first comment. Never rejects for a call's failure; a failed write or read rejects. */
 export async function runRows<Row, Run extends RowRun = RowRun>(plan: RowsPlan<Row, Run>): Promise<RowsSummary> {
   const started = performance.now();
-  const queue = plan.rows.filter((row) => !plan.isDone(row));
-  const progress = { total: plan.rows.length, skipped: plan.rows.length - queue.length, done: 0, ok: 0, failed: 0 };
+  const total = plan.total ?? (Array.isArray(plan.rows) ? plan.rows.length : 0);
+  const progress = { total, skipped: 0, done: 0, ok: 0, failed: 0 };
   const tell = (): void => plan.onProgress?.({ ...progress, elapsedMs: performance.now() - started });
   let stoppedBy: CallFailure | undefined;
   /** A row met the stop table: no new row starts. */
   let halted = false;
+  let readFailure: { readonly error: unknown } | undefined;
   // A stop aborts the calls still waiting in the limiter, so it takes effect at once.
   const stopping = new AbortController();
   const signal = plan.signal ? AbortSignal.any([plan.signal, stopping.signal]) : stopping.signal;
   const signals: RowSignals = { signal, ...(plan.stop ? { stop: plan.stop } : {}) };
+  const more = (): boolean => !signal.aborted && !halted && plan.stop?.aborted !== true && readFailure === undefined;
+  const source = rowsOf(plan.rows);
+  /** The next row not done yet, or undefined at the end (one worker reads at a time: the source is a stream). */
+  let reading: Promise<Row | undefined> = Promise.resolve(undefined);
+  let exhausted = false;
+  const next = (): Promise<Row | undefined> => {
+    reading = reading.then(async (): Promise<Row | undefined> => {
+      while (more()) {
+        const got = await source.next();
+        if (got.done) {
+          exhausted = true;
+          return undefined;
+        }
+        if (!plan.isDone(got.value)) return got.value;
+        progress.skipped++;
+      }
+      return undefined;
+    });
+    return reading.catch((error: unknown) => {
+      readFailure ??= { error };
+      return undefined;
+    });
+  };
   tell();
-  let next = 0;
+  let started_ = 0;
   const worker = async (): Promise<void> => {
-    while (next < queue.length && !signal.aborted && !halted && plan.stop?.aborted !== true) {
-      const row = queue[next++];
+    for (let row = await next(); row !== undefined && more(); row = await next()) {
+      started_++;
       const run = await plan.runRow(row, signals);
       if (run.stop) {
         stoppedBy ??= run.stop;
@@ -118,12 +148,22 @@ export async function runRows<Row, Run extends RowRun = RowRun>(plan: RowsPlan<R
       tell();
     }
   };
-  const workers = Math.max(1, Math.min(plan.concurrency, queue.length || 1));
-  await Promise.all(Array.from({ length: workers }, () => worker()));
+  const workers = Math.max(1, Math.min(plan.concurrency, Array.isArray(plan.rows) ? plan.rows.length || 1 : plan.concurrency));
+  try {
+    await Promise.all(Array.from({ length: workers }, () => worker()));
+  } finally {
+    await source.return(undefined);
+  }
+  if (readFailure) throw readFailure.error;
+  const left = !exhausted || started_ > progress.done;
   return {
     ...progress,
-    cancelled: plan.signal?.aborted === true || (plan.stop?.aborted === true && progress.done < queue.length),
+    cancelled: plan.signal?.aborted === true || (plan.stop?.aborted === true && left),
     ...(stoppedBy ? { stoppedBy } : {}),
     durationMs: performance.now() - started,
   };
+}
+
+async function* rowsOf<Row>(rows: Iterable<Row> | AsyncIterable<Row>): AsyncGenerator<Row, void> {
+  yield* rows;
 }

@@ -35,5 +35,5 @@ export interface Unsendable {
   /** 0-based line at fault. */
   readonly line: number;
   readonly message: string;
-  readonly reason: 'connection' | 'problem' | 'variable' | 'interface' | 'body';
+  readonly reason: 'connection' | 'problem' | 'variable' | 'interface' | 'body' | 'request';
 }

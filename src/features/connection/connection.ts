@@ -7,6 +7,7 @@ import type { BizDataClient } from '../../core/client';
 import type { CallOptions } from '../../core/clientOptions';
 import type { CallResult, Credentials, CredentialsA, CredentialsB, InterfaceId, LookupQuery, OperationRequest, TokenStatus, WireEvent } from '../../core/model';
 import { errorMessage } from '../../core/errors';
+import { NO_SECRETS, type RunSecrets } from '../../core/redact';
 import { INTERFACE_IDS, interfaceOf } from '../shared/interfaces';
 import { UserError } from '../shared/userError';
 import { confirmRiskyAttempt } from './guardPrompt';
@@ -150,9 +151,9 @@ export class Connection implements vscode.Disposable {
     return client;
   }
 
-  /** The text with every secret this connection's client knows replaced. */
-  redact(text: string): string {
-    return this.client ? this.client.redact(text) : text;
+  /** The secrets this connection's client knows (its credentials, its tokens): none before it is built. */
+  get secrets(): RunSecrets {
+    return this.client ?? NO_SECRETS;
   }
 
   async credentials(id: InterfaceId): Promise<Credentials | undefined> {

@@ -163,9 +163,12 @@ export class Connections implements vscode.Disposable {
     this.fireChanged();
   }
 
-  /** Every secret any client knows, replaced (history entries come from any connection). */
+  /** Every secret any client knows, replaced (history entries come from any connection); whether a text holds one. */
   redact(text: string): string {
-    return this.all().reduce((t, c) => c.redact(t), text);
+    return this.all().reduce((t, c) => c.secrets.redact(t), text);
+  }
+  holds(text: string): boolean {
+    return this.all().some((c) => c.secrets.holds(text));
   }
 
   /** Keeps the coordinator's password in SecretStorage (empty: removes it) and reconnects with it. */
@@ -175,11 +178,7 @@ export class Connections implements vscode.Disposable {
     for (const c of this.all()) c.resetClient();
   }
 
-  /**
-   * The first start of this version: the stored credentials move to the connection `default`, which
-   * today's `bizdata.endpoints.*` settings define for as long as they are set and bizdata.connections
-   * defines no `default` of its own (nothing for the user to do; the old settings work until removed).
-   */
+  /** The first start of this version: stored credentials move to the connection `default` (today's `bizdata.endpoints.*`). */
   migrate(): Promise<void> {
     return this.credentialStore.migrate(DEFAULT_CONNECTION);
   }

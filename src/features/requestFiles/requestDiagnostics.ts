@@ -1,5 +1,6 @@
 // Keeps the diagnostics of open request files current: the parser's problems, unknown variables and
-// requests the client would refuse (requestProblems.ts), recomputed shortly after an edit and when the
+// requests the client would refuse (core/run/fileChecks.ts, as a run's preflight finds them; the
+// columns of a data file beside the file are variables), recomputed shortly after an edit and when the
 // connection's endpoints change. Only an adapter: the logic is plain.
 import * as vscode from 'vscode';
 import { safeLine } from '../../core/sanitize';
@@ -7,7 +8,8 @@ import { DIAGNOSTIC_SOURCE } from '../shared/codeDocuments';
 import type { ConnectionChoice } from '../../core/requests/requestConnections';
 import type { ParsedDocuments } from './parsedDocuments';
 import { REQUEST_FILE_LANGUAGE } from './requestFileLanguage';
-import { requestFileProblems, type RequestProblem } from './requestProblems';
+import { requestFileProblems, type RequestProblem } from '../../core/run/fileChecks';
+import { dataColumnsBeside } from './dataColumns';
 
 const DEBOUNCE_MS = 200;
 
@@ -27,18 +29,22 @@ export function registerRequestDiagnostics(
 ): void {
   const collection = vscode.languages.createDiagnosticCollection('bizdata-requests');
   const timers = new Map<string, NodeJS.Timeout>();
-  const update = (document: vscode.TextDocument): void => {
+  const update = async (document: vscode.TextDocument): Promise<void> => {
     timers.delete(document.uri.toString());
     if (document.isClosed || document.languageId !== REQUEST_FILE_LANGUAGE) {
       collection.delete(document.uri);
       return;
     }
-    collection.set(document.uri, requestFileProblems(document.getText(), deps.connections(), deps.documents.get(document)).map(toRequestDiagnostic));
+    const version = document.version;
+    // A data file beside it makes its columns variables, as a run's preflight reads them.
+    const columns = await dataColumnsBeside(document.uri);
+    if (document.isClosed || document.version !== version) return;
+    collection.set(document.uri, requestFileProblems(document.getText(), deps.connections(), deps.documents.get(document), columns).map(toRequestDiagnostic));
   };
   const schedule = (document: vscode.TextDocument, delayMs = DEBOUNCE_MS): void => {
     const key = document.uri.toString();
     clearTimeout(timers.get(key));
-    timers.set(key, setTimeout(() => update(document), delayMs));
+    timers.set(key, setTimeout(() => void update(document), delayMs));
   };
   const all = (): void => {
     for (const d of vscode.workspace.textDocuments) if (d.languageId === REQUEST_FILE_LANGUAGE) schedule(d, 0);

@@ -1,18 +1,19 @@
 // Data-driven files in the Test Explorer: NAME.bizdata.http with NAME.data.csv (or NAME.data.jsonl)
 // beside it runs as one test per row of the data file, each column a variable (`{{country}}`), the
 // file's requests run for each row, with a chain of its own, by the rows runner of every data run
-// (core/run/dataRows.ts), whose rule says what a row came to: this file only shows it. A row that
-// lacks a variable the file uses errs at its line (data/rowCheck.ts) and sends nothing; a failure
-// that stops a run (stops.ts) or a cancel skips the rows after it.
+// (core/run/dataRows.ts), whose rule says what a row came to: this file only shows it. A data file
+// with a row that lacks a variable refuses the run before anything is sent (the run's preflight, as
+// `bizdata test` refuses it); a row whose values cannot be sent errs at its line in the data file; a
+// failure that stops a run (stops.ts) or a cancel skips the rows after it.
 import * as vscode from 'vscode';
-import { checkRows } from '../../core/data/rowCheck';
-import { problemText, type DataRow } from '../../core/data/rows';
+import type { DataSource } from '../../core/data/dataSource';
+import type { DataRow } from '../../core/data/rows';
 import type { ParsedRequest } from '../../core/requests/requestFile';
-import { connectionVariables, dataVariables } from '../../core/requests/requestVariables';
 import { runDataRows, type FileRowRun } from '../../core/run/dataRows';
 import type { RequestOutcome } from '../../core/run/judge';
 import { safeText } from '../../core/sanitize';
-import { askedOnce, editorRunHost, type EditorSend } from '../requestFiles/editorRunHost';
+import type { EditorEdges } from '../requestFiles/editorEdges';
+import { editorRunHost, type EditorSend } from '../requestFiles/editorRunHost';
 import type { Services } from '../services';
 import type { ReadFile } from './testTree';
 
@@ -21,6 +22,9 @@ export interface RowsRun {
   readonly file: ReadFile;
   /** The rows' lines chosen, or all. */
   readonly lines: ReadonlySet<number> | 'all';
+  /** The data file, opened for this run (through the door), and the run's edges, passed. */
+  readonly source: DataSource;
+  readonly edges: EditorEdges;
   readonly services: Pick<Services, 'connections'>;
   readonly send: EditorSend;
   readonly signal: AbortSignal;
@@ -29,57 +33,60 @@ export interface RowsRun {
 
 /**
  * Runs the chosen rows of a data-driven file on the rows runner of every data run (core/run/dataRows.ts),
- * a row at a time, and shows what it decided each row came to: ok passes; not ok though none of its
- * requests failed (a `# @note` declined, a prompt closed), or cut short by Cancel, is skipped; else it
- * failed, or erred when a request did. True when the run stopped (stops.ts, or cancelled).
+ * a row at a time, as the data file streams by, and shows what it decided each row came to: ok passes;
+ * not ok though none of its requests failed (a `# @note` declined), or cut short by Cancel, is skipped;
+ * else it failed, or erred when a request did (a row whose values cannot be sent errs at ROWS:LINE).
+ * True when the run stopped (stops.ts, or cancelled).
  */
 export async function runTestRows(o: RowsRun): Promise<boolean> {
-  const { run, file, services } = o;
+  const { run, file, services, source, edges } = o;
   const data = file.data;
-  if (!data?.read.ok) return false;
-  const table = data.read.table;
-  const choice = services.connections.choice();
-  const endpoints = choice.endpoints(file.parsed.connection?.name ?? choice.active) ?? choice.endpoints(choice.active);
+  if (!data) return false;
   const where = vscode.workspace.asRelativePath(file.uri);
-  const problems = new Map(checkRows(table, dataVariables(file.text, file.parsed, endpoints ? connectionVariables(endpoints) : {}), where).map((p) => [p.line, p]));
   const requests = file.parsed.requests.filter((r) => !r.settings.disabled);
-  const items = new Map<DataRow, vscode.TestItem>();
-  for (const row of table.rows) {
-    const item = data.items.get(row.line);
-    if (!item || (o.lines !== 'all' && !o.lines.has(row.line))) continue;
-    // A CSV header without a used column is one problem at the header: every row lacks it. Nothing is sent for it.
-    const problem = problems.get(row.line) ?? problems.get(table.headerLine);
-    if (!problem) items.set(row, item);
-    else if (!o.signal.aborted) {
-      run.started(item);
-      run.errored(item, o.message(item, data.uri, (problem.line ?? 1) - 1, problemText(problem)));
-    } else run.skipped(item);
-  }
-  const ended = new Set<DataRow>();
+  const items = new Map<number, vscode.TestItem>();
+  for (const [line, item] of data.items) if (o.lines === 'all' || o.lines.has(line)) items.set(line, item);
+  const ended = new Set<number>();
   const show = (row: DataRow, r: FileRowRun): void => {
-    const item = items.get(row) as vscode.TestItem;
-    ended.add(row);
+    const item = items.get(row.line) as vscode.TestItem;
+    ended.add(row.line);
     const duration = r.outcomes.reduce((ms, x) => ms + (x.durationMs ?? 0), 0);
     const first = r.outcomes.find((x) => x.verdict !== 'passed');
     if (r.ok) run.passed(item, duration);
     else if (!first) run.skipped(item);
     else {
-      const message = o.message(item, file.uri, first.line, rowFailures(where, requests, r.outcomes));
+      const text = r.unsent && r.failure !== undefined ? r.failure : rowFailures(where, requests, r.outcomes);
+      const message = r.unsent ? o.message(item, data.uri, row.line - 1, text) : o.message(item, file.uri, first.line, text);
       if (r.outcomes.some((x) => x.verdict === 'error')) run.errored(item, message, duration);
       else run.failed(item, message, duration);
     }
   };
-  const asked = askedOnce();
   const summary = await runDataRows(
-    { file: file.parsed, requests, until: 'end', rows: [...items.keys()], concurrency: 1, signal: o.signal, redact: (t) => services.connections.redact(t), onRow: show },
+    {
+      file: file.parsed,
+      requests,
+      names: { requestFile: where, dataFile: vscode.workspace.asRelativePath(data.uri) },
+      until: 'end',
+      rows: chosenRows(source, items),
+      total: items.size,
+      concurrency: 1,
+      signal: o.signal,
+      secrets: edges.secrets,
+      onRow: show,
+    },
     (row) => {
-      run.started(items.get(row) as vscode.TestItem);
-      return editorRunHost({ connections: services.connections, uri: file.uri, file: file.parsed, row: new Map(Object.entries(row.values)), asked, signal: o.signal, send: o.send });
+      run.started(items.get(row.line) as vscode.TestItem);
+      return editorRunHost({ connections: services.connections, edges, uri: file.uri, signal: o.signal, send: o.send });
     },
   );
   // Rows not run after a stop or a cancel, and a row a cancel cut short (not written, so not shown).
-  for (const [row, item] of items) if (!ended.has(row)) run.skipped(item);
+  for (const [line, item] of items) if (!ended.has(line)) run.skipped(item);
   return summary.stoppedBy !== undefined || summary.cancelled;
+}
+
+/** The data file's rows that have a chosen item, as it streams by. */
+async function* chosenRows(source: DataSource, items: ReadonlyMap<number, vscode.TestItem>): AsyncGenerator<DataRow> {
+  for await (const row of source.rows()) if (items.has(row.line)) yield row;
 }
 
 /** Each request of the row that did not pass: its place and why, in the engine's words. */

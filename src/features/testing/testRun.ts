@@ -1,6 +1,9 @@
 // One run of the Test Explorer, as a host of the run engine (core/run/engine.ts, through the editor's
-// host, requestFiles/editorRunHost.ts): each chosen file's requests in file order (with the named
-// requests they chain on), sent, judged, chained and stopped by the engine as `bizdata test` runs them;
+// host, requestFiles/editorRunHost.ts): the run's edges checked and its questions asked once for all
+// its files before anything is sent (editorEdges.ts: a refused file's first test errs with every
+// refusal at its FILE:LINE or ROWS:LINE and sends nothing; the others run), then each chosen file's requests in file
+// order (with the named requests they chain on), sent, judged, chained and stopped by the engine as
+// `bizdata test` runs them;
 // this runner only shows the engine's events as test results, keeps each answer in the history so it
 // opens from its test, and records the run for its report. A data-driven file runs as one test per
 // row (testRows.ts). Cancelling aborts the request on the wire and skips the rest.
@@ -9,11 +12,12 @@ import type { CallFailure, CallResult } from '../../core/model';
 import { STOPPING } from '../../core/run/stops';
 import type { AssertionOutcome } from '../../core/requests/assertions';
 import type { ParsedRequest } from '../../core/requests/requestFile';
-import { connectionOfRequest } from '../../core/requests/requestConnections';
 import { runRequests, type RunEvent } from '../../core/run/engine';
 import type { RequestOutcome } from '../../core/run/judge';
 import { safeLine, safeText } from '../../core/sanitize';
-import { confirmProductionRun } from '../connection/consent';
+import { openDataFile, type DataSource } from '../../core/data/dataSource';
+import { RESTRICTED_MODE, refusalText, type Refusal } from '../../core/run/preflight';
+import { editorEdges, readRoot, type EditorEdges, type EditorFile } from '../requestFiles/editorEdges';
 import { editorRunHost, type EditorSend } from '../requestFiles/editorRunHost';
 import { keepInHistory, sendForAnswer } from '../results/lookUpAndShow';
 import type { ReadyAnswer } from '../results/largeAnswers';
@@ -33,6 +37,15 @@ interface Planned {
   readonly order: readonly ParsedRequest[];
   /** A data-driven file's chosen rows, by line. */
   readonly rows?: ReadonlySet<number> | 'all';
+  /** Its data file, opened for the run; `unread`: why it could not be. */
+  readonly source?: DataSource;
+  readonly unread?: string;
+}
+
+/** A planned file as the run's edges take it: what runs, with its data file. */
+function editorFileOf(p: Planned): EditorFile {
+  const requests = p.order.filter((r) => !r.settings.disabled);
+  return { uri: p.file.uri, text: p.file.text, parsed: p.file.parsed, requests, ...(p.source ? { data: p.source } : {}) };
 }
 
 export class TestRunner {
@@ -47,13 +60,16 @@ export class TestRunner {
     const abort = new AbortController();
     const cancelled = token.onCancellationRequested(() => abort.abort());
     const recording = new RunRecording();
+    const sources: DataSource[] = [];
     try {
       const planned: Planned[] = [];
       for (const [uri, indexes] of await this.chosen(request)) {
         const file = await this.tree.read(vscode.Uri.parse(uri));
         if (file.data) {
-          // A data-driven file: its chosen rows, each a test (testRows.ts).
-          planned.push({ file, order: [], rows: indexes });
+          // A data-driven file: its chosen rows, each a test (testRows.ts), read again through the door for the run.
+          const opened = await openDataFile(file.data.uri.fsPath, { named: vscode.workspace.asRelativePath(file.data.uri), root: readRoot(file.uri) });
+          if (opened.ok) sources.push(opened.source);
+          planned.push({ file, order: file.parsed.requests, rows: indexes, source: opened.ok ? opened.source : undefined, unread: opened.ok ? undefined : opened.message });
           file.data.items.forEach((row, line) => (indexes === 'all' || indexes.has(line) ? run.enqueued(row) : undefined));
           continue;
         }
@@ -61,25 +77,26 @@ export class TestRunner {
         planned.push({ file, order });
         for (const r of order) for (const queued of itemsOf(file, r)) run.enqueued(queued);
       }
-      // Tests given their outcome before any request runs (Restricted Mode's error).
-      const ended = new Set<vscode.TestItem>();
-      // One question for the run when it reaches a production connection; declined, nothing is sent.
-      let stopped = !(await this.productionConfirmed(planned)) || !this.trusted(run, planned, ended);
-      const skip = (item: vscode.TestItem): void => (ended.has(item) ? undefined : run.skipped(item));
-      for (const { file, order, rows } of planned) {
+      const edges = await this.edgesOf(run, planned);
+      if (!edges) return;
+      let stopped = false;
+      const skip = (item: vscode.TestItem): void => run.skipped(item);
+      for (const p of planned) {
+        const { file, order, rows, source } = p;
+        if (edges.refused.has(p)) continue;
         if (stopped || abort.signal.aborted) {
-          for (const r of order) itemsOf(file, r).forEach(skip);
-          file.data?.items.forEach((row, line) => (rows === 'all' || rows?.has(line) ? skip(row) : undefined));
+          this.itemsOf(p).forEach(skip);
           continue;
         }
-        if (rows) {
+        if (rows && source) {
           const send: EditorSend = async (connection, sent, _r, call) => (recording.watch(connection), (await sendForAnswer(call, this.services, sent, { signal: abort.signal })).result);
           const message = (item: vscode.TestItem, uri: vscode.Uri, line: number, text: string): vscode.TestMessage => this.message({ ...file, uri }, item, line, text);
-          stopped = await runTestRows({ run, file, lines: rows, services: this.services, send, signal: abort.signal, message });
-        } else stopped = await this.runFile(run, file, order, abort.signal, recording);
+          stopped = await runTestRows({ run, file, lines: rows, source, edges: edges.edges, services: this.services, send, signal: abort.signal, message });
+        } else stopped = await this.runFile(run, file, order, edges.edges, abort.signal, recording);
       }
     } finally {
       cancelled.dispose();
+      for (const source of sources) await source.close();
       this.services.reports.keep(recording.report());
       recording.dispose();
       // The testing API has no link in a run's output; the command is in each test's context menu too.
@@ -88,8 +105,56 @@ export class TestRunner {
     }
   }
 
+  /**
+   * The run's edges, once for all its files (core/run/preflight.ts), as `bizdata test` checks them:
+   * a file refused sends nothing (its first test errs with every refusal at FILE:LINE or ROWS:LINE,
+   * its others are skipped) and the run goes on with the others; a refusal of the whole run (Restricted
+   * Mode) or a question declined sends nothing at all. Undefined when nothing runs.
+   */
+  private async edgesOf(run: vscode.TestRun, planned: readonly Planned[]): Promise<{ readonly edges: EditorEdges; readonly refused: ReadonlySet<Planned> } | undefined> {
+    const refused = new Set<Planned>();
+    const refuse = (p: Planned, refusals: readonly Refusal[], more = 0): void => {
+      // A data file that cannot be read has no rows: the file's own test says why.
+      const [first = p.file.item, ...rest] = this.itemsOf(p);
+      run.errored(first, this.refusalMessage(p.file, first, refusals, more));
+      rest.forEach((item) => run.skipped(item));
+      refused.add(p);
+    };
+    for (const p of planned) if (p.unread !== undefined) refuse(p, [{ file: vscode.workspace.asRelativePath(p.file.uri), message: p.unread }]);
+    for (;;) {
+      const left = planned.filter((p) => !refused.has(p));
+      if (left.length === 0) return undefined;
+      const edges = await editorEdges(this.services.connections, left.map(editorFileOf), 'Run these tests');
+      if (edges.ok) return { edges, refused };
+      const whose = (r: Refusal): Planned | undefined => left.find((p) => [p.file.uri, p.file.data?.uri].some((u) => u !== undefined && vscode.workspace.asRelativePath(u) === r.file));
+      const byFile = 'refusals' in edges ? edges.refusals.map((r) => [r, whose(r)] as const) : [];
+      // Declined, or refused as a whole: nothing of the run is sent.
+      if (byFile.length === 0 || byFile.some(([, p]) => p === undefined)) {
+        const all = left.flatMap((p) => this.itemsOf(p));
+        if ('refusals' in edges && all[0]) run.errored(all[0], this.refusalMessage(left[0].file, all[0], edges.refusals, edges.more));
+        all.slice('refusals' in edges ? 1 : 0).forEach((item) => run.skipped(item));
+        return undefined;
+      }
+      for (const p of new Set(byFile.map(([, q]) => q as Planned))) refuse(p, byFile.filter(([, q]) => q === p).map(([r]) => r), 'refusals' in edges ? edges.more : 0);
+    }
+  }
+
+  /** A planned file's items that run: its requests and their checks, or its chosen rows. */
+  private itemsOf(p: Planned): vscode.TestItem[] {
+    if (p.rows) return [...(p.file.data?.items ?? [])].filter(([line]) => p.rows === 'all' || p.rows?.has(line)).map(([, item]) => item);
+    return p.order.flatMap((r) => itemsOf(p.file, r));
+  }
+
+  /** The refusals of a run, at the first refusal's place, in the preflight's words (FILE:LINE or ROWS:LINE). */
+  private refusalMessage(file: ReadFile, item: vscode.TestItem, refusals: readonly Refusal[], more: number): vscode.TestMessage {
+    const text = [...refusals.map(refusalText), ...(more > 0 ? [`(and ${more} more of the same kind)`] : [])].join('\n');
+    const first = refusals[0];
+    const inFile = first?.file === vscode.workspace.asRelativePath(file.uri);
+    return this.message(file, item, inFile && first.line !== undefined ? first.line - 1 : 0, first?.message === RESTRICTED_MODE ? RESTRICTED_MODE : `Nothing was sent:\n${text}`);
+  }
+
   /** Runs one file's requests through the engine; true when the run stopped (stops.ts, or cancelled). */
-  private async runFile(run: vscode.TestRun, file: ReadFile, order: readonly ParsedRequest[], signal: AbortSignal, recording: RunRecording): Promise<boolean> {
+  private async runFile(run: vscode.TestRun, file: ReadFile, order: readonly ParsedRequest[], edges: EditorEdges, signal: AbortSignal, recording: RunRecording): Promise<boolean> {
     const answers = new WeakMap<CallResult, ReadyAnswer>();
     const where = vscode.workspace.asRelativePath(file.uri);
     const send: EditorSend = async (connection, request, _r, call) => {
@@ -116,7 +181,7 @@ export class TestRunner {
         recording.add(where, e.outcome.request, { verdict: e.outcome.verdict, connection: e.step?.route.name, sent: e.step?.sent, result: e.step?.result, assertions: e.outcome.assertions, message: e.outcome.message });
       }
     };
-    const host = editorRunHost({ connections: this.services.connections, uri: file.uri, file: file.parsed, send, signal, on });
+    const host = editorRunHost({ connections: this.services.connections, edges, uri: file.uri, send, signal, on });
     const summary = await runRequests({ file: file.parsed, requests: order, until: 'end' }, host);
     // An open editor's Send chains on what the run got, as on its own sends.
     if (isOpen(file.uri)) for (const [name, chained] of summary.responses) this.services.responses.remember(file.uri.toString(), name, chained);
@@ -137,36 +202,6 @@ export class TestRunner {
     if (o.verdict === 'passed') run.passed(item, o.durationMs);
     else if (o.verdict === 'failed') run.failed(item, this.message(file, item, o.line, text), o.durationMs);
     else run.errored(item, this.message(file, item, o.line, text), o.durationMs);
-  }
-
-  /** In Restricted Mode nothing goes out with a token: the first request errs, saying how to trust the folder, and the run stops. */
-  private trusted(run: vscode.TestRun, planned: readonly Planned[], ended: Set<vscode.TestItem>): boolean {
-    if (vscode.workspace.isTrusted) return true;
-    const text = 'This folder is in Restricted Mode, so request files send nothing with your token. Trust the folder ("Workspaces: Manage Workspace Trust") if you trust its request files, then run again.';
-    for (const { file, order, rows } of planned) {
-      // The first request's test, or a data-driven file's first row's.
-      const item = order[0] ? file.requests.get(order[0].index) : [...(file.data?.items ?? [])].find(([line]) => rows === 'all' || rows?.has(line))?.[1];
-      if (!item) continue;
-      run.errored(item, this.message(file, item, order[0]?.requestLine ?? 0, text));
-      ended.add(item);
-      break;
-    }
-    return false;
-  }
-
-  /** True unless the run's requests reach a production connection and the user declines (in a trusted workspace: elsewhere nothing is sent anyway). */
-  private async productionConfirmed(planned: readonly Planned[]): Promise<boolean> {
-    if (!vscode.workspace.isTrusted) return true;
-    const choice = this.services.connections.choice();
-    // A data-driven file runs every request of the file for each row.
-    const reached = planned.flatMap(({ file, order, rows }) =>
-      (rows ? file.parsed.requests : order).flatMap((r) => {
-        const c = r.settings.disabled ? undefined : connectionOfRequest(file.parsed, r, choice);
-        const connection = c?.ok ? this.services.connections.named(c.name) : undefined;
-        return connection ? [connection] : [];
-      }),
-    );
-    return confirmProductionRun(reached, 'Run these tests');
   }
 
   /** File URI → the request indexes (a data-driven file: the rows' lines) chosen in it ('all' for a whole file), honouring `exclude`. */

@@ -65,7 +65,7 @@ export class RunRecording implements vscode.Disposable {
         ...(first ? { limit: runLimit(first.getClient().limiterState()) } : {}),
         tests: this.tests,
       },
-      redact: (text) => connections.reduce((t, c) => c.redact(t), text),
+      redact: (text) => connections.reduce((t, c) => c.secrets.redact(t), text),
     };
   }
 

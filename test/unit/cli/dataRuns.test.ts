@@ -163,7 +163,7 @@ describe('bizdata send and test --data', function () {
     const requests = await file('orgs.bizdata.http', ORG_FILE);
     const good = await file('orgs.csv', 'country,name\nUS,"Example, Inc."\n');
     const cases: Array<[string[], RegExp]> = [
-      [['--data', join(dir, 'missing.csv')], /Cannot read .*missing\.csv: ENOENT/],
+      [['--data', join(dir, 'missing.csv')], /The data file .*missing\.csv does not exist/],
       [['--data', await file('open.csv', 'country,name\nUS,Fine\nGB,"Unclosed\nDE,Late\n')], /open\.csv:3: a quote opens a field here and is never closed/],
       [['--data', await file('short.jsonl', '{"country":"US","name":"A"}\n{"country":"GB"}\n')], /short\.jsonl:2: this row has no value for "name", which .*orgs\.bizdata\.http uses/],
       [['--data', await file('header.csv', 'country\nUS\n')], /header\.csv:1: the header has no column "name"/],

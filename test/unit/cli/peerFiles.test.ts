@@ -107,7 +107,7 @@ describe('bizdata send: request files of REST Client and httpYac, byte for byte 
     await symlink(join(at.dir, 'outside.txt'), join(work, 'link.txt'));
     const head = 'POST {{baseUrl}}/v1/echo/x\nContent-Type: text/plain\n\n';
     const cases = [
-      { name: 'up', body: '< ../../outside.txt', args: [], says: /is outside .*reads only files inside its own folder/ },
+      { name: 'up', body: '< ../../outside.txt', args: [], says: /is outside .*reads only files inside the request file's own folder/ },
       { name: 'link', body: '< ./link.txt', args: [], says: /it leads to .*outside\.txt/ },
       { name: 'env', body: 'region={{$processEnv REGION}}', args: [], says: /To send REGION, run bizdata send with --allow-env REGION/ },
       { name: 'secret', body: 'p={{$processEnv BIZDATA_PASSWORD}}', args: ['--allow-env', 'BIZDATA_PASSWORD'], says: /BIZDATA_ variables hold this client's settings and credentials/ },

@@ -93,10 +93,12 @@ describe('redaction at the edge (issue 25): echoed secrets never reach an output
     const actual = (req: { assertions: JsonAssertion[] }, text: string): string => req.assertions.find((a) => a.assertion === text)?.actual ?? 'none';
     for (const text of ['body $.echo.authorization == x', 'body $.echo.signIn.basic == x', 'header x-echo-auth == x', 'body $.echo.url == x', 'body == x']) assert.equal(actual(ha, text), WITHHELD, text);
     for (const text of ['body $.echo.authorization == x', 'body $.echo.signIn.password == x', 'header x-echo-pwd == x']) assert.equal(actual(hb, text), WITHHELD, text);
-    // A chained value is taken from the answer as the run shows it (core/run/chain.ts): the echoed
-    // secrets reached the chained request as the placeholder, percent-encoded twice, never themselves.
-    assert.match(actual(chained, 'body $.echo.url == x'), /SubjectName=%253Credacted%253E&Other=%253Credacted%253E/);
-    assert.equal(chained.assertions[0].passed, false);
+    // A chained value is the answer's own value (core/run/chain.ts): one that holds a secret of the run
+    // refuses its request at its line, so the echoed token and password go nowhere, not even as a placeholder.
+    const refused = chained as unknown as { verdict: string; message?: string; line: number };
+    assert.equal(refused.verdict, 'error');
+    assert.match(refused.message ?? '', /holds a secret of this run .* a request never sends one taken from an answer/);
+    assert.equal(h.paths().filter((path) => path.startsWith('/echo/c')).length, 0, 'the chained request was not sent');
     // The withheld values are said to be so in the lines for people and in JUnit too.
     assert.ok((await readJunit(xml)).length === 1);
     assert.ok(xml.includes(WITHHELD), xml);
@@ -127,10 +129,11 @@ describe('redaction at the edge (issue 25): echoed secrets never reach an output
     // Without its assertions, which `bizdata send` judges as `bizdata test` does: every request is sent.
     await writeFile(file, REFLECTING_FILE.filter((l) => !l.startsWith('??')).join('\n'));
     const r = await run(['send', file, '--var', `apiSecret=${PROMPTED}`], oddEnv(h.url));
-    assert.equal(r.code, 0, r.stderr);
-    // Three answers were printed, each with the reflection in it.
-    assert.equal(r.stdout.match(/"echo"/g)?.length, 3, r.stdout);
+    // Two answers were printed, each with the reflection in it; the third request would send what they echoed, and is refused at its line.
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stdout.match(/"echo"/g)?.length, 2, r.stdout);
     assert.ok(r.stdout.includes('<redacted>'), r.stdout);
+    assert.match(r.stderr, /reflect\.bizdata\.http:25: \{\{hb\.response\.headers\.x-echo-auth\}\} holds a secret of this run/);
     // With them, the first request does not pass (its assertions fail): the run ends there, exit 1,
     // each failed assertion at its line with the secret it would show withheld.
     await writeFile(file, REFLECTING_FILE.join('\n'));

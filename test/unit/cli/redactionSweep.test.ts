@@ -3,7 +3,7 @@
 // request, its token and the last sign-in's credentials to every answer; no output holds one of the
 // run's credentials or tokens in any encoding (test/secretEncodings.ts).
 import * as assert from 'node:assert/strict';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
 import { parseRequestFile } from '../../../src/core/requests/requestFile';
 import { requestFileText } from '../../../src/core/requests/requestText';
@@ -73,8 +73,17 @@ describe('redaction sweep (issue 25): every request file of the repository again
         { name: `${name}: JUnit`, text: await readFile(junit, 'utf8') },
       );
     }
+    // A batch's results file holds each whole answer: searched too (issue 32: redacted like every output).
+    const ips = join(dir, 'ips.txt');
+    await writeFile(ips, '203.0.113.7\n203.0.113.8\n');
+    const batchOut = join(dir, 'batch.jsonl');
+    const batch = await run(['batch', ips, '--out', batchOut], oddEnv(host.url), 60_000);
+    assert.notEqual(batch.code, 2, batch.stderr);
+    const batchLines = await readFile(batchOut, 'utf8');
+    echoed += batchLines.match(/"echo"/g)?.length ?? 0;
+    outputs.push({ name: 'batch results', text: batchLines }, { name: 'batch stdout', text: batch.stdout }, { name: 'batch stderr', text: batch.stderr });
     // The answers printed did carry the reflection: the search below looks where the secrets were put.
-    assert.ok(echoed >= files.length, `answers with the echo: ${echoed}`);
+    assert.ok(echoed >= files.length + 2, `answers with the echo: ${echoed}`);
     assertNoSecretIn(outputs, secretsOf(host));
   });
 });

@@ -83,8 +83,8 @@ describe('bizdata on Ctrl-C (SIGINT) and SIGTERM', function () {
     }, 30_000);
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    it(`${signal} mid-batch: lookups on the wire finish and are written, the summary is printed, the process ends by ${signal}, and a re-run does the rest once`, async () => {
-      sb = await sandbox({ responseDelayMs: 700 });
+    it(`${signal} mid-batch: no new lookup is sent, those on the wire get 0.75 s, the summary is printed, the process ends by ${signal}, and a re-run does the rest once`, async () => {
+      sb = await sandbox({ responseDelayMs: 300 });
       const { input, out } = await ipList(16);
       const batch = start(['batch', input, '--out', out, '--concurrency', '2']);
       await midCall(out, 2);
@@ -99,9 +99,10 @@ describe('bizdata on Ctrl-C (SIGINT) and SIGTERM', function () {
       assert.ok(summary.done < 16, 'it stopped before the end');
       assert.equal(summary.done, first.length, 'the summary counts the rows written');
       assert.ok(first.every((l) => l.ok), batch.stderr());
-      // Every call the service received was answered and written: none was cut or lost.
-      assert.equal((await sb.customer()).dataCalls, first.length);
-      assert.match(batch.stderr(), new RegExp(`${signal}: stopping the batch.*${signal === 'SIGINT' ? 'Press Ctrl-C again' : 'Send SIGTERM again'} to stop at once`));
+      // Every call answered was written; one cut on the wire (if the machine was slower than the grace) is not, and runs again.
+      const received = (await sb.customer()).dataCalls;
+      assert.ok(received >= first.length && received <= first.length + 2, `${received} calls for ${first.length} rows written`);
+      assert.match(batch.stderr(), new RegExp(`${signal}: stopping: no new lookup is sent.*${signal === 'SIGINT' ? 'Press Ctrl-C again' : 'Send SIGTERM again'} to stop at once`));
       assert.match(batch.stderr(), new RegExp(`stopped by ${signal}: ${first.length} lookups written .* run the same command again`));
 
       const rerun = await runCli(['batch', input, '--out', out, '--concurrency', '8'], canaryEnv(sb.url), join(dir, 'state'), outputs);
@@ -111,23 +112,22 @@ describe('bizdata on Ctrl-C (SIGINT) and SIGTERM', function () {
       const all = await rows(out);
       assert.equal(all.length, 16);
       assert.equal(new Set(all.map((l) => lookupKey(l.input))).size, 16, 'each input written once');
-      assert.equal((await sb.customer()).dataCalls, 16, 'no input was sent twice');
+      assert.equal((await sb.customer()).dataCalls, 16 + (received - first.length), 'only a lookup cut on the wire was sent twice');
     });
   }
 
-  it('a second Ctrl-C stops at once, without the summary, leaving whole rows', async () => {
+  it('a lookup whose answer would take 20 s is cut 0.75 s after Ctrl-C: the summary comes, the row is left to run again', async () => {
     sb = await sandbox({ responseDelayMs: 20_000 });
     const { input, out } = await ipList(4);
     const batch = start(['batch', input, '--out', out, '--concurrency', '1']);
     await midCall(out, 0);
-    batch.kill('SIGINT');
-    await waitFor('the note that the batch is stopping', () => (/stopping the batch/.test(batch.stderr()) ? true : undefined));
-    const second = performance.now();
+    const sent = performance.now();
     batch.kill('SIGINT');
     const exit = await batch.exit;
-    assert.equal(exit.signal, 'SIGINT');
-    assert.ok(exit.at - second < 2000, `ended ${Math.round(exit.at - second)} ms after the second Ctrl-C, not at once`);
-    assert.equal(batch.stdout(), '', 'no summary');
+    assert.equal(exit.signal, 'SIGINT', batch.stderr());
+    assert.ok(exit.at - sent < 10_000, `ended ${Math.round(exit.at - sent)} ms after Ctrl-C, not when the answer came`);
+    const summary = JSON.parse(batch.stdout()) as BatchSummary;
+    assert.deepEqual([summary.cancelled, summary.done], [true, 0]);
     assert.deepEqual(await rows(out), []);
   });
 

@@ -12,16 +12,16 @@ async function lines(file: string): Promise<BatchLine[]> {
 }
 
 describe('batch input parsing', () => {
-  it('reads an IP list with comments and blank lines', () => {
-    const p = parseBatchInput('# office ranges\n203.0.113.7\n\n  2001:db8::1  # v6\n\r\n198.51.100.1\r\n', 'ips.txt');
+  it('reads an IP list with comments and blank lines', async () => {
+    const p = (await parseBatchInput('# office ranges\n203.0.113.7\n\n  2001:db8::1  # v6\n\r\n198.51.100.1\r\n', 'ips.txt'));
     assert.equal(p.format, 'ip-list');
     assert.deepEqual(p.inputs.map((q) => (q.kind === 'ip' ? q.ip : '')), ['203.0.113.7', '2001:db8::1', '198.51.100.1']);
     assert.deepEqual(p.problems, []);
   });
 
-  it('reads a CSV with a header, quoted fields, doubled quotes and embedded line breaks', () => {
+  it('reads a CSV with a header, quoted fields, doubled quotes and embedded line breaks', async () => {
     const csv = 'country,name,territory\nUS,"Example, Inc.",CA\nGB,"The ""Quoted"" Ltd",\n\nDE,"Multi\nLine GmbH"\n';
-    const p = parseBatchInput(csv, 'orgs.csv');
+    const p = (await parseBatchInput(csv, 'orgs.csv'));
     assert.equal(p.format, 'csv');
     assert.deepEqual(p.inputs, [
       { kind: 'org', country: 'US', name: 'Example, Inc.', territory: 'CA' },
@@ -30,14 +30,14 @@ describe('batch input parsing', () => {
     ]);
   });
 
-  it('recognises a CSV by its header and refuses a row it cannot read, at its line', () => {
-    const p = parseBatchInput('country,name\nUS,Example,Extra\nUS,Fine\n', 'queries.txt');
+  it('recognises a CSV by its header and refuses a row it cannot read, at its line', async () => {
+    const p = (await parseBatchInput('country,name\nUS,Example,Extra\nUS,Fine\n', 'queries.txt'));
     assert.equal(p.format, 'csv');
     // The data layer's reader refuses the file at the row (nothing runs), as a data-driven run does.
     assert.equal(p.inputs.length, 0);
     assert.deepEqual(p.problems.map((x) => x.line), [2]);
     assert.match(p.problems[0].message, /3 fields but the header names 2/);
-    assert.equal(parseBatchInput('name,city\nx,y\n', 'a.csv').problems.length, 1);
+    assert.equal((await parseBatchInput('name,city\nx,y\n', 'a.csv')).problems.length, 1);
   });
 });
 
@@ -60,7 +60,7 @@ describe('batch runner against the sandbox', () => {
     sb = await sandbox({ qps: 50, concurrency: 3 });
     t = testClient(sb.url, { limits: { qps: 50, concurrency: 3 } });
     const ips = Array.from({ length: 20 }, (_, i) => `198.51.100.${i + 1}`);
-    const { inputs } = parseBatchInput([...ips, 'not-an-ip'].join('\n'), 'ips.txt');
+    const { inputs } = (await parseBatchInput([...ips, 'not-an-ip'].join('\n'), 'ips.txt'));
     const out = join(dir, 'out.jsonl');
     const progress: BatchProgress[] = [];
     const s = await runBatch({ client: t.client, inputs, outFile: out, concurrency: 3, onProgress: (p) => progress.push(p) });
@@ -83,7 +83,7 @@ describe('batch runner against the sandbox', () => {
   it('stops on cancellation and the next run completes the rest', async () => {
     sb = await sandbox({ qps: 20, concurrency: 2 });
     t = testClient(sb.url, { limits: { qps: 20, concurrency: 2 } });
-    const inputs = parseBatchInput(Array.from({ length: 40 }, (_, i) => `192.0.2.${i + 1}`).join('\n'), 'ips.txt').inputs;
+    const inputs = (await parseBatchInput(Array.from({ length: 40 }, (_, i) => `192.0.2.${i + 1}`).join('\n'), 'ips.txt')).inputs;
     const out = join(dir, 'out.jsonl');
     const ac = new AbortController();
     const s = await runBatch({ client: t.client, inputs, outFile: out, concurrency: 2, signal: ac.signal, onProgress: (p) => p.done >= 10 && ac.abort() });
@@ -100,7 +100,7 @@ describe('batch runner against the sandbox', () => {
     sb = await sandbox({ responseDelayMs: 200 });
     // Many workers, two calls at a time: most lookups wait in the limiter, as in a CLI batch with --concurrency auto.
     t = testClient(sb.url, { limits: { qps: 1000, concurrency: 2 } });
-    const inputs = parseBatchInput(Array.from({ length: 20 }, (_, i) => `192.0.2.${i + 1}`).join('\n'), 'ips.txt').inputs;
+    const inputs = (await parseBatchInput(Array.from({ length: 20 }, (_, i) => `192.0.2.${i + 1}`).join('\n'), 'ips.txt')).inputs;
     const out = join(dir, 'out.jsonl');
     const stop = new AbortController();
     const s = await runBatch({ client: t.client, inputs, outFile: out, concurrency: 16, stop: stop.signal, onProgress: (p) => p.done >= 4 && stop.abort() });
@@ -118,7 +118,7 @@ describe('batch runner against the sandbox', () => {
   it('resumes after a crash that cut the last line short, and keeps every new line readable', async () => {
     sb = await sandbox({ qps: 50, concurrency: 3 });
     t = testClient(sb.url, { limits: { qps: 50, concurrency: 3 } });
-    const inputs = parseBatchInput('203.0.113.1\n203.0.113.2\n203.0.113.3\n', 'ips.txt').inputs;
+    const inputs = (await parseBatchInput('203.0.113.1\n203.0.113.2\n203.0.113.3\n', 'ips.txt')).inputs;
     const out = join(dir, 'out.jsonl');
     await runBatch({ client: t.client, inputs: inputs.slice(0, 1), outFile: out });
     // The process died while writing the second input's line.
@@ -134,7 +134,7 @@ describe('batch runner against the sandbox', () => {
 
   it('stops on a setup problem instead of marking every input done, and retries 5xx answers on the next run', async () => {
     sb = await sandbox();
-    const inputs = parseBatchInput('203.0.113.1\n203.0.113.2\n203.0.113.3\n', 'ips.txt').inputs;
+    const inputs = (await parseBatchInput('203.0.113.1\n203.0.113.2\n203.0.113.3\n', 'ips.txt')).inputs;
     const out = join(dir, 'out.jsonl');
     const misconfigured = testClient(sb.url, { endpoints: { ...endpointsFor(sb.url), baseUrl: 'http://api.example.com' } });
     try {
@@ -157,7 +157,7 @@ describe('batch runner against the sandbox', () => {
   it('stops resumably when the service asks (Retry-After over 60 s) to be called again later, even for SC006', async () => {
     sb = await sandbox();
     t = testClient(sb.url);
-    const inputs = parseBatchInput('203.0.113.1\n203.0.113.2\n203.0.113.3\n203.0.113.4\n', 'ips.txt').inputs;
+    const inputs = (await parseBatchInput('203.0.113.1\n203.0.113.2\n203.0.113.3\n203.0.113.4\n', 'ips.txt')).inputs;
     const out = join(dir, 'out.jsonl');
     const sc006 = { error: { errorCode: 'SC006', errorMessage: 'Transaction not processed, permitted concurrency limit exceeded.' } };
     await sb.admin('POST', 'faults', { type: 'respond', status: 401, headers: { 'retry-after': '120' }, body: sc006, path: '/v1/duns-search', count: 1 });
@@ -179,7 +179,7 @@ describe('batch runner against the sandbox', () => {
     t.credentials.b = { interfaceId: 'b', user: CANARY.user, password: 'wrong' };
     const csv = join(dir, 'orgs.csv');
     await writeFile(csv, `country,name,territory\n${Array.from({ length: 30 }, (_, i) => `US,"Example ${i}, Inc.",CA`).join('\n')}\n`);
-    const inputs = parseBatchInput(await readFile(csv, 'utf8'), csv).inputs;
+    const inputs = (await parseBatchInput(await readFile(csv, 'utf8'), csv)).inputs;
     const s = await runBatch({ client: t.client, inputs, outFile: join(dir, 'out.jsonl'), concurrency: 4 });
     assert.equal(s.stoppedBy?.kind, 'auth');
     assert.ok(s.done <= 4);

@@ -15,6 +15,7 @@ import { onlyConnection } from '../../../src/core/requests/requestConnections';
 import { parseRequestFile, type ParsedRequestFile } from '../../../src/core/requests/requestFile';
 import { runDataRows, type DataRunPlan } from '../../../src/core/run/dataRows';
 import type { RunHost } from '../../../src/core/run/engine';
+import { NO_SECRETS } from '../../../src/core/redact';
 import type { RowsProgress } from '../../../src/core/run/rows';
 import { tempDirs } from '../tempDirs';
 import { closeAll, endpointsFor, sandboxWithClient, type Sandbox, type TestClient } from './harness';
@@ -55,13 +56,13 @@ describe('a data-driven run: the engine once per row', function () {
       route: (name) => ({ name, endpoints, send: (request) => client.client.send(request, o.signal ? { signal: o.signal } : {}) }),
       inputs: () => Promise.resolve({ files: bodyFiles(join(dir, 'r.bizdata.http'), dir) }),
       confirm: () => Promise.resolve(o.confirm ?? true),
-      redact: (text) => text,
+      secrets: NO_SECRETS,
       on: (e) => void (e.kind === 'started' && o.onStarted?.(row)),
     });
   }
 
-  function table(dir: string, csv: string): DataTable {
-    const read = readRows(csv, join(dir, 'rows.csv'));
+  async function table(dir: string, csv: string): Promise<DataTable> {
+    const read = await readRows(csv, join(dir, 'rows.csv'));
     assert.ok(read.ok);
     return read.table;
   }
@@ -75,11 +76,11 @@ describe('a data-driven run: the engine once per row', function () {
   }
 
   async function run(dir: string, rows: DataTable, client: TestClient, url: string, extra: Partial<DataRunPlan> & { readonly host?: HostOptions; readonly file?: ParsedRequestFile } = {}) {
-    const opened = await openResults({ outFile: join(dir, 'rows.results.jsonl'), table: rows });
+    const opened = await openResults({ outFile: join(dir, 'rows.results.jsonl'), dataColumns: rows.columns });
     assert.ok(opened.ok);
     const file = extra.file ?? FILE;
     try {
-      return await runDataRows({ file, requests: file.requests, until: 'end', rows: rows.rows, results: opened.results, concurrency: 1, redact: (text) => text, ...extra }, hostFor(dir, client, url, extra.host));
+      return await runDataRows({ file, requests: file.requests, names: { requestFile: 'r.bizdata.http', dataFile: 'rows.csv' }, until: 'end', rows: rows.rows, results: opened.results, concurrency: 1, secrets: NO_SECRETS, ...extra }, hostFor(dir, client, url, extra.host));
     } finally {
       await opened.results.close();
     }
@@ -88,7 +89,7 @@ describe('a data-driven run: the engine once per row', function () {
   it('runs each row with its columns as variables, writes a line per row, and a second run sends nothing', async () => {
     ({ sb, t } = await sandboxWithClient());
     const dir = await dirs.make('bizdata-datarun-');
-    const rows = table(dir, 'ip,note\n203.0.113.7,a\n"203.0.113.8","b, quoted"\n203.0.113.9,c\n');
+    const rows = await table(dir, 'ip,note\n203.0.113.7,a\n"203.0.113.8","b, quoted"\n203.0.113.9,c\n');
     const progress: RowsProgress[] = [];
     const first = await run(dir, rows, t, sb.url, { onProgress: (p) => progress.push(p) });
     assert.deepEqual([first.done, first.ok, first.failed, first.skipped, first.cancelled, first.stoppedBy], [3, 3, 0, 0, false, undefined]);
@@ -111,7 +112,7 @@ describe('a data-driven run: the engine once per row', function () {
   it('stops the rows at a contract limit (SC005), leaving its row to run again', async () => {
     ({ sb, t } = await sandboxWithClient({ contractLimit: 1 }));
     const dir = await dirs.make('bizdata-datarun-');
-    const rows = table(dir, 'ip\n203.0.113.7\n203.0.113.8\n203.0.113.9\n');
+    const rows = await table(dir, 'ip\n203.0.113.7\n203.0.113.8\n203.0.113.9\n');
     const summary = await run(dir, rows, t, sb.url);
     assert.equal(summary.stoppedBy?.code, 'SC005');
     assert.deepEqual([summary.done, summary.ok, summary.failed], [2, 1, 1]);
@@ -128,7 +129,7 @@ describe('a data-driven run: the engine once per row', function () {
     ({ sb, t } = await sandboxWithClient({ responseDelayMs: 100 }));
     const dir = await dirs.make('bizdata-datarun-');
     const ips = Array.from({ length: 12 }, (_, i) => `198.51.100.${i + 1}`);
-    const rows = table(dir, `ip\n${ips.join('\n')}\n`);
+    const rows = await table(dir, `ip\n${ips.join('\n')}\n`);
     const summary = await run(dir, rows, t, sb.url, { concurrency: 4 });
     assert.deepEqual([summary.done, summary.ok], [12, 12]);
     assert.deepEqual((await results(dir)).map((l) => l.values.ip).sort(), [...ips].sort(), 'every row once');
@@ -140,7 +141,7 @@ describe('a data-driven run: the engine once per row', function () {
   it('cancelled, starts no other row: the rows done are written, the rest run next time', async () => {
     ({ sb, t } = await sandboxWithClient());
     const dir = await dirs.make('bizdata-datarun-');
-    const rows = table(dir, 'ip\n203.0.113.7\n203.0.113.8\n203.0.113.9\n203.0.113.10\n');
+    const rows = await table(dir, 'ip\n203.0.113.7\n203.0.113.8\n203.0.113.9\n203.0.113.10\n');
     const cancel = new AbortController();
     const summary = await run(dir, rows, t, sb.url, { signal: cancel.signal, host: { signal: cancel.signal }, onProgress: (p) => void (p.done >= 2 && cancel.abort()) });
     assert.deepEqual([summary.cancelled, summary.done], [true, 2]);
@@ -152,7 +153,7 @@ describe('a data-driven run: the engine once per row', function () {
   it('cancelled with a row on the wire: that row is not written, and runs again next time', async () => {
     ({ sb, t } = await sandboxWithClient({ responseDelayMs: 300 }));
     const dir = await dirs.make('bizdata-datarun-');
-    const rows = table(dir, 'ip\n203.0.113.7\n203.0.113.8\n203.0.113.9\n');
+    const rows = await table(dir, 'ip\n203.0.113.7\n203.0.113.8\n203.0.113.9\n');
     const cancel = new AbortController();
     // The second row's call is cut while the sandbox holds its answer.
     const host = { signal: cancel.signal, onStarted: (row: DataRow) => void (row.line === 3 && setTimeout(() => cancel.abort(), 50)) };
@@ -167,7 +168,7 @@ describe('a data-driven run: the engine once per row', function () {
   it('writes a row none of whose requests ran (its # @note declined) as not done, and runs it next time', async () => {
     ({ sb, t } = await sandboxWithClient());
     const dir = await dirs.make('bizdata-datarun-');
-    const rows = table(dir, 'ip\n203.0.113.7\n203.0.113.8\n');
+    const rows = await table(dir, 'ip\n203.0.113.7\n203.0.113.8\n');
     const declined = await run(dir, rows, t, sb.url, { file: NOTED, host: { confirm: false } });
     assert.deepEqual([declined.done, declined.ok, declined.failed], [2, 0, 2]);
     assert.equal((await sb.customer()).dataCalls, 0, 'nothing sent');
@@ -180,7 +181,7 @@ describe('a data-driven run: the engine once per row', function () {
   it('writes a row with one request declined as not done though another was answered, and runs it next time', async () => {
     ({ sb, t } = await sandboxWithClient());
     const dir = await dirs.make('bizdata-datarun-');
-    const rows = table(dir, 'ip\n203.0.113.7\n');
+    const rows = await table(dir, 'ip\n203.0.113.7\n');
     const declined = await run(dir, rows, t, sb.url, { file: HALF_NOTED, host: { confirm: false } });
     assert.deepEqual([declined.done, declined.ok], [1, 0]);
     assert.equal((await sb.customer()).dataCalls, 1, 'the first request was sent');
@@ -192,7 +193,7 @@ describe('a data-driven run: the engine once per row', function () {
   it('writes a row that failed an assertion as done and not ok, saying which request and line, and why', async () => {
     ({ sb, t } = await sandboxWithClient());
     const dir = await dirs.make('bizdata-datarun-');
-    const rows = table(dir, 'ip\n203.0.113.7\n');
+    const rows = await table(dir, 'ip\n203.0.113.7\n');
     const file = parseRequestFile(['### lookup', 'GET {{baseUrl}}/v1/duns-search/ip/{{ip}}?view=standard', '?? body $.inquiryDetail.ipAddress == 198.51.100.1', ''].join('\n'));
     const summary = await run(dir, rows, t, sb.url, { file });
     assert.deepEqual([summary.done, summary.failed], [1, 1]);
@@ -201,7 +202,7 @@ describe('a data-driven run: the engine once per row', function () {
     assert.match(line.error?.text ?? '', /198\.51\.100\.1/);
     assert.match(line.error?.advice ?? '', /^See lookup at line 2 of the request file/);
     // As `bizdata send` runs a row, a script that ends at its first failure: written the same way.
-    const script = await run(dir, table(dir, 'ip\n203.0.113.8\n'), t, sb.url, { file, until: 'first-failure' });
+    const script = await run(dir, await table(dir, 'ip\n203.0.113.8\n'), t, sb.url, { file, until: 'first-failure' });
     assert.deepEqual([script.done, script.failed, script.cancelled], [1, 1, false]);
     const lines = (await readFile(join(dir, 'rows.results.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Line);
     assert.deepEqual(lines.map((l) => [l.line, l.values.ip, l.ok, l.final]), [[2, '203.0.113.7', false, true], [2, '203.0.113.8', false, true]]);

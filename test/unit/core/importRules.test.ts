@@ -10,7 +10,7 @@ import { guessKind } from '../../../src/core/import/importSource';
 import { exampleOf } from '../../../src/core/import/schemaExample';
 import { writeImport } from '../../../src/core/import/writeImport';
 import { isRecord } from '../../../src/core/import/loose';
-import { requestFileProblems } from '../../../src/features/requestFiles/requestProblems';
+import { requestFileProblems } from '../../../src/core/run/fileChecks';
 import { POSTMAN_V21 } from '../../postmanParts';
 import { endpointsFor } from './harness';
 

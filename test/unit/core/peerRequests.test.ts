@@ -193,7 +193,7 @@ describe('request files of the peers: safety of files', () => {
       const f = parseRequestFile(text);
       return prepareFileRequest(f, f.requests[0], ctx(), E, bodyFiles(path, ws));
     };
-    refused(await run('< ../../outside.txt'), 4, /is outside .*reads only files inside its own folder/);
+    refused(await run('< ../../outside.txt'), 4, /is outside .*reads only files inside the request file's own folder/);
     refused(await run(`< ${join(top, 'outside.txt')}`), 4, /is outside/);
     refused(await run('< ../link-out.txt'), 4, /it leads to .*outside\.txt/);
     refused(await run('< ./missing.txt'), 4, /does not exist/);

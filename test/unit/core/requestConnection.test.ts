@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import type { Endpoints } from '../../../src/core/model';
 import { parseRequestFile } from '../../../src/core/requests/requestFile';
 import { connectionOfRequest, type ConnectionChoice } from '../../../src/core/requests/requestConnections';
-import { requestFileProblems } from '../../../src/features/requestFiles/requestProblems';
+import { requestFileProblems } from '../../../src/core/run/fileChecks';
 
 const at = (host: string): Endpoints => ({ authUrl: host, baseUrl: host, legacyUrl: host, origin: 'https://me.example', authVersion: 'V2.0', orgVersion: 'V4.0' });
 const HOSTS: Readonly<Record<string, Endpoints>> = { test: at('https://test.example'), prod: at('https://prod.example') };

@@ -6,6 +6,7 @@ import { parseRequestFile } from '../../../src/core/requests/requestFile';
 import { runRequests, type RunEvent, type RunHost } from '../../../src/core/run/engine';
 import { stopOf } from '../../../src/core/run/stops';
 import { chainedAnswer } from '../../../src/core/run/chain';
+import { NO_SECRETS } from '../../../src/core/redact';
 import { endpointsFor, sandbox, testClient, type Sandbox } from './harness';
 
 const NO_FILES = { read: () => Promise.resolve({ ok: false as const, message: 'no body files here' }) };
@@ -18,7 +19,7 @@ function hostOf(sb: Sandbox, events: RunEvent[]): RunHost {
     route: (name) => (name === 'default' ? { name, endpoints, send: (request) => client.send(request) } : undefined),
     inputs: () => Promise.resolve({ files: NO_FILES }),
     confirm: () => Promise.resolve(false),
-    redact: (t) => t,
+    secrets: NO_SECRETS,
     on: (e) => void events.push(e),
   };
 }
@@ -82,14 +83,14 @@ describe('what stops a run (stops.ts)', () => {
 });
 
 describe('what a later request chains on (chain.ts)', () => {
-  const redact = (t: string): string => t.replaceAll('s3cret', '<redacted>');
   const record = { method: 'GET', url: 'http://h/x', headers: {} };
-  it('keeps a refusal\'s answer, withholds every secret of the run in body, text and headers, and keeps nothing of a failed sign-in', () => {
-    const refused = chainedAnswer({ ok: false, kind: 'api', status: 404, body: { echo: 's3cret', n: 1 }, headers: { 'x-echo': 's3cret' }, text: 't', advice: 'a', durationMs: 1 }, redact);
-    assert.deepEqual([refused?.body, refused?.headers], [{ echo: '<redacted>', n: 1 }, { 'x-echo': '<redacted>' }]);
-    const large = chainedAnswer({ ok: true, status: 200, body: undefined, text: '{"token":"s3cret"}', durationMs: 1, request: record }, redact);
-    assert.deepEqual(large?.body, { token: '<redacted>' });
-    assert.equal(chainedAnswer({ ok: false, kind: 'auth', status: 401, body: { a: 1 }, signIn: true, text: 't', advice: 'a', durationMs: 1 }, redact), undefined);
-    assert.equal(chainedAnswer({ ok: false, kind: 'network', text: 't', advice: 'a', durationMs: 1 }, redact), undefined);
+  it("keeps a refusal's answer as the service gave it (its values, never a placeholder), and nothing of a failed sign-in", () => {
+    const refused = chainedAnswer({ ok: false, kind: 'api', status: 404, body: { echo: 's3cret', n: 1 }, headers: { 'x-echo': 's3cret' }, text: 't', advice: 'a', durationMs: 1 });
+    assert.deepEqual([refused?.body, refused?.headers], [{ echo: 's3cret', n: 1 }, { 'x-echo': 's3cret' }]);
+    // A field named like a credential is a value like any other: what is sent is the answer's own.
+    const large = chainedAnswer({ ok: true, status: 200, body: undefined, text: '{"token":"foobar"}', durationMs: 1, request: record });
+    assert.deepEqual(large?.body, { token: 'foobar' });
+    assert.equal(chainedAnswer({ ok: false, kind: 'auth', status: 401, body: { a: 1 }, signIn: true, text: 't', advice: 'a', durationMs: 1 }), undefined);
+    assert.equal(chainedAnswer({ ok: false, kind: 'network', text: 't', advice: 'a', durationMs: 1 }), undefined);
   });
 });

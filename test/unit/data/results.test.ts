@@ -2,14 +2,15 @@ import * as assert from 'node:assert/strict';
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openResults, type ResultLine } from '../../../src/core/data/results';
-import { rowKey, type ResultsFile, type RowResult } from '../../../src/core/data/resultTypes';
+import type { ResultsFile, RowResult } from '../../../src/core/data/resultTypes';
+import { valuesDigest } from '../../../src/core/data/doneRows';
 import type { DataRow, DataTable } from '../../../src/core/data/rows';
 import { parseColumnFlags, type ResultColumn } from '../../../src/core/data/resultColumns';
 import { tempDirs } from '../tempDirs';
 import { table } from './tables';
 
 async function open(outFile: string, t: DataTable, columns: readonly ResultColumn[] = []): Promise<ResultsFile> {
-  const r = await openResults({ outFile, table: t, columns, now: () => new Date('2026-01-02T03:04:05Z') });
+  const r = await openResults({ outFile, dataColumns: t.columns, columns, now: () => new Date('2026-01-02T03:04:05Z') });
   if (!r.ok) assert.fail(r.message);
   return r.results;
 }
@@ -25,7 +26,7 @@ describe('data results: JSON Lines', () => {
 
   it('appends one line per row with its line, values, status, code and answer, and a second run skips the final ones', async () => {
     const out = join(await dirs.make('data-'), 'results.jsonl');
-    const t = table(CSV, 'rows.csv');
+    const t = await table(CSV, 'rows.csv');
     const first = await open(out, t);
     first.write(success(t.rows[0]));
     first.write(retry(t.rows[1]));
@@ -40,7 +41,7 @@ describe('data results: JSON Lines', () => {
 
   it('ignores a line cut short by a kill and continues on a fresh line', async () => {
     const out = join(await dirs.make('data-'), 'results.jsonl');
-    const t = table(CSV, 'rows.csv');
+    const t = await table(CSV, 'rows.csv');
     const first = await open(out, t);
     first.write(success(t.rows[0]));
     await first.close();
@@ -62,33 +63,32 @@ describe('data results: JSON Lines', () => {
 
   it('runs a row again when its values changed in the data file, though its line is the same', async () => {
     const out = join(await dirs.make('data-'), 'results.jsonl');
-    const before = table(CSV, 'rows.csv');
+    const before = await table(CSV, 'rows.csv');
     const first = await open(out, before);
     for (const row of before.rows) first.write(success(row));
     await first.close();
-    const edited = table(CSV.replace('GB,Beta', 'GB,Beta Ltd'), 'rows.csv');
+    const edited = await table(CSV.replace('GB,Beta', 'GB,Beta Ltd'), 'rows.csv');
     const second = await open(out, edited);
     assert.deepEqual(edited.rows.map((r) => second.isDone(r)), [true, false, true]);
     await second.close();
-    assert.notEqual(rowKey(3, { country: 'GB', name: 'Beta' }), rowKey(3, { country: 'GB', name: 'Beta Ltd' }));
-    assert.notEqual(rowKey(3, { a: '1' }), rowKey(4, { a: '1' }));
-    assert.equal(rowKey(3, { a: '1', b: '2' }), rowKey(3, { b: '2', a: '1' }));
+    assert.notEqual(valuesDigest({ country: 'GB', name: 'Beta' }), valuesDigest({ country: 'GB', name: 'Beta Ltd' }));
+    assert.equal(valuesDigest({ a: '1', b: '2' }), valuesDigest({ b: '2', a: '1' }));
   });
 
   it('refuses a file it did not write, an unknown extension, and --column with JSON Lines', async () => {
     const dir = await dirs.make('data-');
-    const t = table(CSV, 'rows.csv');
+    const t = await table(CSV, 'rows.csv');
     const data = join(dir, 'rows.jsonl');
     await writeFile(data, '{"country":"US","name":"Acme"}\n');
-    const mine = await openResults({ outFile: data, table: t });
+    const mine = await openResults({ outFile: data, dataColumns: t.columns });
     assert.equal(mine.ok, false);
-    assert.match(mine.ok ? '' : mine.message, /rows\.jsonl is not a results file of a data-driven run; write the results to another --out file/);
+    assert.match(mine.ok ? '' : mine.message, /rows\.jsonl is not a results file of a data-driven run, and is left as it is; write the results to another --out file/);
     assert.equal(await readFile(data, 'utf8'), '{"country":"US","name":"Acme"}\n');
-    const txt = await openResults({ outFile: join(dir, 'out.txt'), table: t });
+    const txt = await openResults({ outFile: join(dir, 'out.txt'), dataColumns: t.columns });
     assert.match(txt.ok ? '' : txt.message, /results are written as JSON Lines \(\.jsonl\) or CSV \(\.csv\)/);
     const cols = parseColumnFlags(['duns=$.a']);
     assert.ok(cols.ok);
-    const withColumns = await openResults({ outFile: join(dir, 'out.jsonl'), table: t, columns: cols.columns });
+    const withColumns = await openResults({ outFile: join(dir, 'out.jsonl'), dataColumns: t.columns, columns: cols.columns });
     assert.match(withColumns.ok ? '' : withColumns.message, /^--column shapes a CSV;/);
   });
 });

@@ -16,7 +16,7 @@ function columns(...flags: string[]): readonly ResultColumn[] {
 }
 
 async function open(outFile: string, t: DataTable, cols: readonly ResultColumn[]): Promise<ResultsFile> {
-  const r = await openResults({ outFile, table: t, columns: cols });
+  const r = await openResults({ outFile, dataColumns: t.columns, columns: cols });
   if (!r.ok) assert.fail(r.message);
   return r.results;
 }
@@ -41,7 +41,7 @@ describe('data results: CSV', () => {
 
   it('writes a header and one RFC 4180 line per row, CRLF, with the input columns, line, status, code and --column cells', async () => {
     const out = join(await dirs.make('data-'), 'results.csv');
-    const t = table(CSV, 'rows.csv');
+    const t = await table(CSV, 'rows.csv');
     const file = await open(out, t, columns(...COLUMNS));
     file.write(success(t.rows[0]));
     file.write(refused(t.rows[1]));
@@ -61,7 +61,7 @@ describe('data results: CSV', () => {
 
   it('writes only rows that are done with, and a second run skips them, so the file has one line per input row', async () => {
     const out = join(await dirs.make('data-'), 'results.csv');
-    const t = table(CSV, 'rows.csv');
+    const t = await table(CSV, 'rows.csv');
     const cols = columns('duns=$..DUNSNumber');
     const first = await open(out, t, cols);
     first.write(success(t.rows[0]));
@@ -79,7 +79,7 @@ describe('data results: CSV', () => {
 
   it('cuts off a record cut short by a kill, even inside a quoted cell, and carries on', async () => {
     const out = join(await dirs.make('data-'), 'results.csv');
-    const t = table(CSV, 'rows.csv');
+    const t = await table(CSV, 'rows.csv');
     const cols = columns('candidate=$..Name');
     const first = await open(out, t, cols);
     first.write(success(t.rows[0]));
@@ -100,24 +100,24 @@ describe('data results: CSV', () => {
 
   it('starts again over a header cut short, and refuses a file with other columns or that is not its own', async () => {
     const dir = await dirs.make('data-');
-    const t = table(CSV, 'rows.csv');
+    const t = await table(CSV, 'rows.csv');
     const out = join(dir, 'results.csv');
     await writeFile(out, '\uFEFFcountry,na');
     const file = await open(out, t, []);
     await file.close();
     assert.equal(await readFile(out, 'utf8'), '\uFEFFcountry,name,line,status,code\r\n');
-    const other = await openResults({ outFile: out, table: t, columns: columns('duns=$.a') });
+    const other = await openResults({ outFile: out, dataColumns: t.columns, columns: columns('duns=$.a') });
     assert.match(other.ok ? '' : other.message, /results\.csv has the columns country,name,line,status,code, not the country,name,line,status,code,duns of this run; write the results to another --out file/);
     const data = join(dir, 'rows.csv');
     await writeFile(data, 'just some text');
-    const notOurs = await openResults({ outFile: data, table: t, columns: [] });
+    const notOurs = await openResults({ outFile: data, dataColumns: t.columns, columns: [] });
     assert.match(notOurs.ok ? '' : notOurs.message, /rows\.csv is not a results CSV of a data-driven run/);
     assert.equal(await readFile(data, 'utf8'), 'just some text');
   });
 
   it('writes JSON Lines rows under every key met, an absent value as an empty cell, and resumes them', async () => {
     const out = join(await dirs.make('data-'), 'results.csv');
-    const t = table('{"name":"Acme","country":"US"}\n{"name":"Beta","extra":"-1"}\n', 'rows.jsonl');
+    const t = await table('{"name":"Acme","country":"US"}\n{"name":"Beta","extra":"-1"}\n', 'rows.jsonl');
     const first = await open(out, t, []);
     for (const row of t.rows) first.write(success(row));
     await first.close();
@@ -133,11 +133,11 @@ describe('data results: CSV', () => {
 
   it('refuses a data column or a --column named like a column the results add, or like a data column', async () => {
     const dir = await dirs.make('data-');
-    const withStatus = table('name,status\nAcme,x\n', 'rows.csv');
-    const a = await openResults({ outFile: join(dir, 'a.csv'), table: withStatus });
+    const withStatus = await table('name,status\nAcme,x\n', 'rows.csv');
+    const a = await openResults({ outFile: join(dir, 'a.csv'), dataColumns: withStatus.columns });
     assert.match(a.ok ? '' : a.message, /^The data file has a column named "status", which a results CSV adds itself \(line, status, code\)/);
-    const t = table(CSV, 'rows.csv');
-    const b = await openResults({ outFile: join(dir, 'b.csv'), table: t, columns: columns('name=$.a') });
+    const t = await table(CSV, 'rows.csv');
+    const b = await openResults({ outFile: join(dir, 'b.csv'), dataColumns: t.columns, columns: columns('name=$.a') });
     assert.match(b.ok ? '' : b.message, /^--column name=…: the results already have a column "name"; give this one another name\.$/);
   });
 });

@@ -26,9 +26,9 @@ const { openResults } = require(${JSON.stringify(join(DATA, 'results.js'))});
 const { parseColumnFlags } = require(${JSON.stringify(join(DATA, 'resultColumns.js'))});
 const [out, csv] = process.argv.slice(2);
 (async () => {
-  const t = readRows(csv, 'rows.csv').table;
+  const t = (await readRows(csv, 'rows.csv')).table;
   const columns = out.endsWith('.csv') ? parseColumnFlags([${JSON.stringify(COLUMN)}]).columns : [];
-  const r = (await openResults({ outFile: out, table: t, columns })).results;
+  const r = (await openResults({ outFile: out, dataColumns: t.columns, columns })).results;
   const big = 'x'.repeat(256 * 1024);
   const rows = t.rows.filter((row) => !r.isDone(row));
   const next = (i) => {
@@ -63,7 +63,7 @@ async function resume(out: string, t: DataTable, said: readonly number[]): Promi
   const parsed = parseColumnFlags(out.endsWith('.csv') ? [COLUMN] : []);
   if (!parsed.ok) assert.fail(parsed.message);
   const { columns } = parsed;
-  const opened = await openResults({ outFile: out, table: t, columns });
+  const opened = await openResults({ outFile: out, dataColumns: t.columns, columns });
   if (!opened.ok) assert.fail(opened.message);
   const r = opened.results;
   const pending = t.rows.filter((row) => !r.isDone(row));
@@ -83,7 +83,7 @@ describe('data results: kill -9 while writing', function () {
       const script = join(dir, 'writer.js');
       await writeFile(script, WRITER);
       const out = join(dir, name);
-      const t = table(CSV, 'rows.csv');
+      const t = await table(CSV, 'rows.csv');
       const said = await writeThenKill(script, out, 50);
       assert.ok(said.length >= 50);
       await resume(out, t, said);

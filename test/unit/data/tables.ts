@@ -7,4 +7,4 @@ export function tableOf(r: ReadRows): DataTable {
   return r.table;
 }
 
-export const table = (text: string, name: string): DataTable => tableOf(readRows(text, name));
+export const table = async (text: string, name: string): Promise<DataTable> => tableOf(await readRows(text, name));

@@ -12,7 +12,7 @@ import { connectionVariables } from '../../../src/core/requests/requestVariables
 import { likelyInterface } from '../../../src/features/requestFiles/requestChoice';
 import { prepareWithoutFiles } from '../../../src/core/run/prepare';
 import { completeRequestFile } from '../../../src/features/requestFiles/requestCompletions';
-import { requestFileProblems } from '../../../src/features/requestFiles/requestProblems';
+import { requestFileProblems } from '../../../src/core/run/fileChecks';
 
 const SANDBOX: Endpoints = { authUrl: 'http://127.0.0.1:8080', baseUrl: 'http://127.0.0.1:8080', legacyUrl: 'http://127.0.0.1:8080', origin: 'https://localhost', authVersion: 'V2.0', orgVersion: 'V4.0' };
 // Control characters but tab, DEL, C1, U+2028/U+2029, U+FFFD, and line breaks.

@@ -6,7 +6,7 @@ import { parseRequestFile } from '../../../src/core/requests/requestFile';
 import { findRequest, likelyInterface } from '../../../src/features/requestFiles/requestChoice';
 import { prepareWithoutFiles } from '../../../src/core/run/prepare';
 import { REQUEST_FILE_TEMPLATE } from '../../../src/features/requestFiles/requestFileTemplate';
-import { requestFileProblems } from '../../../src/features/requestFiles/requestProblems';
+import { requestFileProblems } from '../../../src/core/run/fileChecks';
 import { ChainedResponses } from '../../../src/features/state/chainedResponses';
 
 const SPLIT: Endpoints = { authUrl: 'https://auth.example.com', baseUrl: 'https://plus.example.com', legacyUrl: 'https://direct.example.com', origin: 'https://app.example.com', authVersion: 'V2.0', orgVersion: 'V4.0' };
