@@ -6,7 +6,6 @@
 import { basename } from 'node:path';
 import { closestWord } from '../core/closestWord';
 import { connectionHosts } from '../core/connections/connection';
-import { AUTH_VERSION_B, ORG_VERSION_B } from '../core/constants';
 import type { ReportLine } from '../core/import/importModel';
 import { IMPORT_KINDS, readImportSource, type ImportKind } from '../core/import/importSource';
 import { ImportError } from '../core/import/loose';
@@ -15,7 +14,7 @@ import { writeImport } from '../core/import/writeImport';
 import { exactOrigin } from '../core/protocol/credentialOrigins';
 import type { Endpoints } from '../core/model';
 import { safeJson, safeLine } from '../core/sanitize';
-import { givenAddresses, userInfoProblem } from './addresses';
+import { endpointsOf, givenAddresses, userInfoProblem } from './addresses';
 import { parse } from './args';
 import { chooseConnection, CONNECTIONS_HELP, CONNECTIONS_OPTIONS, envForConnection, withConnectionFields } from './connections';
 import { EXIT, readInputFile, UsageError, withUsage, type CliIo } from './io';
@@ -36,8 +35,9 @@ their common checks become ?? assertions. A report says what was imported, chang
   --out DIR            the folder to write in (made when missing; never through a symbolic link)
   --force              replace files of the same names in DIR (never a symbolic link)
   --environment FILE   a Postman environment whose values win over the collection's variables
-  --all                also write the requests to other hosts, disabled (# @disabled): a request
-                       file sends only to the connection's addresses
+  --all                also write the requests to other hosts, into NAME.other-hosts.http files
+                       for REST Client or httpYac: a request file here sends only to the
+                       connection's addresses, and bizdata test never reads those files
   --host ORIGIN        an address the file uses for the service (the production host of a collection
                        you import for a test connection): its requests are written from the
                        connection's addresses, by their paths. Repeat for more than one.
@@ -144,7 +144,11 @@ async function fetchSource(url: string): Promise<string> {
   return bytes.toString('utf8');
 }
 
-/** The addresses that are the service's: the connection's (flags, connection, --sandbox, BIZDATA_*), '' where none is given. */
+/**
+ * The addresses that are the service's: the connection's (flags, connection, --sandbox, BIZDATA_*), ''
+ * where none is given. Not makeClient's connectionAddresses: that refuses what is missing, and its
+ * module brings the client and undici into this bundle.
+ */
 async function importEndpoints(
   values: {
     connections?: string;
@@ -172,16 +176,7 @@ async function importEndpoints(
   } else if (chosen.connection) {
     io.stderr.write(`${safeLine(`bizdata: connection "${chosen.connection.name}" (${connectionHosts(chosen.connection).join(', ')})`)}\n`);
   }
-  const aVersion = given['a-version'] ?? (env.BIZDATA_A_VERSION || undefined);
-  return {
-    authUrl: a.authUrl ?? '',
-    baseUrl: a.baseUrl ?? '',
-    legacyUrl: a.legacyUrl ?? '',
-    origin: a.origin ?? '',
-    authVersion: chosen.connection?.endpoints.authVersion ?? AUTH_VERSION_B,
-    orgVersion: chosen.connection?.endpoints.orgVersion ?? ORG_VERSION_B,
-    ...(aVersion !== undefined ? { aVersion } : {}),
-  };
+  return endpointsOf(a, chosen.connection, given['a-version'] ?? (env.BIZDATA_A_VERSION || undefined));
 }
 
 function printReport(

@@ -2,7 +2,7 @@
 // `# @prompt` for a secret, a value the source leaves to a script, or one a file cannot hold), the
 // source's comments with the values of secrets masked, and then the proof: the request-file parser
 // reads it with no error, every variable known, each request as written, every request that is not
-// disabled starting with a connection variable, and no secret value anywhere. A request or variable
+// for another host starting with a connection variable, and no secret value anywhere. A request or variable
 // that fails is left out (or asked) and the file written again, so what is written always passes.
 import type { Endpoints } from '../model';
 import { parseRequestFile } from '../requests/requestFile';
@@ -38,7 +38,7 @@ interface Draft {
     readonly method: string;
     readonly url: string;
     readonly headers: ReadonlyArray<readonly [string, string]>;
-    readonly disabled: boolean;
+    readonly elsewhere: boolean;
   }>;
   /** Variable lines by line. */
   readonly variables: ReadonlyMap<number, { readonly name: string; readonly value: string }>;
@@ -162,7 +162,7 @@ function render(
       `### ${title}`,
       ...(p.source.name !== undefined && /^[A-Za-z_][\w-]*$/.test(p.source.name) ? [`# @name ${p.source.name}`] : []),
       ...commentLines(p.source.comments, knownNames, secrets),
-      ...(p.disabled ? ['# @disabled', ...commentLines([p.disabled], knownNames, secrets)] : []),
+      ...(p.elsewhere ? commentLines([p.elsewhere], knownNames, secrets) : []),
       ...[...prompts].map(([name, why]) => `# @prompt ${name} ${why}`),
       `${p.method} ${url}`,
       ...headers.map(([n, v]) => `${n}: ${v}`),
@@ -170,7 +170,7 @@ function render(
       ...(p.source.assertions.length > 0 ? ['', ...p.source.assertions.map((a) => `?? ${a}`)] : []),
       '',
     ];
-    blocks.push({ index, first: 0, last: 0, method: p.method, url, headers, disabled: p.disabled !== undefined, lines });
+    blocks.push({ index, first: 0, last: 0, method: p.method, url, headers, elsewhere: p.elsewhere !== undefined, lines });
   }
   const where = state.group.length > 0 ? `, ${state.groupWord} "${state.group.join(' / ')}"` : '';
   const head = [
@@ -228,7 +228,7 @@ function check(draft: Draft, endpoints: Endpoints): Issue[] {
     const b = draft.blocks[i];
     const same = r.method === b.method && r.url === b.url && JSON.stringify(r.headers.map((h) => [h.name, h.value])) === JSON.stringify(b.headers);
     if (!same) add({ request: b.index, message: 'its lines read as another request' });
-    else if (!b.disabled && !/^\{\{(?:baseUrl|authUrl|legacyUrl)\}\}/.test(r.url))
+    else if (!b.elsewhere && !/^\{\{(?:baseUrl|authUrl|legacyUrl)\}\}/.test(r.url))
       add({ request: b.index, message: "it does not start with the connection's address" });
   }
   return [...issues.values()];

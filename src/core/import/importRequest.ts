@@ -1,6 +1,6 @@
 // One imported request made ready for a request file, by the rules every format shares: where it
 // goes (importTarget.ts: the connection's addresses, the sign-in left out, another host left out
-// or, with --all, written disabled), the headers a request file may not hold (credentials, the
+// or, with --all, written for another tool), the headers a request file may not hold (credentials, the
 // host's identity, cookies, what the client sets itself) dropped, auth to the service as the managed
 // token, secret values as prompts, and the body as request-file lines.
 import encodeUrl from 'encodeurl';
@@ -15,8 +15,8 @@ import { referencedNames, variableName, type SourceValues } from './importValues
 
 export interface PreparedRequest {
   readonly source: ImportedRequest;
-  /** Why it is written `# @disabled` (another host, with --all). */
-  readonly disabled?: string;
+  /** Why it is written for another tool (another host, with --all): a request file here never sends it. */
+  readonly elsewhere?: string;
   readonly method: string;
   readonly url: string;
   readonly headers: readonly NameValue[];
@@ -113,10 +113,12 @@ export function prepareRequest(r: ImportedRequest, ctx: RequestContext): Prepare
     for (const note of written.notes) say('changed', note);
   }
   const kept = body ? headers.filter((h) => !body.dropHeaders.includes(h.name.toLowerCase())) : headers;
-  const disabled =
-    target.kind === 'other' ? `It goes to ${target.origin}, not an address of the connection, so it is never sent from here.` : undefined;
-  if (disabled) say('changed', "Written disabled (# @disabled): it goes to another host than the connection's.");
-  return { source: r, disabled, method: r.method, url, headers: [...kept, ...(body?.headers ?? [])], body, prompts, secretValues };
+  const elsewhere =
+    target.kind === 'other'
+      ? `It goes to ${target.origin}, not an address of the connection: bizdata never sends it; REST Client or httpYac can.`
+      : undefined;
+  if (elsewhere) say('changed', "Written into a .other-hosts.http file for another tool: it goes to another host than the connection's.");
+  return { source: r, elsewhere, method: r.method, url, headers: [...kept, ...(body?.headers ?? [])], body, prompts, secretValues };
 }
 
 interface AuthSite {

@@ -15,7 +15,7 @@ export interface ImportOptions {
   readonly endpoints: Endpoints;
   /** Origins the user names as the service's too (`--host`), for sources written for another deployment of it. */
   readonly hosts: readonly string[];
-  /** Write requests to other hosts too, marked `# @disabled` (never sent). */
+  /** Write requests to other hosts too, into `NAME.other-hosts.http` files for another tool (never sent from here). */
   readonly all: boolean;
 }
 

@@ -1,14 +1,14 @@
-// The one place an import writes: new files in one folder, never through a symbolic link (the folder
-// and each file are checked with lstat, and each file is opened with O_NOFOLLOW, so a link put there
-// meanwhile is refused by the system), and never over a file that is there unless asked to replace
-// it; then every file named is refused before any is written.
-import { constants } from 'node:fs';
-import { lstat, mkdir, open } from 'node:fs/promises';
+// Where an import writes: new files in one folder, through the one door for files (core/files):
+// never through a link, symbolic or hard (the folder is checked with lstat, each file by the door),
+// and never over a file that is there unless asked to replace it; then every file named is refused
+// before any is written, and a file made meanwhile is left as it is.
+import { lstat, mkdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { FileRefused, openToWrite, refuseLink } from '../files/door';
 
 export class OutputFolderError extends Error {}
 
-/** Files of these names are in the folder already; nothing was written. */
+/** Files of these names are in the output folder already; nothing was written. */
 export class ExistingFilesError extends OutputFolderError {
   constructor(readonly files: readonly string[]) {
     super(
@@ -18,6 +18,8 @@ export class ExistingFilesError extends OutputFolderError {
   }
 }
 
+const WHAT = 'an imported file';
+
 /** Writes each file (UTF-8) into `dir`, made when missing; returns their paths. */
 export async function writeFilesInFolder(
   dir: string,
@@ -26,52 +28,56 @@ export async function writeFilesInFolder(
 ): Promise<string[]> {
   await folder(dir);
   const existing: string[] = [];
-  for (const f of files) {
-    if (basename(f.name) !== f.name || f.name.startsWith('.')) throw new OutputFolderError(`"${f.name}" is not a plain file name.`);
-    const stat = await lstat(join(dir, f.name)).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? undefined : Promise.reject(err)));
-    if (stat?.isSymbolicLink())
-      throw new OutputFolderError(
-        `${join(dir, f.name)} is a symbolic link: an import never writes through one. Remove the link, or choose another folder.`,
-      );
-    if (stat && !stat.isFile()) throw new OutputFolderError(`${join(dir, f.name)} is there and is not a file. Choose another folder.`);
-    if (stat) existing.push(f.name);
-  }
-  if (existing.length > 0 && !replace) throw new ExistingFilesError(existing);
-  const flags = constants.O_WRONLY | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0) | (replace ? constants.O_TRUNC : constants.O_EXCL);
-  const written: string[] = [];
-  for (const f of files) {
-    const path = join(dir, f.name);
-    const handle = await open(path, flags, 0o644).catch((err: NodeJS.ErrnoException) => {
-      throw new OutputFolderError(
-        err.code === 'ELOOP'
-          ? `${path} is a symbolic link: an import never writes through one.`
-          : err.code === 'EEXIST'
-            ? `${path} appeared while writing; nothing of it was replaced.`
-            : `Cannot write ${path}: ${err.code ?? err.message}.`,
-      );
-    });
-    try {
-      await handle.writeFile(f.text, 'utf8');
-    } finally {
-      await handle.close();
+  try {
+    for (const f of files) {
+      if (basename(f.name) !== f.name || f.name.startsWith('.')) throw new OutputFolderError(`"${f.name}" is not a plain file name.`);
+      const path = join(dir, f.name);
+      await refuseLink(path, WHAT);
+      const stat = await statOf(path);
+      if (stat && !stat.isFile()) throw new OutputFolderError(`${path} is there and is not a file. Choose another folder.`);
+      if (stat) existing.push(f.name);
     }
-    written.push(path);
+    if (existing.length > 0 && !replace) throw new ExistingFilesError(existing);
+    const written: string[] = [];
+    for (const f of files) {
+      const path = join(dir, f.name);
+      const handle = await openToWrite(path, { append: false, exclusive: !replace, what: WHAT });
+      try {
+        await handle.writeFile(f.text, 'utf8');
+      } finally {
+        await handle.close();
+      }
+      written.push(path);
+    }
+    return written;
+  } catch (err) {
+    if (err instanceof FileRefused) throw new OutputFolderError(err.message);
+    throw err;
   }
-  return written;
 }
 
 /** The folder, made when missing; a link or a file there is refused. */
 async function folder(dir: string): Promise<void> {
-  const stat = await lstat(dir).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? undefined : Promise.reject(err)));
-  if (stat?.isSymbolicLink())
+  const stat = await statOf(dir);
+  if (stat?.isSymbolicLink()) {
     throw new OutputFolderError(
       `The output folder ${dir} is a symbolic link: an import never writes through one. Give the folder it points to, or another.`,
     );
+  }
   if (stat && !stat.isDirectory()) throw new OutputFolderError(`The output folder ${dir} is a file. Give a folder.`);
   if (!stat) {
     await mkdir(dir, { recursive: true }).catch((err: NodeJS.ErrnoException) => {
       throw new OutputFolderError(`Cannot make the output folder ${dir}: ${err.code ?? err.message}.`);
     });
     if ((await lstat(dir)).isSymbolicLink()) throw new OutputFolderError(`The output folder ${dir} is a symbolic link.`);
+  }
+}
+
+async function statOf(path: string): Promise<Awaited<ReturnType<typeof lstat>> | undefined> {
+  try {
+    return await lstat(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new OutputFolderError(`Cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}.`);
   }
 }

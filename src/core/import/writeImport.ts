@@ -27,6 +27,8 @@ export interface ImportResult {
 }
 
 export const REQUEST_FILE_SUFFIX = '.bizdata.http';
+/** Requests to other hosts, kept with --all: a `.http` file for REST Client or httpYac, never a request file of this client. */
+export const OTHER_HOSTS_SUFFIX = '.http';
 
 export function writeImport(raw: ImportSource, given: ImportOptions): ImportResult {
   const options = { ...given, hosts: [...given.hosts, ...(raw.serviceHosts ?? [])] };
@@ -47,9 +49,12 @@ export function writeImport(raw: ImportSource, given: ImportOptions): ImportResu
     const p = prepareRequest(r, { values, options, tainted, report, others, bodyFileName: (ext) => freeName(`${base}.body`, `.${ext}`, taken) });
     if (!p) continue;
     if (p.body?.file) bodyFiles.push(p.body.file);
-    const g = groups.get(key) ?? { group: r.group, prepared: [] };
+    // Requests to other hosts (--all) go to a file of their own that no run of this client reads.
+    const fileKey = p.elsewhere ? `${key}#elsewhere` : key;
+    if (!fileOf.has(fileKey)) fileOf.set(fileKey, freeName(`${base}.other-hosts`, OTHER_HOSTS_SUFFIX, taken));
+    const g = groups.get(fileKey) ?? { group: r.group, prepared: [] };
     g.prepared.push(p);
-    groups.set(key, g);
+    groups.set(fileKey, g);
   }
   report.push(...otherHosts(others, options));
   const files: ImportedFile[] = [];
@@ -58,7 +63,7 @@ export function writeImport(raw: ImportSource, given: ImportOptions): ImportResu
       label: source.label,
       group: g.group,
       groupWord: source.groupWord,
-      comments: [...source.comments, ...(source.groupComments.find((c) => JSON.stringify(c.group) === key)?.comments ?? [])],
+      comments: [...source.comments, ...(source.groupComments.find((c) => JSON.stringify(c.group) === JSON.stringify(g.group))?.comments ?? [])],
     };
     const rendered = renderFile(g.prepared, state, { values, tainted, endpoints: options.endpoints, report });
     const name = fileOf.get(key) as string;
@@ -81,7 +86,7 @@ function otherHosts(others: ReadonlyMap<string, readonly string[]>, o: ImportOpt
       `${wheres.length === 1 ? '1 request goes' : `${wheres.length} requests go`} there, which is none of ${connection}: ` +
       "a request file sends only to the connection's addresses " +
       `(${wheres.slice(0, 5).join('; ')}${wheres.length > 5 ? `; and ${wheres.length - 5} more` : ''}). ` +
-      `If it is the service, import again with --host ${origin}; --all keeps ${wheres.length === 1 ? 'it' : 'them'} in the file, disabled.`,
+      `If it is the service, import again with --host ${origin}; --all writes ${wheres.length === 1 ? 'it' : 'them'} for another tool (NAME.other-hosts.http).`,
   }));
 }
 

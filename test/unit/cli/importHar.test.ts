@@ -172,21 +172,22 @@ describe('bizdata import har (recording relay, real sandbox)', function () {
     );
   });
 
-  it('keeps the other hosts, disabled, with --all, never sent; --json gives the report as data', async () => {
+  it('writes the other hosts for another tool with --all, which bizdata test never reads; --json gives the report as data', async () => {
     const file = join(t.at.dir, 'session.har');
     await writeFile(file, JSON.stringify(har(t.at.relay.url)));
     const out = join(t.at.dir, 'all');
     const imported = await t.run(['import', 'har', file, '--out', out, '--all']);
     assert.equal(imported.code, 0, imported.stderr);
-    const text = (await filesIn(out)).get('session.bizdata.http') ?? '';
-    assert.match(text, /### GET \/app\.js\n# @disabled\n# It goes to https:\/\/cdn\.example\.com, not an address of the connection/);
-    assert.match(text, /### POST \/collect\n# @disabled\n/);
+    const files = await filesIn(out);
+    assert.deepEqual([...files.keys()], ['session.bizdata.http', 'session.other-hosts.http']);
+    const text = files.get('session.other-hosts.http') ?? '';
+    assert.match(text, /### GET \/app\.js\n# It goes to https:\/\/cdn\.example\.com, not an address of the connection: bizdata never sends it/);
+    assert.match(text, /### POST \/collect\n[^]*POST https:\/\/analytics\.example\.org\/collect\nContent-Type: text\/plain\n\nevent=view\n/);
     const vars = ['access_token=q-answer', 'password=p-answer', 'client_secret=s-answer', 'api_key=k-answer'].flatMap((v) => ['--var', v]);
-    const sent = await t.run(['test', join(out, 'session.bizdata.http'), ...vars]);
+    const sent = await t.run(['test', out, ...vars]);
     assert.equal(sent.code, 0, `${sent.stdout}\n${sent.stderr}`);
+    assert.match(sent.stdout + sent.stderr, /1 file, 4 requests: 4 passed/);
     assert.equal(t.sent().length, 4);
-    assert.match(sent.stderr, /GET \/app\.js: skipped \(# @disabled\)/);
-    assert.match(sent.stderr, /POST \/collect: skipped \(# @disabled\)/);
 
     const json = await t.run(['import', 'har', file, '--out', join(t.at.dir, 'json'), '--json']);
     assert.equal(json.code, 0, json.stderr);

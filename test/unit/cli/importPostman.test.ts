@@ -285,18 +285,19 @@ describe('bizdata import postman (recording relay, real sandbox)', function () {
     );
   });
 
-  it('keeps requests to other hosts disabled with --all, and never writes over a file or through a link', async () => {
+  it('writes requests to other hosts for another tool with --all, and never writes over a file or through a link', async () => {
     const s = await sources();
     const first = await t.run(['import', 'postman', s.collection, '--environment', s.environment, '--out', s.out, '--all']);
     assert.equal(first.code, 0, first.stderr);
-    const kinds = (await filesIn(s.out)).get('auth-kinds.bizdata.http') ?? '';
+    const written = await filesIn(s.out);
+    assert.doesNotMatch(written.get('auth-kinds.bizdata.http') ?? '', /Elsewhere/);
+    const kinds = written.get('auth-kinds.other-hosts.http') ?? '';
     assert.match(
       kinds,
       new RegExp(
         [
           '### Elsewhere',
-          '# @disabled',
-          '# It goes to https://elsewhere\\.example\\.net, not an address of the connection[^\\n]*',
+          '# It goes to https://elsewhere\\.example\\.net, not an address of the connection: bizdata never sends it; REST Client or httpYac can\\.',
           '# @prompt token [^\\n]*',
           'GET https://elsewhere\\.example\\.net/items',
           'Authorization: Bearer \\{\\{token\\}\\}\\n',
@@ -316,7 +317,7 @@ describe('bizdata import postman (recording relay, real sandbox)', function () {
 
     const forced = await t.run(['import', 'postman', s.collection, '--environment', s.environment, '--out', s.out, '--force']);
     assert.equal(forced.code, 0, forced.stderr);
-    assert.doesNotMatch((await filesIn(s.out)).get('auth-kinds.bizdata.http') ?? '', /Elsewhere/, 'replaced by the import without --all');
+    assert.notDeepEqual((await filesIn(s.out)).get('bodies.bizdata.http'), undefined, 'replaced');
 
     const target = join(t.at.dir, 'elsewhere.txt');
     await writeFile(target, 'not to be written\n');
@@ -325,7 +326,7 @@ describe('bizdata import postman (recording relay, real sandbox)', function () {
     await symlink(target, join(linked, 'bodies.bizdata.http'));
     const through = await t.run(['import', 'postman', s.collection, '--environment', s.environment, '--out', linked, '--force']);
     assert.equal(through.code, 2);
-    assert.match(through.stderr, /bodies\.bizdata\.http is a symbolic link: an import never writes through one/);
+    assert.match(through.stderr, /bodies\.bizdata\.http is a link, and an imported file is never written through a link/);
     assert.equal(await readFile(target, 'utf8'), 'not to be written\n');
     await symlink(linked, join(t.at.dir, 'folder-link'));
     const folderLink = await t.run(['import', 'postman', s.collection, '--environment', s.environment, '--out', join(t.at.dir, 'folder-link')]);
