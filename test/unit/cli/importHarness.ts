@@ -33,6 +33,8 @@ export interface ImportRuns {
   run(args: readonly string[], env?: Record<string, string>): Promise<Run>;
   /** The echo requests the relay saw, in order, taken apart. */
   sent(): Sent[];
+  /** Every request the relay saw (sign-ins too), each as text: line, headers, body. */
+  wire(): string[];
 }
 
 export function useImportRuns(prefix: string): ImportRuns {
@@ -47,6 +49,7 @@ export function useImportRuns(prefix: string): ImportRuns {
         .requests()
         .filter((r) => /^\S+ \/(?:v1|V9\.9)\/echo\//.test(r.line))
         .map(taken),
+    wire: () => at.relay.requests().map((r) => `${r.line}\n${r.headers.map((h) => h.join(': ')).join('\n')}\n${r.body.toString('latin1')}`),
   };
 }
 
