@@ -1,7 +1,7 @@
 // The layers of src, checked by `npm run lint` (docs/architecture.md draws them). Type-only imports
 // count: a cycle of types is still a cycle for a reader. That src/core, src/sandbox and src/cli never
 // import vscode is eslint's rule (eslint.config.mjs): it sees the import even where nothing resolves it.
-const CORE_ROOMS = ['files', 'codes', 'http', 'limits', 'storage', 'coordination', 'protocol', 'contract', 'connections', 'exchange', 'accounts', 'requests', 'data', 'report', 'run'];
+const CORE_ROOMS = ['files', 'codes', 'http', 'limits', 'storage', 'coordination', 'protocol', 'contract', 'connections', 'exchange', 'accounts', 'requests', 'import', 'data', 'report', 'run'];
 // The files at the top of the core, above every room; every other file at the core's root is a leaf.
 const CORE_TOP = ['client', 'clientOptions'];
 const FEATURE_UI = ['batch', 'diagnostics', 'explorer', 'hovers', 'quickFixes', 'reports', 'requestFiles', 'results', 'statusBar', 'testing'];

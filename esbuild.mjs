@@ -50,6 +50,10 @@ const APART = [
   { from: 'src/cli/main.ts', filter: /^\.\/codeCommands(\.js)?$/, bundle: './cliCodes.js' },
   { from: 'src/cli/main.ts', filter: /^\.\/serviceCommands(\.js)?$/, bundle: './cliService.js' },
   { from: 'src/cli/main.ts', filter: /^\.\/sandbox(\.js)?$/, bundle: './cliSandbox.js' },
+  // The editor's Import Requests: the readers of three formats and the YAML parser, at the first import.
+  { from: 'src/commands/importRequests.ts', filter: /^\.\.\/core\/import\/importer(\.js)?$/, bundle: './importer.js' },
+  // bizdata import: the readers of Postman, HAR and OpenAPI files and the YAML parser, nothing of the client.
+  { from: 'src/cli/main.ts', filter: /^\.\/import(\.js)?$/, bundle: './cliImport.js' },
 ];
 const bundlesApart = {
   name: 'bundles-apart',
@@ -98,13 +102,14 @@ const builds = [
   { ...apart, entryPoints: ['src/workbench.ts'], outfile: 'dist/workbench.js', external: ['vscode'] },
   // `bizdata --version` prints package.json's version, written in at build time.
   { ...apart, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, define: { BIZDATA_VERSION: JSON.stringify(version) } },
-  { ...apart, entryPoints: { cliCodes: 'src/cli/codeCommands.ts', cliService: 'src/cli/serviceCommands.ts', cliSandbox: 'src/cli/sandbox.ts' }, outdir: 'dist' },
+  { ...apart, entryPoints: { cliCodes: 'src/cli/codeCommands.ts', cliService: 'src/cli/serviceCommands.ts', cliSandbox: 'src/cli/sandbox.ts', cliImport: 'src/cli/import.ts' }, outdir: 'dist' },
   { ...common, entryPoints: ['src/core/coordination/redisCoordinator.ts'], outfile: 'dist/coordinator.js' },
   { ...common, entryPoints: { lockfile: 'node_modules/proper-lockfile/index.js' }, outdir: 'dist' },
   { ...common, entryPoints: { re2: 'node_modules/re2js/build/index.cjs' }, outdir: 'dist' },
   // Apart too: its patterns run on RE2, which stays in dist/re2.js.
   { ...apart, entryPoints: { jsonSchema: 'src/core/requests/jsonSchema.ts' }, outdir: 'dist' },
   { ...common, plugins: [...common.plugins, chartInline], entryPoints: { report: 'src/core/report/runReport.ts' }, outdir: 'dist' },
+  { ...apart, entryPoints: { importer: 'src/core/import/importer.ts' }, outdir: 'dist' },
   // The extension's code scanner runs this on a worker thread (src/features/shared/codeScanner.ts).
   { ...common, entryPoints: ['src/features/shared/scanWorker.ts'], outfile: 'dist/scanWorker.js' },
   // For the .mjs scripts (scripts/built.mjs), which cannot import TypeScript; not shipped in the .vsix.

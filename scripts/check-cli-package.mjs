@@ -21,6 +21,7 @@ const BUNDLES = {
   'dist/cliCodes.js': 'bizdata check, explain',
   'dist/cliService.js': 'the commands that call the service',
   'dist/cliSandbox.js': 'bizdata sandbox',
+  'dist/cliImport.js': 'bizdata import',
   'dist/coordinator.js': 'only with a coordinator (Redis)',
   'dist/lockfile.js': 'at the first sign-in',
   'dist/re2.js': 'at the first ?? matches',

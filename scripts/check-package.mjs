@@ -61,11 +61,13 @@ const BUNDLES = {
   'dist/cliCodes.js': 'bizdata check, explain',
   'dist/cliService.js': 'the commands that call the service',
   'dist/cliSandbox.js': 'bizdata sandbox',
+  'dist/cliImport.js': 'bizdata import',
   'dist/coordinator.js': 'only with a coordinator',
   'dist/lockfile.js': 'at the first sign-in',
   'dist/re2.js': 'at the first ?? matches',
   'dist/jsonSchema.js': 'at the first ?? schema',
   'dist/report.js': 'when a report is written or opened',
+  'dist/importer.js': 'at the first Import Requests',
 };
 const ACTIVATION_GOAL_KB = 250;
 for (const required of [...Object.keys(BUNDLES), 'package.json', 'LICENSE.txt']) {

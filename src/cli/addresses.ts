@@ -1,14 +1,45 @@
-// Service addresses given to the command line (flags and BIZDATA_* variables): one that carries a
-// user name or password (user:password@) is refused before anything else, never repeated in the
-// message; one that cannot be a service address (no scheme, plain http to another host) is refused
-// with what to write instead.
+// The service addresses a command works with: each from its flag (or the connection's field standing
+// for it), else --sandbox, else the BIZDATA_* variable. One that carries a user name or password
+// (user:password@) is refused before anything else, never repeated in the message; one that cannot be
+// a service address (no scheme, plain http to another host) is refused with what to write instead.
+import type { Connection } from '../core/connections/connection';
+import { AUTH_VERSION_B, ORG_VERSION_B } from '../core/constants';
 import { checkServiceUrl } from '../core/http/serviceUrls';
+import type { Endpoints } from '../core/model';
 
 interface Addresses {
   readonly 'auth-url'?: string;
   readonly 'base-url'?: string;
   readonly 'legacy-url'?: string;
+  readonly origin?: string;
   readonly sandbox?: string;
+}
+
+/** The addresses and Origin of a run, from `values` (flags over the connection's fields: withConnectionFields) and `env`. */
+export function givenAddresses(values: Addresses, env: NodeJS.ProcessEnv): { authUrl?: string; baseUrl?: string; legacyUrl?: string; origin?: string } {
+  const sandbox = values.sandbox;
+  const pick = (flag: string | undefined, name: string): string | undefined => flag ?? sandbox ?? (env[name] || undefined);
+  let origin = values.origin ?? (env.BIZDATA_ORIGIN || undefined);
+  if (origin === undefined && sandbox !== undefined && URL.canParse(sandbox)) origin = new URL(sandbox).origin;
+  return {
+    authUrl: pick(values['auth-url'], 'BIZDATA_AUTH_URL'),
+    baseUrl: pick(values['base-url'], 'BIZDATA_BASE_URL'),
+    legacyUrl: pick(values['legacy-url'], 'BIZDATA_LEGACY_URL'),
+    origin,
+  };
+}
+
+/** The run's endpoints from its addresses, the connection's version segments (or the spec's) and Interface A's version. */
+export function endpointsOf(a: ReturnType<typeof givenAddresses>, connection: Connection | undefined, aVersion: string | undefined): Endpoints {
+  return {
+    authUrl: a.authUrl ?? '',
+    baseUrl: a.baseUrl ?? '',
+    legacyUrl: a.legacyUrl ?? '',
+    origin: a.origin ?? '',
+    authVersion: connection?.endpoints.authVersion ?? AUTH_VERSION_B,
+    orgVersion: connection?.endpoints.orgVersion ?? ORG_VERSION_B,
+    ...(aVersion !== undefined ? { aVersion } : {}),
+  };
 }
 
 /** Why the addresses cannot be used, or undefined. */

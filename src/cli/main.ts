@@ -21,6 +21,7 @@ Commands:
   usage             how much of a connection's contract this period has used (--json, --reset)
   check FILE...     find result codes in saved responses, one line per code
   explain CODE      what a result code means and what to do (--answer FILE: a saved answer's codes)
+  import KIND FILE  write request files from a Postman collection, a HAR file or an OpenAPI document
   sandbox           run the local sandbox of the service
 
 Options:
@@ -61,6 +62,7 @@ const COMMANDS: Readonly<Record<string, Run>> = {
   check: codes('check'),
   explain: codes('explain'),
   sandbox: async (rest) => (await import('./sandbox.js')).runSandboxCommand(rest),
+  import: async (rest, io) => (await import('./import.js')).runImportCommand(rest, io),
 };
 
 async function main(argv: string[], io: CliIo): Promise<number> {

@@ -8,10 +8,9 @@ import type { SecretRegistry } from '../core/redact';
 import type { CodeBook } from '../core/codes/codes';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../core/http/http';
 import { safeLine } from '../core/sanitize';
-import { AUTH_VERSION_B, ORG_VERSION_B } from '../core/constants';
 import type { Endpoints, InterfaceId, WireEvent } from '../core/model';
 import { DEMO_CREDENTIALS } from '../sandbox/defaults';
-import { userInfoProblem } from './addresses';
+import { endpointsOf, givenAddresses, userInfoProblem } from './addresses';
 import { openSharing, SharingError } from './coordination';
 import { credentialsFromEnvOrPrompt } from './credentials';
 import { chooseConnection, envForConnection, missingLabel, withConnectionFields, type Chosen } from './connections';
@@ -58,13 +57,7 @@ export function connectionAddresses(given: ConnectionValues, io: CliIo, needs: I
   const connection = chosen.connection;
   const values = withConnectionFields(given, connection);
   const env = envForConnection(io.env, connection);
-  const sandbox = values.sandbox;
-  const pick = (flag: string | undefined, name: string): string | undefined => flag ?? sandbox ?? (env[name] || undefined);
-  const authUrl = pick(values['auth-url'], 'BIZDATA_AUTH_URL');
-  const baseUrl = pick(values['base-url'], 'BIZDATA_BASE_URL');
-  const legacyUrl = pick(values['legacy-url'], 'BIZDATA_LEGACY_URL');
-  let origin = values.origin ?? (env.BIZDATA_ORIGIN || undefined);
-  if (origin === undefined && sandbox !== undefined) origin = safeOrigin(sandbox);
+  const { authUrl, baseUrl, legacyUrl, origin } = givenAddresses(values, env);
   const userInfo = userInfoProblem(values, env);
   if (userInfo) throw new UsageError(userInfo);
   const missingA = [
@@ -77,16 +70,7 @@ export function connectionAddresses(given: ConnectionValues, io: CliIo, needs: I
   if (missing.length > 0) {
     throw new UsageError(`Missing ${missing.join(', ')}. To try the local sandbox, run "bizdata sandbox" and pass --sandbox http://127.0.0.1:8080.`);
   }
-  const aVersion = resilienceFrom(values, env).aVersion;
-  const endpoints: Endpoints = {
-    authUrl: authUrl ?? '',
-    baseUrl: baseUrl ?? '',
-    legacyUrl: legacyUrl ?? '',
-    origin: origin ?? '',
-    authVersion: connection?.endpoints.authVersion ?? AUTH_VERSION_B,
-    orgVersion: connection?.endpoints.orgVersion ?? ORG_VERSION_B,
-    ...(aVersion !== undefined ? { aVersion } : {}),
-  };
+  const endpoints = endpointsOf({ authUrl, baseUrl, legacyUrl, origin }, connection, resilienceFrom(values, env).aVersion);
   return { endpoints, values, env, ...(connection ? { connection } : {}) };
 }
 
@@ -140,12 +124,4 @@ export async function makeClient(
   };
   const requestTimeoutMs = resilience.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   return { client, codes: resilience.codes, sandbox: sandbox !== undefined, endpoints, connection, connections: chosen.connections, learned: shared.learned, rate: shared.rate, meter, close, requestTimeoutMs };
-}
-
-function safeOrigin(url: string): string | undefined {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return undefined;
-  }
 }

@@ -15,6 +15,7 @@ import { newRequestFile } from './newRequestFile';
 import { openTestAnswer } from './openTestAnswer';
 import { openReport } from './openReport';
 import { openAsRequestFile } from './openAsRequestFile';
+import { importRequests } from './importRequests';
 import { pasteCurlAsRequest } from './pasteCurlAsRequest';
 import { refreshToken } from './refreshToken';
 import { guardedHandler, type CommandHandler, type CommandRunner } from './registerCommand';
@@ -61,6 +62,7 @@ export function commandRunner(services: Services): CommandRunner {
     [Commands.openReport]: () => openReport(services),
     [Commands.pasteCurlAsRequest]: () => pasteCurlAsRequest(services),
     [Commands.openAsRequestFile]: (arg) => openAsRequestFile(services, arg),
+    [Commands.importRequests]: (arg) => importRequests(services, arg),
   } satisfies Record<CommandId, CommandHandler>;
   const guarded = new Map((Object.keys(handlers) as CommandId[]).map((id) => [id, guardedHandler(services.log, id, handlers[id])]));
   return async (id, arg) => guarded.get(id)?.(arg);

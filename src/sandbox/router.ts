@@ -8,17 +8,23 @@ import { type Answer, ErrorAnswer, jsonAnswer } from './http';
 import { type Fault, respondFault } from './faults';
 import { handleIpLookup, handleToken } from './interfaceA';
 import { handleAuthentication, handleOrganizations } from './interfaceB';
+import { openApiAnswer } from './openApi';
 import { handleRoute } from './routeAnswer';
 import { findRoute } from './routes';
-import { ADMIN_PREFIX, AUTH_PATH, IP_PREFIX, ORG_PATH, TOKEN_PATH } from './endpoints';
+import { ADMIN_PREFIX, AUTH_PATH, IP_PREFIX, OPENAPI_PATH, ORG_PATH, TOKEN_PATH } from './endpoints';
 
 const NOT_FOUND_HELP =
-  `Endpoints: POST /v1/token, GET /v1/duns-search/ip/{ip}?view=${DEFAULT_VIEW}, POST /Authentication/${AUTH_VERSION_B}/, GET /${ORG_VERSION_B}/organizations, and the admin API under /_sandbox/.`;
+  `Endpoints: POST /v1/token, GET /v1/duns-search/ip/{ip}?view=${DEFAULT_VIEW}, POST /Authentication/${AUTH_VERSION_B}/, GET /${ORG_VERSION_B}/organizations (described by GET /openapi.json), and the admin API under /_sandbox/.`;
 
 
 /** The answer to a request, or undefined when a fault already dropped the connection. */
 export async function route(ctx: SandboxContext, req: IncomingMessage, res: ServerResponse, path: string): Promise<Answer | undefined> {
   if (path.startsWith(ADMIN_PREFIX)) return handleAdmin(ctx, req, path);
+  // The sandbox's own description of the two interfaces: no call of the service, no fault.
+  if (path === OPENAPI_PATH) {
+    requireMethod(req, 'GET');
+    return openApiAnswer();
+  }
   ctx.store.noteRequest();
   const fault = ctx.faults.take(path, 'before');
   if (fault !== undefined) {

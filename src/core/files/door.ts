@@ -102,15 +102,21 @@ const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
  * Opens a file to write, never through a link: a symbolic link at its name (dangling or not) or a
  * file with other hard links is refused naming it, before anything is written. `append` keeps what
  * is there (a results file; `read` to read it back through the same open file); otherwise the file is
- * emptied first (a report). Made with `mode` if missing.
+ * emptied first (a report). Made with `mode` if missing; `exclusive`: only made, never one that is there.
  */
-export async function openToWrite(path: string, how: { readonly append: boolean; readonly read?: boolean; readonly mode?: number; readonly what: string }): Promise<FileHandle> {
+export async function openToWrite(
+  path: string,
+  how: { readonly append: boolean; readonly read?: boolean; readonly mode?: number; readonly what: string; readonly exclusive?: boolean },
+): Promise<FileHandle> {
   await refuseLink(path, how.what);
   let handle: FileHandle;
   try {
-    handle = await open(path, (how.read ? constants.O_RDWR : constants.O_WRONLY) | constants.O_CREAT | NOFOLLOW | (how.append ? constants.O_APPEND : 0), how.mode ?? 0o644);
+    const access = (how.read ? constants.O_RDWR : constants.O_WRONLY) | (how.append ? constants.O_APPEND : 0) | (how.exclusive ? constants.O_EXCL : 0);
+    const flags = access | constants.O_CREAT | NOFOLLOW;
+    handle = await open(path, flags, how.mode ?? 0o644);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw new FileRefused(`${path} appeared while ${how.what} was being written; it was left as it is.`);
     // ELOOP (Linux, macOS) or EMLINK (FreeBSD): a link was put there after the check.
     if (code === 'ELOOP' || code === 'EMLINK') throw linkRefused(path, how.what);
     throw new FileRefused(`Cannot write ${how.what} ${path}: ${code ?? String(err)}.`);

@@ -4,6 +4,7 @@
 // honoured, so a setting is never dropped without a word. No setting runs code: httpYac's
 // `@disabled <expression>` is refused.
 import { jsonPathProblem } from './jsonPath';
+import { looksSecret } from '../secretNames';
 
 export interface PromptSetting {
   /** The variable the answer fills: `{{NAME}}`. */
@@ -42,7 +43,6 @@ export function allDisabledLine(where: string, count: number): string {
 const PARSER_WORDS: ReadonlySet<string> = new Set(['name', 'interface', 'connection']);
 /** Words that need nothing from this client: it keeps no cookies, and a description is for people. */
 const NOTHING_TO_DO: ReadonlySet<string> = new Set(['no-cookie-jar', 'nocookiejar', 'description', 'title']);
-const SECRET_NAME = /pass|pwd|secret|token|key|credential|auth/i;
 const PROMPT = /^(\S+)(?:\s+(.*))?$/s;
 
 export interface SettingProblem {
@@ -85,7 +85,7 @@ export class SettingsReader {
           return { message: '"# @prompt" needs a variable name: write "# @prompt NAME [description]" and use it as {{NAME}}.', severity: 'error' };
         }
         const description = m[2]?.trim() || undefined;
-        this.prompts.push({ name: m[1], description, line, secret: SECRET_NAME.test(m[1]) });
+        this.prompts.push({ name: m[1], description, line, secret: looksSecret(m[1]) });
         return undefined;
       }
       case 'snapshot-ignore': {

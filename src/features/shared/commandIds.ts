@@ -34,6 +34,7 @@ export const Commands = {
   openReport: 'bizdata.openReport',
   pasteCurlAsRequest: 'bizdata.pasteCurlAsRequest',
   openAsRequestFile: 'bizdata.openAsRequestFile',
+  importRequests: 'bizdata.importRequests',
 } as const satisfies Readonly<Record<string, `bizdata.${string}`>>;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -123,6 +124,17 @@ export type OpenTestAnswerArgs = { readonly testId: string } | { readonly id: st
 /** The lookup a command acts on: a Lookups view element, a result document, or (omitted) the active editor's. */
 export type LookupTargetArg = LookupNode | ResultArgs | vscode.Uri;
 
+/**
+ * Import Requests without its dialogs, read in ExtensionMode.Test only: the file, the Postman
+ * environment (null: none), the output folder, and whether to replace files there (else refused).
+ */
+export interface ImportRequestsArgs {
+  readonly file?: vscode.Uri;
+  readonly environment?: vscode.Uri | null;
+  readonly out?: vscode.Uri;
+  readonly replace?: boolean;
+}
+
 /** The arguments each command takes; `executeCommand` and `commandOf` check calls against it. */
 export interface CommandArgs {
   'bizdata.signIn': [arg?: SignInArgs];
@@ -153,6 +165,8 @@ export interface CommandArgs {
   'bizdata.pasteCurlAsRequest': [];
   /** The .http or .rest file; default: the active editor's. */
   'bizdata.openAsRequestFile': [arg?: vscode.Uri];
+  /** The file to import (the Explorer's context menu); default: picked in the open dialog. */
+  'bizdata.importRequests': [arg?: vscode.Uri | ImportRequestsArgs];
 }
 
 /** Runs one of this extension's commands with arguments of the shape it takes. */

@@ -19,8 +19,8 @@ export interface EchoRelay {
   echoes(): RawRequest[];
 }
 
-/** Registers beforeEach/afterEach hooks in the calling describe(); read the fields inside a test. */
-export function useEchoRelay(prefix: string): EchoRelay {
+/** Registers beforeEach/afterEach hooks in the calling describe(); read the fields inside a test. `routes`: the sandbox's routes.json instead. */
+export function useEchoRelay(prefix: string, routes: unknown = ROUTES): EchoRelay {
   const dirs = tempDirs();
   let current: { dir: string; sandbox: RunningSandbox; relay: Awaited<ReturnType<typeof recordingRelay>> } | undefined;
   const now = (): NonNullable<typeof current> => {
@@ -30,7 +30,7 @@ export function useEchoRelay(prefix: string): EchoRelay {
   beforeEach(async () => {
     const dir = await dirs.make(prefix);
     await mkdir(join(dir, 'fixtures'));
-    await writeFile(join(dir, 'fixtures', 'routes.json'), JSON.stringify(ROUTES));
+    await writeFile(join(dir, 'fixtures', 'routes.json'), JSON.stringify(routes));
     const sandbox = await startSandbox({ port: 0, config: sandboxConfig(), fixturesDir: join(dir, 'fixtures') });
     current = { dir, sandbox, relay: await recordingRelay(new URL(sandbox.url)) };
   });

@@ -1,6 +1,6 @@
 // What the command line loads for each command (issue 27): the built dist/cli.js run as a real
 // process with a preload that writes, at exit, every module file it loaded. Light commands (explain,
-// --version, --help) must not load the bundle with the client and undici; a service command must.
+// --version, --help) and import must not load the bundle with the client and undici; a service command must.
 import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -47,6 +47,13 @@ describe('bizdata loads what the command needs', () => {
     assert.match(help.stdout, /Usage: bizdata <command>/);
     assert.deepEqual(help.bundles, ['cli.js']);
     assert.equal(await holdsUndici('cli.js'), false);
+  });
+
+  it('import loads the entry and its own bundle (the readers and the YAML parser), without undici', async () => {
+    const run = await loaded(['import', '--help']);
+    assert.match(run.stdout, /Usage: bizdata import postman/);
+    assert.deepEqual(run.bundles, ['cli.js', 'cliImport.js']);
+    assert.equal(await holdsUndici('cliImport.js'), false);
   });
 
   it('a command that calls the service loads the bundle with the client and undici', async () => {
