@@ -11,7 +11,7 @@ import { copyFile, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { fences, readGuides } from '../docs/guides';
+import { fences, readGuides, ROOT } from '../docs/guides';
 import { packCli, quietNpm, runTo, type Done } from './installedCli';
 import { junitSchemaErrors, readJunit } from './junitSchema';
 import { freePort } from '../ports';
@@ -25,7 +25,8 @@ const REQUESTS = [
   'GET {{baseUrl}}/{{aVersion}}/duns-search/ip/198.51.100.7?view=standard',
   '',
   '?? status == 200',
-  '',
+  // The installed package validates with its own ajv bundle: nothing comes from the project's node_modules.
+  '?? schema ./ip-lookup.schema.json',
   '### The wrong expectation',
   '# @name wrong',
   'GET {{baseUrl}}/{{aVersion}}/duns-search/ip/198.51.100.7',
@@ -98,6 +99,7 @@ describe('the CI jobs of docs/tests-and-ci.md, run as written with the packed CL
     await rm(join(repo, 'node_modules'), { recursive: true, force: true });
     await mkdir(join(repo, 'requests'));
     await writeFile(join(repo, 'requests', 'lookups.bizdata.http'), REQUESTS);
+    await copyFile(join(ROOT, 'examples', 'ip-lookup.schema.json'), join(repo, 'requests', 'ip-lookup.schema.json'));
     return repo;
   }
 
