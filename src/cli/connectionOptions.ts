@@ -36,11 +36,16 @@ export function resilienceFrom(values: { timeout?: string; 'a-version'?: string;
   const timeout = values.timeout ?? (env.BIZDATA_TIMEOUT || undefined);
   const seconds = timeout === undefined ? undefined : positiveNumber('--timeout (BIZDATA_TIMEOUT)', timeout, 0);
   if (seconds !== undefined && seconds > 86_400) throw new UsageError(`--timeout is in seconds and at most 86400, not "${timeout}".`);
+  return { requestTimeoutMs: seconds === undefined ? undefined : Math.round(seconds * 1000), aVersion: aVersionFrom(values, env), codes: codesFrom(values.codes, env) };
+}
+
+/** Interface A's version segment from --a-version or BIZDATA_A_VERSION; one that is not a path segment is a usage error. */
+export function aVersionFrom(values: { 'a-version'?: string }, env: NodeJS.ProcessEnv): string | undefined {
   const aVersion = values['a-version'] ?? (env.BIZDATA_A_VERSION || undefined);
   if (aVersion !== undefined && !/^[A-Za-z0-9._-]{1,16}$/.test(aVersion)) {
     throw new UsageError('--a-version (BIZDATA_A_VERSION) must be one path segment of letters, digits, dots or dashes, such as v1.');
   }
-  return { requestTimeoutMs: seconds === undefined ? undefined : Math.round(seconds * 1000), aVersion, codes: codesFrom(values.codes, env) };
+  return aVersion;
 }
 
 export const CONNECTION_OPTIONS = {

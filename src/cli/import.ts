@@ -16,6 +16,7 @@ import type { Endpoints } from '../core/model';
 import { safeJson, safeLine } from '../core/sanitize';
 import { endpointsOf, givenAddresses, userInfoProblem } from './addresses';
 import { parse } from './args';
+import { aVersionFrom } from './connectionOptions';
 import { chooseConnection, CONNECTIONS_HELP, CONNECTIONS_OPTIONS, envForConnection, withConnectionFields } from './connections';
 import { EXIT, readInputFile, UsageError, withUsage, type CliIo } from './io';
 
@@ -176,7 +177,7 @@ async function importEndpoints(
   } else if (chosen.connection) {
     io.stderr.write(`${safeLine(`bizdata: connection "${chosen.connection.name}" (${connectionHosts(chosen.connection).join(', ')})`)}\n`);
   }
-  return endpointsOf(a, chosen.connection, given['a-version'] ?? (env.BIZDATA_A_VERSION || undefined));
+  return endpointsOf(a, chosen.connection, aVersionFrom(given, env));
 }
 
 function printReport(

@@ -347,5 +347,11 @@ describe('bizdata import postman (recording relay, real sandbox)', function () {
     const typo = await t.run(['import', 'postmn', file, '--out', join(t.at.dir, 'x')]);
     assert.equal(typo.code, 2);
     assert.match(typo.stderr, /\("postmn": did you mean postman\?\)/);
+    // A version segment that is no path segment is refused as every command refuses it, and nothing is written.
+    const s = await sources();
+    const version = await t.run(['import', 'postman', s.collection, '--out', join(t.at.dir, 'versioned'), '--a-version', '../v1']);
+    assert.equal(version.code, 2);
+    assert.match(version.stderr, /--a-version \(BIZDATA_A_VERSION\) must be one path segment of letters, digits, dots or dashes, such as v1\./);
+    await assert.rejects(lstat(join(t.at.dir, 'versioned')), { code: 'ENOENT' });
   });
 });
