@@ -6,6 +6,7 @@ import type { Connection } from '../core/connections/connection';
 import { AUTH_VERSION_B, ORG_VERSION_B } from '../core/constants';
 import { checkServiceUrl } from '../core/http/serviceUrls';
 import type { Endpoints } from '../core/model';
+import { UsageError } from './io';
 
 interface Addresses {
   readonly 'auth-url'?: string;
@@ -67,4 +68,13 @@ function addressesGiven(values: Addresses, env: NodeJS.ProcessEnv): Array<[strin
     ['--legacy-url (BIZDATA_LEGACY_URL)', values['legacy-url'] ?? (env.BIZDATA_LEGACY_URL || undefined)],
     ['--sandbox', values.sandbox],
   ];
+}
+
+/** Interface A's version segment from --a-version or BIZDATA_A_VERSION; one that is not a path segment is a usage error. */
+export function aVersionFrom(values: { 'a-version'?: string }, env: NodeJS.ProcessEnv): string | undefined {
+  const aVersion = values['a-version'] ?? (env.BIZDATA_A_VERSION || undefined);
+  if (aVersion !== undefined && !/^[A-Za-z0-9._-]{1,16}$/.test(aVersion)) {
+    throw new UsageError('--a-version (BIZDATA_A_VERSION) must be one path segment of letters, digits, dots or dashes, such as v1.');
+  }
+  return aVersion;
 }

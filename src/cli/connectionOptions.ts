@@ -5,6 +5,7 @@ import type { ParseArgsConfig } from 'node:util';
 import type { CodeBook } from '../core/codes/codes';
 import { VERSION_A } from '../core/constants';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../core/http/http';
+import { aVersionFrom } from './addresses';
 import { codesFrom } from './args';
 import { SHARING_HELP, SHARING_OPTIONS } from './coordination';
 import { CREDENTIALS_HELP } from './credentials';
@@ -37,15 +38,6 @@ export function resilienceFrom(values: { timeout?: string; 'a-version'?: string;
   const seconds = timeout === undefined ? undefined : positiveNumber('--timeout (BIZDATA_TIMEOUT)', timeout, 0);
   if (seconds !== undefined && seconds > 86_400) throw new UsageError(`--timeout is in seconds and at most 86400, not "${timeout}".`);
   return { requestTimeoutMs: seconds === undefined ? undefined : Math.round(seconds * 1000), aVersion: aVersionFrom(values, env), codes: codesFrom(values.codes, env) };
-}
-
-/** Interface A's version segment from --a-version or BIZDATA_A_VERSION; one that is not a path segment is a usage error. */
-export function aVersionFrom(values: { 'a-version'?: string }, env: NodeJS.ProcessEnv): string | undefined {
-  const aVersion = values['a-version'] ?? (env.BIZDATA_A_VERSION || undefined);
-  if (aVersion !== undefined && !/^[A-Za-z0-9._-]{1,16}$/.test(aVersion)) {
-    throw new UsageError('--a-version (BIZDATA_A_VERSION) must be one path segment of letters, digits, dots or dashes, such as v1.');
-  }
-  return aVersion;
 }
 
 export const CONNECTION_OPTIONS = {

@@ -14,9 +14,8 @@ import { writeImport } from '../core/import/writeImport';
 import { exactOrigin } from '../core/protocol/credentialOrigins';
 import type { Endpoints } from '../core/model';
 import { safeJson, safeLine } from '../core/sanitize';
-import { endpointsOf, givenAddresses, userInfoProblem } from './addresses';
+import { aVersionFrom, endpointsOf, givenAddresses, userInfoProblem } from './addresses';
 import { parse } from './args';
-import { aVersionFrom } from './connectionOptions';
 import { chooseConnection, CONNECTIONS_HELP, CONNECTIONS_OPTIONS, envForConnection, withConnectionFields } from './connections';
 import { EXIT, readInputFile, UsageError, withUsage, type CliIo } from './io';
 
