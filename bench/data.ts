@@ -10,6 +10,10 @@
 //  3. a data file of 10,000,000 rows (about 150 MB) whose last line is bad: refused at that line before
 //     anything is sent, with the peak resident memory of the process (VmHWM) against the same run over
 //     1,000 rows measured beside it (goal: under 200 MB; the small run is the process's own size).
+//  4. a job of 600,000 rows resumed when every row is done, its JSON Lines results holding a 1 KB
+//     answer a row (about 640 MB, more than one string of Node can hold): read as a stream, nothing
+//     sent, the whole job counted, with the peak resident memory against the same over 1,000 rows.
+// `npm run bench:data -- huge` runs 3 alone, `-- resume` 4 alone.
 // Each line says its goal and whether it was met; the exit status is 1 when one was not.
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -110,9 +114,22 @@ async function badLastLine(path: string, rows: number): Promise<void> {
 }
 
 /** Runs `bizdata send` over a data file refused at its last line; its exit, message and peak resident memory (VmHWM, Linux). */
-async function refusedRun(dir: string, sb: BenchSandbox, request: string, data: string): Promise<{ code: number; stderr: string; peakMb: number; seconds: number }> {
+function refusedRun(dir: string, sb: BenchSandbox, request: string, data: string): Promise<Measured> {
+  return measuredRun(['send', request, '--data', data, '--out', join(dir, 'never.jsonl')], sandboxEnv(sb.url, join(dir, 'state-3')));
+}
+
+interface Measured {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly peakMb: number;
+  readonly seconds: number;
+}
+
+/** Runs the CLI to its end: its exit, output and peak resident memory (VmHWM, Linux). */
+async function measuredRun(args: string[], env: Record<string, string>): Promise<Measured> {
   const t0 = performance.now();
-  const run = startCli(['send', request, '--data', data, '--out', join(dir, 'never.jsonl')], sandboxEnv(sb.url, join(dir, 'state-3')));
+  const run = startCli(args, env);
   let peakKb = 0;
   const poll = setInterval(() => {
     void readFile(`/proc/${run.child.pid}/status`, 'utf8').then(
@@ -122,7 +139,7 @@ async function refusedRun(dir: string, sb: BenchSandbox, request: string, data: 
   }, 25);
   const r = await run.done;
   clearInterval(poll);
-  return { code: r.code, stderr: r.stderr, peakMb: peakKb / 1024, seconds: (performance.now() - t0) / 1000 };
+  return { code: r.code, stdout: r.stdout, stderr: r.stderr, peakMb: peakKb / 1024, seconds: (performance.now() - t0) / 1000 };
 }
 
 async function hugeFile(dir: string, sb: BenchSandbox, request: string): Promise<void> {
@@ -141,6 +158,49 @@ async function hugeFile(dir: string, sb: BenchSandbox, request: string): Promise
   report('peak resident memory, 10,000,000 rows / 1,000 rows', `${b.peakMb.toFixed(0)} MB / ${a.peakMb.toFixed(0)} MB = ${(b.peakMb / a.peakMb).toFixed(2)}`, '< 200 MB (the small run: the process itself)', b.peakMb < 200);
 }
 
+/** A data file of `rows` rows and a JSON Lines results file that holds each of them done, with a 1 KB answer, both written as streams. */
+async function doneJob(dir: string, name: string, rows: number): Promise<{ data: string; results: string }> {
+  const data = join(dir, `${name}.csv`);
+  const results = join(dir, `${name}.results.jsonl`);
+  const d = createWriteStream(data);
+  const r = createWriteStream(results);
+  d.write('ip,site\n');
+  const answer = { matchCandidates: [{ organization: { primaryName: 'x'.repeat(900) } }] };
+  for (let i = 0; i < rows; i++) {
+    const values = { ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, site: `s${i % 7}` };
+    const line: ResultLine = { line: i + 2, values, ok: true, status: 200, answer, final: true, at: '2026-01-01T00:00:00.000Z' };
+    const more = d.write(`${values.ip},${values.site}\n`);
+    if (!r.write(`${JSON.stringify(line)}\n`) || !more) await Promise.all([once(r, 'drain'), more ? undefined : once(d, 'drain')]);
+  }
+  d.end();
+  r.end();
+  await Promise.all([once(d, 'finish'), once(r, 'finish')]);
+  return { data, results };
+}
+
+async function resumedJob(dir: string, sb: BenchSandbox, request: string): Promise<void> {
+  const rows = 600_000;
+  const small = await doneJob(dir, 'done-small', 1000);
+  const big = await doneJob(dir, 'done-big', rows);
+  const size = (await stat(big.results)).size / 1e6;
+  const before = await customerStats(sb);
+  const env = sandboxEnv(sb.url, join(dir, 'state-4'));
+  const a = await measuredRun(['send', request, '--data', small.data, '--out', small.results], env);
+  const b = await measuredRun(['send', request, '--data', big.data, '--out', big.results], env);
+  const after = await customerStats(sb);
+  const job = (r: Measured): { earlier?: number; complete?: boolean } | undefined => {
+    try {
+      return (JSON.parse(r.stdout) as { job?: { earlier?: number; complete?: boolean } }).job;
+    } catch {
+      return undefined;
+    }
+  };
+  const counted = b.code === 0 && job(b)?.earlier === rows && job(b)?.complete === true;
+  report(`${rows.toLocaleString('en')} rows done (results ${size.toFixed(0)} MB) resumed: the whole job counted, exit 0`, counted ? `yes, in ${b.seconds.toFixed(1)} s` : `no: ${b.code} ${b.stderr.slice(-200)}`, 'yes', counted);
+  report('nothing sent when every row is done (data calls, sign-ins)', after.dataCalls - before.dataCalls + (after.tokenRequests ?? 0) - (before.tokenRequests ?? 0), '0', after.dataCalls === before.dataCalls);
+  report(`peak resident memory, ${rows.toLocaleString('en')} rows / 1,000 rows`, `${b.peakMb.toFixed(0)} MB / ${a.peakMb.toFixed(0)} MB = ${(b.peakMb / a.peakMb).toFixed(2)}`, '< 300 MB (the small run: the process itself)', b.peakMb < 300);
+}
+
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'bizdata-bench-data-'));
   const sb = await startSandboxProcess(dir, 'data', LIMIT, false);
@@ -151,14 +211,17 @@ async function main(): Promise<void> {
     // Addresses the sandbox matches to an organization, so every --column cell holds a D-U-N-S number.
     const addresses = Array.from({ length: ROWS }, (_, i) => `198.51.${Math.floor(i / 250)}.${(i % 250) + 1}`);
     await writeFile(data, `ip,site\n${addresses.map((ip, i) => `${ip},"site ${i % 7}, north"`).join('\n')}\n`);
-    // `npm run bench:data -- huge`: only the 10,000,000-row file.
-    if (!process.argv.includes('huge')) {
+    // `npm run bench:data -- huge` (or `-- resume`): only the 10,000,000-row file (or the resumed job).
+    const huge = process.argv.includes('huge');
+    const resume = process.argv.includes('resume');
+    if (!huge && !resume) {
       await warm(dir, sb);
       await wholeRun(dir, sb, request, data);
       await new Promise((resolve) => setTimeout(resolve, 1100));
       await killedRun(dir, sb, request, data);
     }
-    await hugeFile(dir, sb, request);
+    if (!resume) await hugeFile(dir, sb, request);
+    if (!huge) await resumedJob(dir, sb, request);
     console.log('\nfigure                                                           value                              met  goal');
     for (const f of figures) console.log(`${f.what.padEnd(64)} ${f.value.padEnd(34)} ${f.met ? 'yes' : 'NO '}  ${f.goal}`);
     if (figures.some((f) => !f.met)) process.exitCode = 1;

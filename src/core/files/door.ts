@@ -151,17 +151,6 @@ export async function openToRead(path: string, what: string): Promise<FileHandle
   return handle;
 }
 
-/** Reads back a whole file a run writes (its results), never through a link; undefined when there is none yet. */
-export async function readOwnFile(path: string, what: string): Promise<Buffer | undefined> {
-  const handle = await openToRead(path, what);
-  if (!handle) return undefined;
-  try {
-    return await handle.readFile();
-  } finally {
-    await handle.close();
-  }
-}
-
 /** Writes a whole file (a report, a JUnit file), never through a link. */
 export async function writeWhole(path: string, data: string | Uint8Array, what: string): Promise<void> {
   const handle = await openToWrite(path, { append: false, what });

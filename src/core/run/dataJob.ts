@@ -52,7 +52,7 @@ export class DataJob {
 
   /** Reads what earlier runs finished (before the results file is opened for this run). */
   static async open(o: DataJobOptions): Promise<DataJob> {
-    return new DataJob(o, await readEarlierRows(o.resultsFile));
+    return new DataJob(o, await readEarlierRows(o.resultsFile, { texts: o.report }));
   }
 
   /** The run's results, watched: each row is told here in order as the runner asks whether it is done. */
