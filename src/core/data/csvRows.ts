@@ -6,7 +6,7 @@
 import { parse, CsvError } from 'csv-parse';
 import { safeLine } from '../sanitize';
 import { ByteWindow } from './byteWindow';
-import { DataFileError, type DataItem, type DataLimits } from './dataLimits';
+import { DataFileError, tooManyLines, type DataItem, type DataLimits } from './dataLimits';
 
 interface Record {
   readonly fields: string[];
@@ -53,6 +53,7 @@ export async function* csvRows(chunks: AsyncIterable<Uint8Array>, file: string, 
       return;
     }
     const { columns } = state;
+    if (line > limits.maxLines) refuse(line, tooManyLines(limits));
     if (fields.length > columns.length) {
       refuse(line, `this row has ${fields.length} fields but the header names ${columns.length}; quote a value that holds a comma ("Acme, Inc."), or name the extra column in the header.`);
     }

@@ -3,6 +3,7 @@
 // digest of its values (so a row edited in the data file runs again); the last result written for a
 // line is the one that counts.
 import { createHash } from 'node:crypto';
+import { MAX_DATA_LINE } from './dataLimits';
 
 const DONE = 1;
 const AGAIN = 2;
@@ -14,8 +15,10 @@ export class DoneRows {
 
   /** Records a row's result as read from the results file, in the order written (the last one counts). */
   add(line: number, values: Readonly<Record<string, string>>, final: boolean): void {
-    if (!Number.isSafeInteger(line) || line < 1) return;
-    this.grow(line);
+    // No data file has a row past MAX_DATA_LINE: a results file from elsewhere may say otherwise.
+    if (!Number.isSafeInteger(line) || line < 1 || line > MAX_DATA_LINE) return;
+    this.digests = holding(this.digests, line);
+    this.states = holding(this.states, line);
     this.digests[line] = valuesDigest(values);
     this.states[line] = final ? DONE : AGAIN;
   }
@@ -32,18 +35,16 @@ export class DoneRows {
     for (const s of this.states) if (s === DONE) n++;
     return n;
   }
+}
 
-  private grow(line: number): void {
-    if (line < this.states.length) return;
-    let size = this.states.length;
-    while (size <= line) size *= 2;
-    const digests = new Float64Array(size);
-    digests.set(this.digests);
-    const states = new Uint8Array(size);
-    states.set(this.states);
-    this.digests = digests;
-    this.states = states;
-  }
+/** A table by line: the array itself when it holds `line`, else a copy doubled until it does. */
+export function holding<A extends Float64Array | Uint32Array | Uint8Array>(array: A, line: number): A {
+  if (line < array.length) return array;
+  let size = array.length;
+  while (size <= line) size *= 2;
+  const grown = new (array.constructor as new (length: number) => A)(size);
+  grown.set(array);
+  return grown;
 }
 
 /** A row's values as one number (52 bits of SHA-256 over them in name order), exact in a double. */

@@ -2,7 +2,7 @@
 // booleans a line, blank lines skipped, a UTF-8 BOM allowed. A line is cut from the chunks as they
 // come and never held longer than the longest row allowed, so memory stays bounded whatever the file.
 import { safeLine } from '../sanitize';
-import { DataFileError, type DataItem, type DataLimits } from './dataLimits';
+import { DataFileError, tooManyLines, type DataItem, type DataLimits } from './dataLimits';
 
 /** The rows of a JSON Lines data file; a problem throws DataFileError at its line. */
 export async function* jsonlRows(chunks: AsyncIterable<Uint8Array>, file: string, limits: DataLimits): AsyncGenerator<DataItem, void> {
@@ -17,6 +17,7 @@ export async function* jsonlRows(chunks: AsyncIterable<Uint8Array>, file: string
     line++;
     const text = (line === 1 ? bytes.toString('utf8').replace(/^\uFEFF/, '') : bytes.toString('utf8')).trim();
     if (text === '') return undefined;
+    if (line > limits.maxLines) refuse(line, tooManyLines(limits));
     rows++;
     return { kind: 'row', row: { line, values: rowValues(text, line, limits, refuse) } };
   };

@@ -75,6 +75,16 @@ describe('data results: JSON Lines', () => {
     assert.equal(valuesDigest({ a: '1', b: '2' }), valuesDigest({ b: '2', a: '1' }));
   });
 
+  it('reads a results file that names rows past any data file\'s last line without holding them (a file from elsewhere)', async () => {
+    const out = join(await dirs.make('data-'), 'results.jsonl');
+    const far = (line: number): string => `${JSON.stringify({ line, values: { country: 'US', name: 'Acme, Inc.' }, ok: true, final: true, at: '2026-01-01T00:00:00.000Z' })}\n`;
+    await writeFile(out, far(2) + far(Number.MAX_SAFE_INTEGER) + far(2 ** 27 + 1));
+    const t = await table(CSV, 'rows.csv');
+    const results = await open(out, t);
+    assert.deepEqual(t.rows.map((r) => results.isDone(r)), [true, false, false]);
+    await results.close();
+  });
+
   it('refuses a file it did not write, an unknown extension, and --column with JSON Lines', async () => {
     const dir = await dirs.make('data-');
     const t = await table(CSV, 'rows.csv');

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DATA_LIMITS } from '../../../src/core/data/dataLimits';
 import { problemText, readRows, rowValue, type ReadRows } from '../../../src/core/data/rows';
 import { tableOf as table } from './tables';
 
@@ -82,6 +83,23 @@ describe('data rows: CSV', () => {
 
   it('refuses a file name that says neither format', async () => {
     assert.match(refusal(await readRows('a,b\n1,2\n', 'rows.txt')), /^rows\.txt: a data file is CSV \(\.csv, with a header row\) or JSON Lines/);
+  });
+});
+
+describe('data rows: the last line a row may start at', () => {
+  // A results file knows a row by its line; the limit is 134,217,728 lines (a file of gigabytes), here 3.
+  const limits = { ...DATA_LIMITS, maxLines: 3 };
+  const past = 'a data file may have at most 3 lines, as a results file knows each row by its line. Split the file into parts, each run with a results file of its own.';
+
+  it('CSV: a row that starts past it is refused at its line; blank lines and a row that only ends past it are not', async () => {
+    assert.equal(refusal(await readRows('ip\n10.0.0.1\n10.0.0.2\n10.0.0.3\n', 'rows.csv', limits)), `rows.csv:4: ${past}`);
+    assert.equal(table(await readRows('ip\n10.0.0.1\n"10.0.0.2\n"\n\n\n', 'rows.csv', limits)).rows.length, 2);
+    assert.equal(DATA_LIMITS.maxLines, 134_217_728);
+  });
+
+  it('JSON Lines: a row past it is refused at its line', async () => {
+    assert.equal(refusal(await readRows('{"ip":"a"}\n\n{"ip":"b"}\n{"ip":"c"}\n', 'rows.jsonl', limits)), `rows.jsonl:4: ${past}`);
+    assert.equal(table(await readRows('{"ip":"a"}\n{"ip":"b"}\n{"ip":"c"}\n\n', 'rows.jsonl', limits)).rows.length, 3);
   });
 });
 
