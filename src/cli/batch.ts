@@ -1,9 +1,9 @@
 // `bizdata batch`: many lookups from a file, one JSON line per input, resumable.
 import { parseBatchInput } from '../core/run/batchInput';
 import { runBatch, type BatchSummary } from '../core/run/batch';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
-import { batchReportRun, batchRows } from '../core/run/batchRows';
+import { batchJobLines, batchReportRun, batchRows, resultsSizeBefore } from '../core/run/batchRows';
 import { jobSummary } from '../core/run/jobSummary';
 import { countRows } from '../core/report/jobRows';
 import { endLimit, JOB_SUMMARY_HELP, recorderFor, REPORT_HELP, REPORT_OPTIONS, RunRecorder, writeRunReport } from './runReportFile';
@@ -106,8 +106,8 @@ export async function runBatchCommand(args: string[], io: CliIo): Promise<number
   const stop = requestFileStop(requestTimeoutMs, io, 'lookups');
   let status: number;
   let endBy: StopSignal | undefined;
-  // What the results file held before: the job's rows an earlier run finished, told apart from this run's.
-  const before = await readFile(values.out, 'utf8').catch(() => '');
+  // Where this run's lines start: the job's rows an earlier run finished are told apart from this run's.
+  const beforeSize = await resultsSizeBefore(values.out);
   try {
     const summary = await runBatch({
       client,
@@ -124,7 +124,7 @@ export async function runBatchCommand(args: string[], io: CliIo): Promise<number
         : undefined,
     });
     if (io.stderr.isTTY) io.stderr.write('\n');
-    const rows = batchRows(parsed.inputs, before, await readFile(values.out, 'utf8').catch(() => before), connection?.name);
+    const rows = batchRows(parsed.inputs, await batchJobLines(values.out, beforeSize, connection?.name));
     const limit = await endLimit({ client, learned });
     const redact = (s: string): string => client.redact(s);
     printJson(jobSummary({ run: summary, outFile: summary.outFile, connection: connection?.name, rows: countRows(rows), limit, redact }), io);

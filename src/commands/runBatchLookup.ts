@@ -3,7 +3,6 @@
 // again on the same file resumes where it stopped. With { file } it skips the open dialog.
 // The run is kept for "Open Report" (a button of the closing message). Returns the URI (string) of the
 // results file, or undefined when nothing ran.
-import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { askProduction } from '../features/connection/consent';
@@ -12,7 +11,7 @@ import { inputsDone } from '../core/run/batchLines';
 import { safeLine } from '../core/sanitize';
 import { parseBatchInput } from '../core/run/batchInput';
 import { runBatch, type BatchSummary } from '../core/run/batch';
-import { batchReportRun, batchRows } from '../core/run/batchRows';
+import { batchJobLines, batchReportRun, batchRows, resultsSizeBefore } from '../core/run/batchRows';
 import { runLimit } from '../core/report/limits';
 import type { WireEvent } from '../core/model';
 import { Commands, executeCommand } from '../features/shared/commandIds';
@@ -59,7 +58,7 @@ export async function runBatchLookup(services: Services, arg?: unknown): Promise
   if (!cost.go) return undefined;
   const concurrency = vscode.workspace.getConfiguration('bizdata.batch').get<number>('concurrency', 2);
   // For the run's report: what the results file held before, and the connection's calls meanwhile.
-  const before = await readFile(outFile, 'utf8').catch(() => '');
+  const beforeSize = await resultsSizeBefore(outFile);
   const startedAt = Date.now();
   const wire: WireEvent[] = [];
   const tap = connection.tapWire((e) => wire.push(e));
@@ -94,9 +93,8 @@ export async function runBatchLookup(services: Services, arg?: unknown): Promise
       }
     },
   );
-  const after = await readFile(outFile, 'utf8').catch(() => before);
   const title = `Batch: ${path.basename(input.fsPath)}`;
-  const rows = batchRows(parsed.inputs, before, after, connection.name);
+  const rows = batchRows(parsed.inputs, await batchJobLines(outFile, beforeSize, connection.name));
   const limit = runLimit(connection.getClient().limiterState());
   const source = path.basename(input.fsPath);
   const run = batchReportRun({ title, source, rows, resultsFile: outFile, connection: connection.name, startedAt, summary, wire, limit });
