@@ -51,7 +51,7 @@ export type CliRun = (args: string[], env?: Record<string, string>, timeoutMs?: 
  * state directory of its runs, and room for its files) handed to `use`, removed after the test;
  * after the suite, every output of every run searched for the canaries.
  */
-export function cliRuns(prefix: string, use: (dir: string) => void): { run: CliRun; outputs: readonly string[] } {
+export function cliRuns(prefix: string, use: (dir: string) => void): { run: CliRun; outputs: readonly string[]; file: (name: string, lines: readonly string[]) => Promise<string> } {
   const outputs: string[] = [];
   let dir = '';
   beforeEach(async () => {
@@ -60,7 +60,13 @@ export function cliRuns(prefix: string, use: (dir: string) => void): { run: CliR
   });
   afterEach(() => rm(dir, { recursive: true, force: true }));
   after(() => assertNoCanary(outputs));
-  return { run: (args, env = {}, timeoutMs) => runCli(args, env, dir, outputs, timeoutMs), outputs };
+  /** Writes a file of these lines in the test's folder: its path. */
+  const file = async (name: string, lines: readonly string[]): Promise<string> => {
+    const path = join(dir, name);
+    await writeFile(path, lines.join('\n'));
+    return path;
+  };
+  return { run: (args, env = {}, timeoutMs) => runCli(args, env, dir, outputs, timeoutMs), outputs, file };
 }
 
 /** Every service address at `url`, and the canary credentials of both interfaces. */

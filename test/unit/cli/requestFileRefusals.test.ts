@@ -21,7 +21,7 @@ describe('request files that try to steer the token, hang the run or crash it', 
   let dir = '';
   let sb: Sandbox | undefined;
   let listener: Server | undefined;
-  const { run } = cliRuns('bizdata-refusals-', (d) => (dir = d));
+  const { run, file } = cliRuns('bizdata-refusals-', (d) => (dir = d));
   const captured: string[] = [];
   after(() => assertNoCanary(captured));
 
@@ -31,12 +31,6 @@ describe('request files that try to steer the token, hang the run or crash it', 
     await new Promise<void>((resolve) => (listener ? listener.close(() => resolve()) : resolve()));
     listener = undefined;
   });
-
-  async function file(name: string, lines: readonly string[]): Promise<string> {
-    const path = join(dir, name);
-    await writeFile(path, lines.join('\n'));
-    return path;
-  }
 
   /** A listener of the test's own as the service: it counts every request that reaches it. */
   async function countingService(): Promise<{ url: string; seen: () => number }> {

@@ -5,7 +5,7 @@
 // inline script and style (by hash), its only links are relative file links, and no canary credential
 // or token is in it.
 import * as assert from 'node:assert/strict';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { sandbox, type Sandbox } from '../core/harness';
@@ -25,18 +25,12 @@ describe('run reports (--report)', function () {
   this.timeout(180_000);
   let dir = '';
   let sb: Sandbox | undefined;
-  const { run } = cliRuns('bizdata-report-', (d) => (dir = d));
+  const { run, file } = cliRuns('bizdata-report-', (d) => (dir = d));
 
   afterEach(async () => {
     await sb?.close();
     sb = undefined;
   });
-
-  async function file(name: string, lines: readonly string[]): Promise<string> {
-    const path = join(dir, name);
-    await writeFile(path, lines.join('\n'));
-    return path;
-  }
 
   it('a passing test run: the counts, codes and duration of the report are those of --json and JUnit; no limit is named before one is known', async () => {
     sb = await sandbox();

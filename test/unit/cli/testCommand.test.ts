@@ -25,18 +25,12 @@ interface JsonRun {
 describe('bizdata test', () => {
   let dir = '';
   let sb: Sandbox | undefined;
-  const { run } = cliRuns('bizdata-test-', (d) => (dir = d));
+  const { run, file } = cliRuns('bizdata-test-', (d) => (dir = d));
 
   afterEach(async () => {
     await sb?.close();
     sb = undefined;
   });
-
-  async function file(name: string, lines: readonly string[]): Promise<string> {
-    const path = join(dir, name);
-    await writeFile(path, lines.join('\n'));
-    return path;
-  }
 
   it('passes, fails and errs per request: lines with FILE:LINE, a JSON document, a JUnit report, exit 1', async () => {
     sb = await sandbox();
