@@ -83,33 +83,38 @@ export function canaryEnv(url: string): Record<string, string> {
   };
 }
 
-/** A suite of command-line runs against the canaries' sandbox: cliRuns, a sandbox per test (closed after it), request files in the test's folder. */
+/** A suite of command-line runs against the canaries' sandbox: cliRuns, the sandboxes a test starts (closed after it), request files in the test's folder. */
 export interface SandboxRuns {
   readonly run: CliRun;
+  /** Everything the runs printed. */
+  readonly outputs: readonly string[];
   /** The test's folder. */
   dir(): string;
-  /** Starts the test's sandbox. */
+  /** Starts a sandbox of the test. */
   sandbox(o?: CustomerOverrides): Promise<Sandbox>;
   /** Writes the lines as a file of the test's folder; its path. */
   file(name: string, lines: readonly string[]): Promise<string>;
 }
 
-export function sandboxRuns(prefix: string): SandboxRuns {
+export function sandboxRuns(prefix: string, use?: (dir: string) => void): SandboxRuns {
   let dir = '';
-  let sb: Sandbox | undefined;
-  const { run } = cliRuns(prefix, (d) => (dir = d));
+  const started: Sandbox[] = [];
+  const { run, outputs, file } = cliRuns(prefix, (d) => {
+    dir = d;
+    use?.(d);
+  });
   afterEach(async () => {
-    await sb?.close();
-    sb = undefined;
+    for (const sb of started.splice(0)) await sb.close();
   });
   return {
     run,
+    outputs,
+    file,
     dir: () => dir,
-    sandbox: async (o) => (sb = await sandbox(o)),
-    async file(name, lines) {
-      const path = join(dir, name);
-      await writeFile(path, lines.join('\n'));
-      return path;
+    async sandbox(o) {
+      const sb = await sandbox(o);
+      started.push(sb);
+      return sb;
     },
   };
 }

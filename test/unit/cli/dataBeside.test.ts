@@ -4,8 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sandbox, type Sandbox } from '../core/harness';
-import { canaryEnv, cliRuns } from './cliHarness';
+import { canaryEnv, sandboxRuns } from './cliHarness';
 
 const IP_FILE = '### lookup\nGET {{baseUrl}}/v1/duns-search/ip/{{ip}}?view=standard\n\n?? status == 200\n';
 const PLAIN = '### plain\nGET {{baseUrl}}/v1/duns-search/ip/198.51.100.1?view=standard\n\n?? status == 200\n';
@@ -13,15 +12,10 @@ const PLAIN = '### plain\nGET {{baseUrl}}/v1/duns-search/ip/198.51.100.1?view=st
 describe('a data file beside a request file', function () {
   this.timeout(60_000);
   let dir = '';
-  let sb: Sandbox | undefined;
-  const { run } = cliRuns('bizdata-beside-', (d) => (dir = d));
-  afterEach(async () => {
-    await sb?.close();
-    sb = undefined;
-  });
+  const { run, sandbox } = sandboxRuns('bizdata-beside-', (d) => (dir = d));
 
   it('makes bizdata test FILE run once per row, and a folder run leave that file to a run of its own', async () => {
-    sb = await sandbox();
+    const sb = await sandbox();
     const folder = join(dir, 'tests');
     await mkdir(folder);
     await writeFile(join(folder, 'ips.bizdata.http'), IP_FILE);

@@ -6,8 +6,8 @@
 import * as assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sandbox, type Sandbox } from '../core/harness';
-import { canaryEnv, cliRuns } from './cliHarness';
+import type { CustomerOverrides, Sandbox } from '../core/harness';
+import { canaryEnv, sandboxRuns } from './cliHarness';
 
 const ROWS = 6;
 /** Calls a second: the calls waiting in the limiter are 1 / QPS seconds apart, time enough for an answer to come first. */
@@ -16,19 +16,19 @@ const PATH = '/v1/duns-search/ip/';
 
 interface Stop {
   readonly what: string;
-  /** The sandbox for it: its customer's limits, and the faults it answers with. */
-  setup(): Promise<Sandbox>;
+  /** The sandbox for it, started by `start`: its customer's limits, and the faults it answers with. */
+  setup(start: (o?: CustomerOverrides) => Promise<Sandbox>): Promise<Sandbox>;
   /** The data calls sent before the stop, at a concurrency: the stopping row's, and those ahead of it in the limiter's queue. */
   sent(concurrency: number): number;
   readonly kind: string;
 }
 
 const STOPS: readonly Stop[] = [
-  { what: 'a contract limit (SC005)', setup: () => sandbox({ contractLimit: 0 }), sent: () => 1, kind: 'limit' },
+  { what: 'a contract limit (SC005)', setup: (start) => start({ contractLimit: 0 }), sent: () => 1, kind: 'limit' },
   {
     what: 'a Retry-After longer than the client waits',
-    setup: async () => {
-      const sb = await sandbox();
+    setup: async (start) => {
+      const sb = await start();
       await sb.admin('POST', 'faults', { type: 'respond', path: PATH, status: 429, headers: { 'Retry-After': 3600 }, body: 'Too Many Requests' });
       return sb;
     },
@@ -37,8 +37,8 @@ const STOPS: readonly Stop[] = [
   },
   {
     what: 'a token refused after a new one',
-    setup: async () => {
-      const sb = await sandbox();
+    setup: async (start) => {
+      const sb = await start();
       await sb.admin('POST', 'faults', { type: 'respond', path: PATH, status: 401, body: { error: { errorCode: 'invalid_token', errorMessage: 'Invalid token' } } });
       return sb;
     },
@@ -52,13 +52,7 @@ const STOPS: readonly Stop[] = [
 describe('a data run meets a stop of its own: the rows waiting in the limiter are dropped', function () {
   this.timeout(120_000);
   let dir = '';
-  let sb: Sandbox | undefined;
-  const { run } = cliRuns('bizdata-data-stops-', (d) => (dir = d));
-
-  afterEach(async () => {
-    await sb?.close();
-    sb = undefined;
-  });
+  const { run, sandbox } = sandboxRuns('bizdata-data-stops-', (d) => (dir = d));
 
   for (const stop of STOPS) {
     it(`${stop.what}: at concurrency 1 and ${ROWS}, no call is sent after it`, async () => {
@@ -67,7 +61,7 @@ describe('a data run meets a stop of its own: the rows waiting in the limiter ar
       const rows = join(dir, 'ips.csv');
       await writeFile(rows, `ip\n${Array.from({ length: ROWS }, (_, i) => `198.51.100.${i + 1}`).join('\n')}\n`);
       for (const concurrency of [1, ROWS]) {
-        sb = await stop.setup();
+        const sb = await stop.setup(sandbox);
         const out = join(dir, `results-${concurrency}.jsonl`);
         const r = await run(['send', file, '--data', rows, '--out', out, '--concurrency', String(concurrency), '--qps', QPS], canaryEnv(sb.url), 60_000);
         assert.notEqual(r.code, 0, r.stderr);
@@ -78,8 +72,6 @@ describe('a data run meets a stop of its own: the rows waiting in the limiter ar
         // What was written is the stopping row alone (or nothing): the others run again next time.
         const written = (await readFile(out, 'utf8').catch(() => '')).trim().split('\n').filter((l) => l !== '');
         assert.ok(written.length <= 1, `concurrency ${concurrency}: ${written.length} rows written`);
-        await sb.close();
-        sb = undefined;
       }
     });
   }

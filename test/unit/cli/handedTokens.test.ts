@@ -9,8 +9,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sandbox, type Sandbox } from '../core/harness';
-import { canaryEnv, cliRuns } from './cliHarness';
+import { canaryEnv, sandboxRuns } from './cliHarness';
 
 const MIRROR = ['/v1/mirror', '/V4.0/mirror'];
 
@@ -43,16 +42,10 @@ async function mirrorRelay(target: string): Promise<{ url: string; tokens: strin
 describe('tokens the service hands out are secrets of the run', function () {
   this.timeout(60_000);
   let dir = '';
-  let sb: Sandbox | undefined;
-  const { run } = cliRuns('bizdata-handed-', (d) => (dir = d));
-
-  afterEach(async () => {
-    await sb?.close();
-    sb = undefined;
-  });
+  const { run, sandbox } = sandboxRuns('bizdata-handed-', (d) => (dir = d));
 
   it("redacts the connection's own tokens of both interfaces, whoever shows them back", async () => {
-    sb = await sandbox();
+    const sb = await sandbox();
     const relay = await mirrorRelay(sb.url);
     try {
       const file = join(dir, 'mirror.bizdata.http');
@@ -69,7 +62,7 @@ describe('tokens the service hands out are secrets of the run', function () {
   });
 
   it('redacts a token handed out in the answer to a request of the file: access_token, AuthenticationDetail.Token, a raw Authorization', async () => {
-    sb = await sandbox();
+    const sb = await sandbox();
     const handed = { a: 'handedA-5f0c9b2e71d4', b: 'handedB-a83e1c60f2b7', raw: 'handedRAW-2d94b07e1ac5' };
     // A path with no endpoint is answered at once: here, as a sign-in of some other service would answer.
     const body = { access_token: handed.a, AuthenticationDetail: { Token: handed.b }, note: `issued ${handed.a}, ${handed.b} and ${handed.raw}` };

@@ -9,9 +9,8 @@ import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sandbox, type Sandbox } from '../core/harness';
 import { waitFor } from '../sandbox/helpers';
-import { canaryEnv, CLI, cliEnv, cliRuns } from './cliHarness';
+import { canaryEnv, CLI, cliEnv, sandboxRuns } from './cliHarness';
 import { assertScaledToRun, assertSelfContained, chartData, codeCounts, durationMs, limitSource, shown } from './reportPage';
 
 const LOOKUP = ['### lookup', 'GET {{baseUrl}}/v1/duns-search/ip/{{ip}}?view=standard', '?? status == 200', ''].join('\n');
@@ -58,12 +57,7 @@ function assertReportIsSummary(html: string, s: Summary): void {
 describe('reports and summaries of jobs (batch, data runs)', function () {
   this.timeout(120_000);
   let dir = '';
-  let sb: Sandbox | undefined;
-  const { run } = cliRuns('bizdata-jobs-', (d) => (dir = d));
-  afterEach(async () => {
-    await sb?.close();
-    sb = undefined;
-  });
+  const { run, sandbox } = sandboxRuns('bizdata-jobs-', (d) => (dir = d));
 
   const file = async (name: string, text: string): Promise<string> => {
     const path = join(dir, name);
@@ -73,7 +67,7 @@ describe('reports and summaries of jobs (batch, data runs)', function () {
   const ips = (from: number, count: number): string[] => Array.from({ length: count }, (_, i) => `198.51.100.${from + i}`);
 
   it('a data run: its rows, the slowest named by their values, a failure at ROWS:LINE and its line, as the summary says', async () => {
-    sb = await sandbox({ qps: 20, concurrency: 4 });
+    const sb = await sandbox({ qps: 20, concurrency: 4 });
     const requests = await file('look.bizdata.http', LOOKUP);
     const rows = await file('rows.csv', `ip,label\n${ips(1, 30).map((ip, i) => `${ip},row ${i + 1}`).join('\n')}\n999.1.1.1,bad\n`);
     const report = join(dir, 'data.html');
@@ -91,7 +85,7 @@ describe('reports and summaries of jobs (batch, data runs)', function () {
   });
 
   it('a data file beside a request file: bizdata test --report shows every row, the counts those of --json', async () => {
-    sb = await sandbox();
+    const sb = await sandbox();
     const requests = await file('enrich.bizdata.http', LOOKUP);
     await file('enrich.data.csv', `ip\n${ips(1, 4).join('\n')}\n`);
     const report = join(dir, 'test.html');
@@ -107,7 +101,7 @@ describe('reports and summaries of jobs (batch, data runs)', function () {
   });
 
   it('a data job stopped by Ctrl-C and run again: the last report and summary are the whole job, this run marked apart', async () => {
-    sb = await sandbox({ responseDelayMs: 300 });
+    const sb = await sandbox({ responseDelayMs: 300 });
     const requests = await file('look.bizdata.http', LOOKUP);
     const rows = await file('rows.csv', `ip\n${ips(1, 12).join('\n')}\n`);
     const out = join(dir, 'rows.results.jsonl');
@@ -137,7 +131,7 @@ describe('reports and summaries of jobs (batch, data runs)', function () {
   });
 
   it('a batch job resumed, then run with nothing left: the whole job each time; a run without calls says so in words', async () => {
-    sb = await sandbox();
+    const sb = await sandbox();
     const out = join(dir, 'out.jsonl');
     const batch = async (count: number, report: string): Promise<{ summary: Summary; html: string }> => {
       const input = await file('ips.txt', ips(1, count).join('\n'));

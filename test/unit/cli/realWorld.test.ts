@@ -3,22 +3,16 @@
 import * as assert from 'node:assert/strict';
 import { readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CANARY, sandbox, type Sandbox } from '../core/harness';
+import { CANARY } from '../core/harness';
 import { startDripServer, startHostileServer, startHttpsFront, startTinyproxy, TLS_CERT } from '../core/network';
-import { canaryEnv, cliRuns } from './cliHarness';
+import { canaryEnv, sandboxRuns } from './cliHarness';
 
 // eslint-disable-next-line no-control-regex -- what must never reach a terminal
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 describe('bizdata command line: real-world answers and hostile networks', () => {
-  let sb: Sandbox | undefined;
   let dir: string;
-  const { run, outputs } = cliRuns('bizdata-cli-rw-', (d) => (dir = d));
-
-  afterEach(async () => {
-    await sb?.close();
-    sb = undefined;
-  });
+  const { run, outputs, sandbox } = sandboxRuns('bizdata-cli-rw-', (d) => (dir = d));
 
   after(() => {
     for (const o of outputs) assert.doesNotMatch(o, RAW_CONTROL, 'a control character reached the terminal');
@@ -94,7 +88,7 @@ describe('bizdata command line: real-world answers and hostile networks', () => 
   });
 
   it('refuses bad input before any request, with exit 2 and without echoing secrets', async () => {
-    sb = await sandbox();
+    const sb = await sandbox();
     const env = canaryEnv(sb.url);
     const before = (await sb.stats()).requests;
     const org = ['org', '--country', 'US', '--name', 'Example Corp'];
@@ -124,7 +118,7 @@ describe('bizdata command line: real-world answers and hostile networks', () => 
   });
 
   it('ip exits non-zero on a 200 that is not JSON, printing no "undefined"', async () => {
-    sb = await sandbox();
+    const sb = await sandbox();
     await sb.admin('POST', 'faults', { type: 'malformed-json', path: '/v1/duns-search', count: 1 });
     const r = await run(['ip', '203.0.113.7'], canaryEnv(sb.url));
     assert.equal(r.code, 1);
@@ -133,7 +127,7 @@ describe('bizdata command line: real-world answers and hostile networks', () => 
   });
 
   it('SC003 says "Contact support." and never brings the lockout guard closer', async () => {
-    sb = await sandbox({ credentialsExpired: true });
+    const sb = await sandbox({ credentialsExpired: true });
     for (let i = 0; i < 3; i++) {
       const r = await run(['org', '--country', 'US', '--name', 'Example Corp'], canaryEnv(sb.url));
       assert.equal(r.code, 3);
@@ -143,7 +137,7 @@ describe('bizdata command line: real-world answers and hostile networks', () => 
   });
 
   it('--proxy works in the bundle: absolute-URI requests for http, CONNECT for https', async () => {
-    sb = await sandbox();
+    const sb = await sandbox();
     const proxy = await startTinyproxy();
     const front = await startHttpsFront(sb.url);
     try {
@@ -161,7 +155,7 @@ describe('bizdata command line: real-world answers and hostile networks', () => 
   });
 
   it('keeps TLS verification on even with NODE_TLS_REJECT_UNAUTHORIZED=0', async () => {
-    sb = await sandbox();
+    const sb = await sandbox();
     const front = await startHttpsFront(sb.url);
     try {
       const env = { ...canaryEnv(front.url), NODE_TLS_REJECT_UNAUTHORIZED: '0' };
@@ -186,7 +180,7 @@ describe('bizdata command line: real-world answers and hostile networks', () => 
     } finally {
       await drip.close();
     }
-    sb = await sandbox();
+    const sb = await sandbox();
     const v9 = await run(['ip', '203.0.113.7', '--a-version', 'v9', '-v'], canaryEnv(sb.url));
     assert.match(v9.stderr, /POST http:\/\/127\.0\.0\.1:\d+\/v9\/token -> 404/);
   });

@@ -9,25 +9,22 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { assertNoCanary, sandbox, type Sandbox } from '../core/harness';
+import { assertNoCanary } from '../core/harness';
 import { startListener } from '../core/listeners';
 import { waitFor } from '../sandbox/helpers';
-import { canaryEnv, CLI, cliEnv, cliRuns } from './cliHarness';
+import { canaryEnv, CLI, cliEnv, sandboxRuns } from './cliHarness';
 
 const IP = 'GET {{baseUrl}}/v1/duns-search/ip/198.51.100.7?view=standard';
 const ORG = 'GET {{legacyUrl}}/V4.0/organizations?CountryISOAlpha2Code=US&SubjectName=Example&match=true&MatchTypeText=Advanced';
 
 describe('request files that try to steer the token, hang the run or crash it', () => {
   let dir = '';
-  let sb: Sandbox | undefined;
   let listener: Server | undefined;
-  const { run, file } = cliRuns('bizdata-refusals-', (d) => (dir = d));
+  const { run, file, sandbox } = sandboxRuns('bizdata-refusals-', (d) => (dir = d));
   const captured: string[] = [];
   after(() => assertNoCanary(captured));
 
   afterEach(async () => {
-    await sb?.close();
-    sb = undefined;
     await new Promise<void>((resolve) => (listener ? listener.close(() => resolve()) : resolve()));
     listener = undefined;
   });
@@ -111,7 +108,7 @@ describe('request files that try to steer the token, hang the run or crash it', 
   });
 
   it('refuses a request to the sign-in addresses at its line (any spelling), so the kept token is never dropped', async () => {
-    sb = await sandbox();
+    const sb = await sandbox();
     const f = await file('signin.bizdata.http', [IP, '###', 'POST {{authUrl}}/V1//Token/', '###', 'POST {{legacyUrl}}/authentication/V2.0/', '###', 'GET {{baseUrl}}/v1/%74oken', '###', IP]);
     const r = await run(['test', f], canaryEnv(sb.url));
     assert.equal(r.code, 2, r.stdout + r.stderr);
@@ -156,7 +153,7 @@ describe('request files that try to steer the token, hang the run or crash it', 
   });
 
   it("refuses a data row's value that puts an encoded \"/\" or a \";\" in the path: that row fails, the others are sent, and it never reaches the wire", async () => {
-    sb = await sandbox();
+    const sb = await sandbox();
     const relay = await startListener('127.0.0.1', 0, sb.url);
     try {
       const f = await file('rows.bizdata.http', ['GET {{baseUrl}}/v1/duns-search/ip/{{ip}}?view=standard']);
@@ -176,7 +173,7 @@ describe('request files that try to steer the token, hang the run or crash it', 
   });
 
   it('refuses JSONPath match() and search() at their line instead of running them on a backtracking engine', async () => {
-    sb = await sandbox();
+    const sb = await sandbox();
     // The sandbox quotes the bad SubjectName back: 40 "a" and a "!".
     const f = await file('redos.bizdata.http', ['GET {{legacyUrl}}/V4.0/organizations?CountryISOAlpha2Code=ZZ&SubjectName=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!', '?? body $..[?search(@, "(a+)+$")] !exists']);
     // Before the change this ran at full CPU for minutes: the harness ends it after 20 s.
@@ -194,7 +191,7 @@ describe('request files that try to steer the token, hang the run or crash it', 
 
   it('ends bizdata test on SIGTERM while an answer never comes, and writes the JUnit report of what ran', async function () {
     this.timeout(60_000);
-    sb = await sandbox();
+    const sb = await sandbox();
     await sb.admin('POST', 'faults', { type: 'latency', path: '/V4.0/', latencyMs: 120_000 });
     const f = await file('long.bizdata.http', [IP, '?? status == 200', '###', ORG, '?? status == 200']);
     const junit = join(dir, 'report.xml');
@@ -222,7 +219,7 @@ describe('request files that try to steer the token, hang the run or crash it', 
   });
 
   it('judges no assertion against a failed sign-in: a 307 from the token endpoint, a B answer that does not echo TransactionDetail', async () => {
-    sb = await sandbox();
+    const sb = await sandbox();
     await sb.admin('POST', 'faults', { type: 'respond', path: '/v1/token', status: 307, headers: { location: 'https://elsewhere.example.net/v1/token' }, body: '' });
     await sb.admin('POST', 'faults', { type: 'respond', path: '/Authentication/', status: 200, headers: { authorization: 'not-echoed-token' }, body: { TransactionResult: { ResultID: 'CM000' } } });
     const f = await file('signin-fails.bizdata.http', ['# @name viaA', IP, '?? status == 307', '###', '# @name viaB', ORG, '?? status == 200']);

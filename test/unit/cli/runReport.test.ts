@@ -8,8 +8,7 @@ import * as assert from 'node:assert/strict';
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { sandbox, type Sandbox } from '../core/harness';
-import { canaryEnv, cliRuns } from './cliHarness';
+import { canaryEnv, sandboxRuns } from './cliHarness';
 import { assertScaledToRun, assertSelfContained, codeCounts, durationMs, limitSource, shown } from './reportPage';
 
 const IP = 'GET {{baseUrl}}/v1/duns-search/ip/198.51.100.7?view=standard';
@@ -24,16 +23,10 @@ interface TestJson {
 describe('run reports (--report)', function () {
   this.timeout(180_000);
   let dir = '';
-  let sb: Sandbox | undefined;
-  const { run, file } = cliRuns('bizdata-report-', (d) => (dir = d));
-
-  afterEach(async () => {
-    await sb?.close();
-    sb = undefined;
-  });
+  const { run, file, sandbox } = sandboxRuns('bizdata-report-', (d) => (dir = d));
 
   it('a passing test run: the counts, codes and duration of the report are those of --json and JUnit; no limit is named before one is known', async () => {
-    sb = await sandbox();
+    const sb = await sandbox();
     const pass = await file('pass.bizdata.http', ['# @name lookup', IP, '?? status == 200', '###', '# @name org', ORG, '?? code == CM000']);
     const report = join(dir, 'report.html');
     const junit = join(dir, 'junit.xml');
@@ -65,7 +58,7 @@ describe('run reports (--report)', function () {
   });
 
   it('a failing test run: every failure at FILE:LINE with expected, actual, the request and the answer, redacted', async () => {
-    sb = await sandbox();
+    const sb = await sandbox();
     const fail = await file('fail.bizdata.http', ['# @name wrong', IP, '?? body $.candidatesMatchedQuantity == 5', '###', '# @name refused', ORG.replace('=US', '=ZZ'), '###', '# @name fine', IP]);
     // The first lookup is throttled once (429, Retry-After 1 s): the client waits and retries; the report marks the wait.
     await sb.admin('POST', 'faults', { type: 'respond', count: 1, status: 429, path: '/v1/duns-search', headers: { 'retry-after': '1' }, body: { error: { errorCode: '429', errorMessage: 'Too many requests' } } });
@@ -98,7 +91,7 @@ describe('run reports (--report)', function () {
   });
 
   it('bizdata send: each request sent, passed by a successful answer, and the failure that stopped it', async () => {
-    sb = await sandbox();
+    const sb = await sandbox();
     const calls = await file('calls.bizdata.http', ['# @name lookup', IP, '###', '# @name refused', ORG.replace('=US', '=ZZ'), '###', '# @name never', IP]);
     const report = join(dir, 'send.html');
     const r = await run(['send', calls, '--report', report], canaryEnv(sb.url));
@@ -113,7 +106,7 @@ describe('run reports (--report)', function () {
   });
 
   it('a batch report links its results file only as a relative file, whatever the file is named', async () => {
-    sb = await sandbox();
+    const sb = await sandbox();
     const input = await file('ips.txt', ['198.51.100.7']);
     await mkdir(join(dir, 'out'));
     // Names a browser would read as a script, another page's part or a query, if written as they are.
@@ -132,7 +125,7 @@ describe('run reports (--report)', function () {
   });
 
   it('a 10,000-row batch: the rows by outcome and per code as the summary and the results file say, in a small file, its results link relative', async () => {
-    sb = await sandbox({ qps: 100_000, concurrency: 64 });
+    const sb = await sandbox({ qps: 100_000, concurrency: 64 });
     const rows = Array.from({ length: 10_000 }, (_, i) => (i % 1000 === 999 ? `999.0.${Math.floor(i / 1000)}.1` : `198.51.${Math.floor(i / 250)}.${i % 250}`));
     const input = await file('ips.txt', rows);
     // A results file named like a script link: the report links it as a file beside it, never as a script.

@@ -4,8 +4,8 @@
 import * as assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { assertNoCanary, CANARY, sandbox, type Sandbox } from '../core/harness';
-import { canaryEnv, cliRuns } from './cliHarness';
+import { assertNoCanary, CANARY } from '../core/harness';
+import { canaryEnv, sandboxRuns } from './cliHarness';
 import { readJunit } from './junitSchema';
 
 const IP = 'GET {{baseUrl}}/v1/duns-search/ip/198.51.100.7?view=standard';
@@ -24,16 +24,10 @@ interface JsonRun {
 
 describe('bizdata test', () => {
   let dir = '';
-  let sb: Sandbox | undefined;
-  const { run, file } = cliRuns('bizdata-test-', (d) => (dir = d));
-
-  afterEach(async () => {
-    await sb?.close();
-    sb = undefined;
-  });
+  const { run, file, sandbox } = sandboxRuns('bizdata-test-', (d) => (dir = d));
 
   it('passes, fails and errs per request: lines with FILE:LINE, a JSON document, a JUnit report, exit 1', async () => {
-    sb = await sandbox();
+    const sb = await sandbox();
     const pass = await file('pass.bizdata.http', ['# @name lookup', IP, '', '?? status == 200', '?? body $.matchCandidates[0].organization.duns matches /^[0-9]{9}$/', '', '###', ORG]);
     const fail = await file('fail.bizdata.http', [
       '# @name wrong',
@@ -111,7 +105,7 @@ describe('bizdata test', () => {
   });
 
   it('exits 0 when everything passes', async () => {
-    sb = await sandbox();
+    const sb = await sandbox();
     const ok = await file('ok.bizdata.http', [IP, '?? status == 200', '###', BAD_COUNTRY, '?? status == 400', '?? code == invalid_request']);
     const r = await run(['test', ok], canaryEnv(sb.url));
     assert.equal(r.code, 0, r.stdout + r.stderr);
@@ -119,7 +113,7 @@ describe('bizdata test', () => {
   });
 
   it('refuses a malformed assertion at its line before anything is sent, saying what to write (exit 2)', async () => {
-    sb = await sandbox();
+    const sb = await sandbox();
     const good = await file('good.bizdata.http', [IP, '?? status == 200']);
     const bad = await file('bad.bizdata.http', [IP, '?? status == 200', '?? js response.statusCode === 200', '###', ORG, '?? body $.a contains b']);
     const r = await run(['test', good, bad, '--junit', join(dir, 'report.xml')], canaryEnv(sb.url));
@@ -131,7 +125,7 @@ describe('bizdata test', () => {
   });
 
   it('judges a catastrophic "matches" pattern instead of hanging, and refuses one that needs backtracking (exit 2)', async () => {
-    sb = await sandbox();
+    const sb = await sandbox();
     // On JavaScript's RegExp the first pattern backtracks through 2^30 ways against the 31 characters
     // of "application/json; charset=utf-8" and the run never ends.
     const slow = await file('slow.bizdata.http', [IP, '?? header content-type matches /^(.+)+!$/', '?? header content-type matches /^(.+)+8$/']);
@@ -154,7 +148,7 @@ describe('bizdata test', () => {
   });
 
   it('stops the run as an error on refused credentials (exit 3), and the lockout guard stops it before a third try', async () => {
-    sb = await sandbox();
+    const sb = await sandbox();
     const f = await file('auth.bizdata.http', [ORG, '?? status == 200', '###', ORG]);
     const env = { ...canaryEnv(sb.url), BIZDATA_PASSWORD: 'wrong-password' };
     const junit = join(dir, 'report.xml');
@@ -178,7 +172,7 @@ describe('bizdata test', () => {
   });
 
   it('stops the run on a contract limit with exit 4, sending nothing after it', async () => {
-    sb = await sandbox({ contractLimit: 1 });
+    const sb = await sandbox({ contractLimit: 1 });
     const f = await file('limit.bizdata.http', [IP, '###', IP, '###', IP]);
     const r = await run(['test', f], canaryEnv(sb.url));
     assert.equal(r.code, 4, r.stderr);
@@ -189,7 +183,7 @@ describe('bizdata test', () => {
 
   it('counts no failure in an SC006 storm: the client waits out the rate limit and retries', async function () {
     this.timeout(90_000);
-    sb = await sandbox({ qps: 2, concurrency: 1 });
+    const sb = await sandbox({ qps: 2, concurrency: 1 });
     const lines = Array.from({ length: 8 }, (_, i) => [`GET {{baseUrl}}/v1/duns-search/ip/198.51.100.${i + 1}?view=standard`, '?? status == 200', '?? body $.candidatesMatchedQuantity == 1', '###']).flat();
     const f = await file('storm.bizdata.http', lines);
     const r = await run(['test', f, '--json', '--qps', '50'], canaryEnv(sb.url), 80_000);
@@ -201,7 +195,7 @@ describe('bizdata test', () => {
   });
 
   it('sends each request through its connection (--connection, # @connection) and names it in every report', async () => {
-    sb = await sandbox();
+    const sb = await sandbox();
     const other = await sandbox();
     try {
       const address = (url: string) => ({ authUrl: url, baseUrl: url, legacyUrl: url, origin: 'https://app.example.com' });
@@ -234,7 +228,7 @@ describe('bizdata test', () => {
   });
 
   it('reads every *.bizdata.http under a folder, and refuses a folder without one', async () => {
-    sb = await sandbox();
+    const sb = await sandbox();
     await file('one.bizdata.http', [IP]);
     await file('notes.http', ['GET https://elsewhere.example.net/']);
     const r = await run(['test', dir], canaryEnv(sb.url));
