@@ -44,7 +44,8 @@ export const DATA_LIMITS: DataLimits = { maxCellChars: 64 * 1024, maxColumns: 10
 
 /** What is said of a row past the last line a data file may have. */
 export function tooManyLines(limits: DataLimits): string {
-  return `a data file may have at most ${limits.maxLines.toLocaleString('en')} lines, as a results file knows each row by its line. Split the file into parts, each run with a results file of its own.`;
+  const most = limits.maxLines.toLocaleString('en');
+  return `a data file may have at most ${most} lines, as a results file knows each row by its line. ` + 'Split the file into parts, each run with a results file of its own.';
 }
 
 /** A data file that cannot be read, at its line. */
